@@ -1,0 +1,68 @@
+// Package observation holds the screen types shared by the browser session,
+// the tool runner and the knowledge store: the extension state, the visible
+// testids and the trimmed accessibility tree (spec 000 sections 5 and 8).
+package observation
+
+// State is ExtensionState of spec 000 section 8.
+type State struct {
+	IsLoaded       bool    `json:"isLoaded"`
+	CurrentURL     string  `json:"currentUrl"`
+	ExtensionID    string  `json:"extensionId"`
+	IsUnlocked     bool    `json:"isUnlocked"`
+	CurrentScreen  string  `json:"currentScreen"`
+	AccountAddress *string `json:"accountAddress"`
+	NetworkName    *string `json:"networkName"`
+	ChainID        *int64  `json:"chainId"`
+	Balance        *string `json:"balance"`
+}
+
+// TestIDItem is one visible data-testid.
+type TestIDItem struct {
+	TestID  string `json:"testId"`
+	Tag     string `json:"tag"`
+	Text    string `json:"text,omitempty"`
+	Visible bool   `json:"visible"`
+}
+
+// A11yNode is one node of the trimmed accessibility tree.
+type A11yNode struct {
+	Ref      string   `json:"ref"`
+	Role     string   `json:"role"`
+	Name     string   `json:"name"`
+	Disabled *bool    `json:"disabled,omitempty"`
+	Checked  *bool    `json:"checked,omitempty"`
+	Expanded *bool    `json:"expanded,omitempty"`
+	Path     []string `json:"path"`
+}
+
+// A11y wraps the node list as the spec's {nodes: [...]}.
+type A11y struct {
+	Nodes []A11yNode `json:"nodes"`
+}
+
+// Observation is what a step records after it ran: always the state, and
+// with the full policy the testids and the trimmed tree.
+type Observation struct {
+	State   State        `json:"state"`
+	TestIDs []TestIDItem `json:"testIds"`
+	A11y    A11y         `json:"a11y"`
+}
+
+// Tab is one tracked page.
+type Tab struct {
+	Role string `json:"role"`
+	URL  string `json:"url"`
+}
+
+// Tabs is the tabs block of mm_get_state.
+type Tabs struct {
+	Active  Tab   `json:"active"`
+	Tracked []Tab `json:"tracked"`
+}
+
+// Screen names of the StepRecord schema.
+var Screens = []string{
+	"unlock", "home", "onboarding-welcome", "onboarding-import",
+	"onboarding-create", "onboarding-srp", "onboarding-password",
+	"onboarding-complete", "onboarding-metametrics", "settings", "unknown",
+}

@@ -1,0 +1,174 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Builder is the Build capability (spec 001 BuildCapability).
+type Builder interface {
+	// Build runs the build. A failed build is an *Error with
+	// CodeBuildFailed (details.tail holds the end of the output) or
+	// CodeDependenciesMissing.
+	Build(ctx context.Context, opts BuildOptions, ev Events) (BuildResult, error)
+	// IsBuilt reports whether the extension build exists.
+	IsBuilt(ctx context.Context) (bool, error)
+	// ExtensionPath is the absolute path of the built extension.
+	ExtensionPath(ctx context.Context) (string, error)
+}
+
+// BuildOptions are the inputs of mm_build.
+type BuildOptions struct {
+	BuildType string `json:"buildType"`
+	Force     bool   `json:"force"`
+}
+
+// BuildResult is the outcome of a successful build.
+type BuildResult struct {
+	BuildType     string `json:"buildType"`
+	ExtensionPath string `json:"extensionPath"`
+	DurationMs    int64  `json:"durationMs"`
+	// Skipped is true when the build existed and Force was false.
+	Skipped bool `json:"skipped,omitempty"`
+}
+
+// Chain is the Chain capability (spec 001 ChainCapability) plus status,
+// snapshots and a few Anvil helpers.
+type Chain interface {
+	// Start starts the node (or attaches to an external one) and returns
+	// once it answers eth_blockNumber. A busy port is CodePortInUse.
+	Start(ctx context.Context, opts ChainOptions) (ChainStatus, error)
+	// Stop stops the node; the process is gone when it returns.
+	Stop(ctx context.Context) error
+	// Status reports whether the node runs and where.
+	Status(ctx context.Context) (ChainStatus, error)
+	// Snapshot takes an evm_snapshot and returns its id.
+	Snapshot(ctx context.Context) (string, error)
+	// Revert reverts to a snapshot id.
+	Revert(ctx context.Context, id string) error
+	// SetBalance sets an account's balance in wei (decimal or 0x hex).
+	SetBalance(ctx context.Context, address, wei string) error
+	// Mine mines n blocks.
+	Mine(ctx context.Context, blocks int) error
+}
+
+// ChainOptions configure a node. Zero values mean MetaMask's defaults
+// (port 8545, chain id 1337, the E2E mnemonic, 25 ETH, Prague, block time 2).
+type ChainOptions struct {
+	Port      int    `json:"port,omitempty"`
+	ChainID   int64  `json:"chainId,omitempty"`
+	Mnemonic  string `json:"mnemonic,omitempty"`
+	Balance   int64  `json:"balance,omitempty"`
+	Hardfork  string `json:"hardfork,omitempty"`
+	BlockTime int    `json:"blockTime,omitempty"`
+	// RPCURL attaches to an already running node instead of starting one.
+	RPCURL string `json:"rpcUrl,omitempty"`
+}
+
+// ChainStatus describes the node.
+type ChainStatus struct {
+	Running     bool   `json:"running"`
+	RPCURL      string `json:"rpcUrl,omitempty"`
+	Port        int    `json:"port,omitempty"`
+	ChainID     int64  `json:"chainId,omitempty"`
+	BlockNumber uint64 `json:"blockNumber,omitempty"`
+	// External is true when the node was not started by the plugin.
+	External bool `json:"external,omitempty"`
+}
+
+// ContractSeeder is the ContractSeeding capability (spec 001).
+type ContractSeeder interface {
+	// Deploy deploys one contract by name against rpcURL. An unknown
+	// name is CodeInvalidInput with details.available listing the names.
+	Deploy(ctx context.Context, rpcURL, name string, opts DeployOptions) (Deployment, error)
+	// DeployMany deploys in order and goes on past a failure.
+	DeployMany(ctx context.Context, rpcURL string, names []string, opts DeployOptions) (DeployManyResult, error)
+	// Deployed lists this session's deployments, oldest first. Re-deploying
+	// a name keeps both entries.
+	Deployed(ctx context.Context) ([]Deployment, error)
+	// Available lists the names that can be deployed.
+	Available(ctx context.Context) ([]string, error)
+	// Clear empties the registry (a new session).
+	Clear(ctx context.Context) error
+}
+
+// DeployOptions are the options of mm_seed_contract.
+type DeployOptions struct {
+	Hardfork        string          `json:"hardfork,omitempty"`
+	DeployerOptions DeployerOptions `json:"deployerOptions,omitempty"`
+}
+
+// DeployerOptions choose the deployer (default: the node's account 0).
+type DeployerOptions struct {
+	// FromAddress impersonates this address (anvil_impersonateAccount).
+	FromAddress string `json:"fromAddress,omitempty"`
+	// FromPrivateKey deploys from this key, funded first. Never logged.
+	FromPrivateKey string `json:"fromPrivateKey,omitempty"`
+}
+
+// Deployment is one deployed contract.
+type Deployment struct {
+	ContractName    string `json:"contractName"`
+	ContractAddress string `json:"contractAddress"`
+	DeployedAt      string `json:"deployedAt"`
+	TxHash          string `json:"txHash,omitempty"`
+	BlockNumber     uint64 `json:"blockNumber,omitempty"`
+	Deployer        string `json:"deployer,omitempty"`
+}
+
+// DeployFailure is one failed deploy of DeployMany.
+type DeployFailure struct {
+	ContractName string `json:"contractName"`
+	Error        string `json:"error"`
+}
+
+// DeployManyResult is the outcome of DeployMany.
+type DeployManyResult struct {
+	Deployed []Deployment    `json:"deployed"`
+	Failed   []DeployFailure `json:"failed"`
+}
+
+// Fixture is the Fixture capability (spec 001 FixtureCapability): it
+// builds MetaMask wallet states and serves one at
+// http://127.0.0.1:<port>/state.json.
+type Fixture interface {
+	// Start serves state (substituting __FIXTURE_SUBSTITUTION__ values) and
+	// returns once GET /state.json answers. A busy port is CodePortInUse.
+	Start(ctx context.Context, state WalletState, opts FixtureOptions) (FixtureStatus, error)
+	// Stop stops the server.
+	Stop(ctx context.Context) error
+	// DefaultState is the onboarded default wallet.
+	DefaultState(ctx context.Context, opts StateOptions) (WalletState, error)
+	// OnboardingState is a wallet with no vault.
+	OnboardingState(ctx context.Context, opts StateOptions) (WalletState, error)
+	// ResolvePreset builds a named preset. An unknown name is
+	// CodeInvalidConfig with details.available listing the presets.
+	ResolvePreset(ctx context.Context, name string, opts StateOptions) (WalletState, error)
+}
+
+// WalletState is a whole fixture: {"data": {...}, "meta": {...}}.
+type WalletState = json.RawMessage
+
+// StateOptions parameterize the built states.
+type StateOptions struct {
+	// AnvilPort is the port of the local chain (RPC URL
+	// http://localhost:<port>); 0 means 8545.
+	AnvilPort int `json:"anvilPort,omitempty"`
+	// ChainID of the local chain; 0 means 1337.
+	ChainID int64 `json:"chainId,omitempty"`
+}
+
+// FixtureOptions configure the server.
+type FixtureOptions struct {
+	// Port to listen on; 0 means 12345.
+	Port int `json:"port,omitempty"`
+	// Contracts maps contract names to deployed addresses for the
+	// __FIXTURE_SUBSTITUTION__CONTRACT<name> substitution.
+	Contracts map[string]string `json:"contracts,omitempty"`
+}
+
+// FixtureStatus describes the running server.
+type FixtureStatus struct {
+	URL  string `json:"url"`
+	Port int    `json:"port"`
+}

@@ -1,0 +1,37 @@
+// Package sdk is everything a team needs to write an mmcp plugin.
+//
+// A plugin is a separate binary that the mmcp host starts as a subprocess and
+// talks to over hashicorp/go-plugin gRPC. Its main is one line:
+//
+//	func main() { sdk.Main(hello.New()) }
+//
+// The value passed to Main implements Plugin (Info, Configure, Stop) and any
+// of the optional capability interfaces, found by type assertion:
+//
+//   - ToolProvider: contributes MCP tools, exposed to agents as <plugin>_<tool>.
+//   - Builder, Chain, Fixture, ContractSeeder: the typed capabilities the
+//     host uses to implement mm_build, mm_launch and the mm_seed_* tools. A
+//     plugin that implements one replaces the built-in of that capability.
+//
+// Domain failures are returned as *Error values with an MM_* code; they reach
+// the agent verbatim in the error envelope. Any other error means the plugin
+// itself failed.
+//
+// Rules of the road, enforced by Main:
+//
+//   - stdout belongs to go-plugin's handshake: never print to it. Log through
+//     the hclog.Logger from Logger (it writes to stderr, and the host forwards
+//     it into its own log).
+//   - stdin is the null device.
+//   - the plugin exits when its parent dies (a watchdog polls the parent pid),
+//     so kill child processes in Stop and on exit.
+//
+// Main also gives every plugin binary standalone modes for debugging:
+//
+//	mmcp-plugin-x describe              print Describe as JSON
+//	mmcp-plugin-x call <tool> '<json>'  run one call in-process, print the result
+//	mmcp-plugin-x -debug                serve and print MMCP_REATTACH_PLUGINS=...
+//
+// In tests, package plugintest serves a plugin in-process and returns a
+// client of the same type the host uses.
+package sdk
