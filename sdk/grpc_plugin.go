@@ -1,0 +1,67 @@
+package sdk
+
+import (
+	"context"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/mmcp-dev/mmcp/sdk/internal/pb"
+)
+
+// grpcPlugin is the go-plugin glue: the server side registers the services
+// the implementation supports, the client side returns a *Client.
+type grpcPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	impl Plugin
+}
+
+func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	register(s, p.impl)
+	return nil
+}
+
+func (p *grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return newClient(c), nil
+}
+
+// register adds the base service and one service per capability impl has.
+func register(s *grpc.Server, impl Plugin) {
+	pb.RegisterPluginServer(s, &pluginServer{impl: impl})
+	if t, ok := impl.(ToolProvider); ok {
+		pb.RegisterToolsServer(s, &toolsServer{impl: t})
+	}
+	if b, ok := impl.(Builder); ok {
+		pb.RegisterBuildServer(s, &buildServer{impl: b})
+	}
+	if c, ok := impl.(Chain); ok {
+		pb.RegisterChainServer(s, &chainServer{impl: c})
+	}
+	if c, ok := impl.(ContractSeeder); ok {
+		pb.RegisterContractSeedingServer(s, &contractsServer{impl: c})
+	}
+	if f, ok := impl.(Fixture); ok {
+		pb.RegisterFixtureServer(s, &fixtureServer{impl: f})
+	}
+}
+
+// Capabilities lists the capabilities impl implements.
+func Capabilities(impl Plugin) []Capability {
+	var caps []Capability
+	if _, ok := impl.(Builder); ok {
+		caps = append(caps, CapBuild)
+	}
+	if _, ok := impl.(Chain); ok {
+		caps = append(caps, CapChain)
+	}
+	if _, ok := impl.(Fixture); ok {
+		caps = append(caps, CapFixture)
+	}
+	if _, ok := impl.(ContractSeeder); ok {
+		caps = append(caps, CapContractSeeding)
+	}
+	if _, ok := impl.(ToolProvider); ok {
+		caps = append(caps, CapTools)
+	}
+	return caps
+}

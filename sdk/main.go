@@ -1,0 +1,219 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+)
+
+// Main is the whole main of a plugin binary:
+//
+//	func main() { sdk.Main(chain.New(sdk.Logger("chain"))) }
+//
+// Without arguments it serves p to the host (Serve). It also provides the
+// standalone modes every plugin gets for free:
+//
+//	describe                     print the plugin's Describe output as JSON
+//	call <tool> '<json>' [-hold] run one tool in-process and print its result;
+//	                             -hold keeps the process (and what the tool
+//	                             started, an Anvil say) up until Ctrl-C
+//	-debug                       serve, and print MMCP_REATTACH_PLUGINS=...
+//	                             for a host to attach to (run it under dlv)
+//
+// Main does not return.
+func Main(p Plugin) {
+	os.Exit(run(p, os.Args[1:], os.Stdout))
+}
+
+func run(p Plugin, args []string, out io.Writer) int {
+	nullStdin()
+	if len(args) == 0 {
+		Serve(p)
+		return 0
+	}
+	switch args[0] {
+	case "describe":
+		return describeCmd(p, out)
+	case "call":
+		return callCmd(p, args[1:], out)
+	case "-debug", "--debug":
+		return debugCmd(p, out)
+	default:
+		fmt.Fprintf(os.Stderr, "usage: %s [describe | call <tool> '<json>' [-hold] | -debug]\n", filepath.Base(os.Args[0]))
+		return 2
+	}
+}
+
+// Serve serves p to the host over go-plugin gRPC until the host disconnects,
+// the parent dies, or SIGTERM arrives; p.Stop runs in every case.
+func Serve(p Plugin) {
+	nullStdin()
+	stop := stopOnce(p)
+	go watchParent(stop)
+	go func() {
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, syscall.SIGTERM)
+		<-ch
+		stop()
+		os.Exit(0)
+	}()
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig:  Handshake,
+		VersionedPlugins: PluginSet(p),
+		GRPCServer:       plugin.DefaultGRPCServer,
+		Logger:           Logger(p.Info().Name),
+	})
+	stop()
+}
+
+// nullStdin points fd 0 at the null device: go-plugin hands a plugin the
+// host's stdin, which is the MCP channel.
+func nullStdin() {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		return
+	}
+	_ = syscall.Dup2(int(f.Fd()), 0)
+	_ = f.Close()
+}
+
+func stopOnce(p Plugin) func() {
+	done := make(chan struct{})
+	return func() {
+		select {
+		case <-done:
+			return
+		default:
+			close(done)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = p.Stop(ctx)
+	}
+}
+
+// watchParent stops the plugin and exits when the process that started it
+// is gone (the host was SIGKILLed), so no plugin and no child of a plugin
+// outlives the host.
+func watchParent(stop func()) {
+	ppid := os.Getppid()
+	for range time.Tick(200 * time.Millisecond) {
+		if os.Getppid() != ppid {
+			stop()
+			os.Exit(0)
+		}
+	}
+}
+
+func describeCmd(p Plugin, out io.Writer) int {
+	d := describe(p)
+	desc := Description{Info: Info{Name: d.Name, Version: d.Version}, APIVersion: int(d.ApiVersion), Capabilities: Capabilities(p)}
+	if tp, ok := p.(ToolProvider); ok {
+		desc.Tools = tp.Tools()
+	}
+	b, _ := json.MarshalIndent(desc, "", "  ")
+	fmt.Fprintln(out, string(b))
+	return 0
+}
+
+func callCmd(p Plugin, args []string, out io.Writer) int {
+	hold := false
+	var pos []string
+	for _, a := range args {
+		if a == "-hold" || a == "--hold" {
+			hold = true
+			continue
+		}
+		pos = append(pos, a)
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		fmt.Fprintln(os.Stderr, "usage: call <tool> '<json>' [-hold]")
+		return 2
+	}
+	tp, ok := p.(ToolProvider)
+	if !ok {
+		fmt.Fprintf(os.Stderr, "plugin %s has no tools\n", p.Info().Name)
+		return 2
+	}
+	argJSON := json.RawMessage("{}")
+	if len(pos) == 2 {
+		argJSON = json.RawMessage(pos[1])
+		if !json.Valid(argJSON) {
+			fmt.Fprintln(os.Stderr, "arguments are not valid JSON")
+			return 2
+		}
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	stop := stopOnce(p)
+	defer stop()
+	if err := p.Configure(ctx, standaloneConfig()); err != nil {
+		fmt.Fprintln(os.Stderr, "configure:", err)
+		return 1
+	}
+	v, err := tp.CallTool(ctx, pos[0], argJSON, stderrEvents{})
+	code := 0
+	var res any = map[string]any{"ok": true, "result": v}
+	if err != nil {
+		res = map[string]any{"ok": false, "error": AsError(err)}
+		code = 1
+	}
+	b, _ := json.MarshalIndent(res, "", "  ")
+	fmt.Fprintln(out, string(b))
+	if hold && code == 0 {
+		fmt.Fprintln(os.Stderr, "holding; press Ctrl-C to stop")
+		<-ctx.Done()
+	}
+	return code
+}
+
+// standaloneConfig is the configuration of the call mode: the workspace from
+// MMCP_REPO, else the working directory.
+func standaloneConfig() Config {
+	ws := os.Getenv("MMCP_REPO")
+	if ws == "" {
+		ws, _ = os.Getwd()
+	}
+	ws, _ = filepath.Abs(ws)
+	return Config{Workspace: ws, ArtifactsDir: filepath.Join(ws, "test-artifacts"), LogLevel: os.Getenv(EnvLogLevel)}
+}
+
+type stderrEvents struct{}
+
+func (stderrEvents) Progress(done, total float64, msg string) {
+	fmt.Fprintf(os.Stderr, "progress %v/%v %s\n", done, total, msg)
+}
+
+func (stderrEvents) Log(level, msg string) { fmt.Fprintf(os.Stderr, "[%s] %s\n", level, msg) }
+
+func debugCmd(p Plugin, out io.Writer) int {
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	reattach := make(chan *plugin.ReattachConfig, 1)
+	closed := make(chan struct{})
+	go plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig:  Handshake,
+		VersionedPlugins: PluginSet(p),
+		GRPCServer:       plugin.DefaultGRPCServer,
+		Logger:           Logger(p.Info().Name),
+		Test:             &plugin.ServeTestConfig{Context: ctx, ReattachConfigCh: reattach, CloseCh: closed},
+	})
+	select {
+	case rc := <-reattach:
+		fmt.Fprintf(out, "%s='%s'\n", EnvReattach, reattachJSON(p.Info().Name, rc))
+	case <-closed:
+		fmt.Fprintln(os.Stderr, "plugin server stopped before it was ready")
+		return 1
+	}
+	<-closed
+	stopOnce(p)()
+	return 0
+}

@@ -1,0 +1,63 @@
+package sdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/plugintest"
+)
+
+type echo struct{ stopped bool }
+
+func (e *echo) Info() sdk.Info                              { return sdk.Info{Name: "echo", Version: "1.2.3"} }
+func (e *echo) Configure(context.Context, sdk.Config) error { return nil }
+func (e *echo) Stop(context.Context) error                  { e.stopped = true; return nil }
+func (e *echo) Tools() []sdk.Tool {
+	return []sdk.Tool{{Name: "say", Description: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)}}
+}
+
+func (e *echo) CallTool(_ context.Context, name string, args json.RawMessage, ev sdk.Events) (any, error) {
+	if name != "say" {
+		return nil, sdk.Errorf(sdk.CodeInvalidInput, "no tool %q", name).WithDetails(map[string]any{"tool": name})
+	}
+	ev.Progress(1, 2, "half")
+	ev.Log("info", "said")
+	return map[string]json.RawMessage{"args": args}, nil
+}
+
+type events struct{ progress, logs []string }
+
+func (e *events) Progress(_, _ float64, m string) { e.progress = append(e.progress, m) }
+func (e *events) Log(_, m string)                 { e.logs = append(e.logs, m) }
+
+func TestWire(t *testing.T) {
+	p := &echo{}
+	c := plugintest.Serve(t, p)
+	ctx := context.Background()
+	d, err := c.Describe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "echo" || d.APIVersion != sdk.APIVersion || !d.Has(sdk.CapTools) || d.Has(sdk.CapChain) || len(d.Tools) != 1 {
+		t.Fatalf("describe = %+v", d)
+	}
+	ev := &events{}
+	res, err := c.CallTool(ctx, "say", json.RawMessage(`{"x":1}`), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res) != `{"args":{"x":1}}` || len(ev.progress) != 1 || len(ev.logs) != 1 {
+		t.Fatalf("res %s events %+v", res, ev)
+	}
+	_, err = c.CallTool(ctx, "nope", nil, nil)
+	var de *sdk.Error
+	if !errors.As(err, &de) || de.Code != sdk.CodeInvalidInput || de.Details["tool"] != "nope" {
+		t.Fatalf("want domain error, got %v", err)
+	}
+	if err := c.Stop(ctx); err != nil || !p.stopped {
+		t.Fatalf("stop: %v %v", err, p.stopped)
+	}
+}
