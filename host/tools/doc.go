@@ -1,0 +1,9 @@
+// Package tools is the host's tool layer: every MCP tool call, whether it
+// comes from an agent over stdio or HTTP, from the CLI, or from inside an
+// mm_run_steps batch, goes through one Runner. The runner validates the
+// arguments against the tool's JSON schema, serializes calls on the session,
+// applies one deadline to the whole call, runs the handler, collects the
+// observation the policy asks for, hands the step to the recorder, and wraps
+// the outcome in the envelope of spec 000 section 7.1. Handlers contain only
+// their own logic.
+package tools

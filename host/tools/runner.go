@@ -1,0 +1,258 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Observer collects observations for the runner. The browser session
+// implements it.
+type Observer interface {
+	// SessionID is the active session's id, or "".
+	SessionID() string
+	// Observe collects the state, and with full the visible testids and the
+	// trimmed tree too (refreshing the ref map). It returns nil when there is
+	// no session to observe.
+	Observe(ctx context.Context, full bool) *observation.Observation
+}
+
+// Recorder receives one Step per recorded call (the knowledge store).
+type Recorder interface {
+	Record(ctx context.Context, s Step)
+}
+
+// Step is what the runner knows about a finished call.
+type Step struct {
+	SessionID    string
+	Tool         string
+	Input        json.RawMessage
+	Target       map[string]string
+	TextRedacted bool
+	TextLength   *int
+	Started      time.Time
+	Duration     time.Duration
+	Err          *sdk.Error
+	Observation  *observation.Observation
+	Screenshot   *ScreenshotRef
+}
+
+// Runner runs tool calls. It is safe for concurrent use: calls are
+// serialized on the session, in arrival order.
+type Runner struct {
+	log      hclog.Logger
+	mu       sync.Mutex // the session lock
+	tools    map[string]*entry
+	order    []string
+	observer Observer
+	recorder Recorder
+}
+
+type entry struct {
+	tool   *Tool
+	schema *jsonschema.Schema
+}
+
+// NewRunner returns an empty runner.
+func NewRunner(log hclog.Logger) *Runner {
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	return &Runner{log: log, tools: map[string]*entry{}}
+}
+
+// SetObserver sets the observer; nil disables observations.
+func (r *Runner) SetObserver(o Observer) { r.observer = o }
+
+// SetRecorder sets the recorder; nil disables step records.
+func (r *Runner) SetRecorder(rec Recorder) { r.recorder = rec }
+
+// Add registers a tool, compiling its schema. A duplicate name or a bad
+// schema is an error.
+func (r *Runner) Add(t *Tool) error {
+	if _, dup := r.tools[t.Name]; dup {
+		return fmt.Errorf("tool %s registered twice", t.Name)
+	}
+	s, err := compileSchema(t.Name, t.Schema)
+	if err != nil {
+		return err
+	}
+	r.tools[t.Name] = &entry{tool: t, schema: s}
+	r.order = append(r.order, t.Name)
+	return nil
+}
+
+// Tools lists the registered tools in registration order.
+func (r *Runner) Tools() []*Tool {
+	out := make([]*Tool, len(r.order))
+	for i, n := range r.order {
+		out[i] = r.tools[n].tool
+	}
+	return out
+}
+
+// Lookup returns a tool by name.
+func (r *Runner) Lookup(name string) (*Tool, bool) {
+	e, ok := r.tools[name]
+	if !ok {
+		return nil, false
+	}
+	return e.tool, true
+}
+
+// Names lists the registered tool names, sorted.
+func (r *Runner) Names(filter func(*Tool) bool) []string {
+	var out []string
+	for n, e := range r.tools {
+		if filter == nil || filter(e.tool) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Request is one call as it reaches the runner.
+type Request struct {
+	Tool     string
+	Args     json.RawMessage
+	Policy   Policy
+	Progress func(done, total float64, message string)
+}
+
+// Outcome is a finished call: its envelope and any images.
+type Outcome struct {
+	Envelope Envelope
+	Images   []Image
+}
+
+// Run runs one call under the session lock.
+func (r *Runner) Run(ctx context.Context, req Request) Outcome {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.run(ctx, req)
+}
+
+// RunNested runs a call from inside another call that already holds the
+// session lock (mm_run_steps).
+func (c *Call) RunNested(ctx context.Context, req Request) Outcome {
+	return c.runner.run(ctx, req)
+}
+
+func (r *Runner) run(ctx context.Context, req Request) Outcome {
+	start := time.Now()
+	e, ok := r.tools[req.Tool]
+	if !ok {
+		return r.finish(start, nil, nil, sdk.Errorf(sdk.CodeInvalidInput, "unknown tool %q", req.Tool).
+			WithDetails(map[string]any{"available": r.Names(nil)}))
+	}
+	args := req.Args
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	call := &Call{Tool: e.tool, Args: args, Policy: req.Policy, Progress: req.Progress, runner: r}
+	if call.Policy == "" {
+		call.Policy = PolicyAll
+	}
+	if call.Progress == nil {
+		call.Progress = func(float64, float64, string) {}
+	}
+	if verr := validate(req.Tool, e.schema, args); verr != nil {
+		return r.finish(start, call, nil, verr)
+	}
+	timeout := e.tool.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	res, err := r.invoke(ctx, call)
+	var mmErr *sdk.Error
+	if err != nil {
+		mmErr = sdk.AsError(err)
+		if mmErr.Code == sdk.CodeInternal {
+			switch {
+			case errors.Is(err, context.DeadlineExceeded):
+				mmErr = sdk.Errorf(sdk.CodeTimeout, "%s did not finish within %s", req.Tool, timeout)
+			case errors.Is(err, context.Canceled):
+				mmErr = sdk.Errorf(sdk.CodeCancelled, "%s was cancelled", req.Tool)
+			}
+		}
+	}
+	if e.tool.Record && r.recorder != nil {
+		r.record(ctx, call, start, mmErr)
+	}
+	out := r.finish(start, call, res, mmErr)
+	out.Images = call.Images
+	return out
+}
+
+// invoke runs the handler, turning a panic into an internal error so that a
+// bug in one tool never takes the host down.
+func (r *Runner) invoke(ctx context.Context, c *Call) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("tool panicked", "tool", c.Tool.Name, "panic", p)
+			err = sdk.Errorf(sdk.CodeInternal, "%s failed unexpectedly: %v", c.Tool.Name, p)
+		}
+	}()
+	return c.Tool.Handler(ctx, c)
+}
+
+// record collects the observation the policy asks for and hands the step to
+// the recorder.
+func (r *Runner) record(ctx context.Context, c *Call, start time.Time, mmErr *sdk.Error) {
+	obs := c.Observation
+	if obs == nil && r.observer != nil {
+		full := false
+		if c.Tool.Observe {
+			full = c.Policy == PolicyAll || (c.Policy == PolicyFailures && mmErr != nil)
+		}
+		// The call's deadline may be spent (a wait that timed out): give
+		// the observation its own short budget.
+		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		obs = r.observer.Observe(octx, full)
+		cancel()
+	}
+	input := c.RecordInput
+	if input == nil {
+		input = c.Args
+	}
+	sid := ""
+	if r.observer != nil {
+		sid = r.observer.SessionID()
+	}
+	r.recorder.Record(ctx, Step{
+		SessionID: sid, Tool: c.Tool.Name, Input: input, Target: c.Target,
+		TextRedacted: c.TextRedacted, TextLength: c.TextLength,
+		Started: start, Duration: time.Since(start), Err: mmErr,
+		Observation: obs, Screenshot: c.Screenshot,
+	})
+}
+
+func (r *Runner) finish(start time.Time, c *Call, res any, mmErr *sdk.Error) Outcome {
+	env := Envelope{OK: mmErr == nil, Meta: Meta{Timestamp: Timestamp(start), DurationMs: time.Since(start).Milliseconds()}}
+	if r.observer != nil {
+		env.Meta.SessionID = r.observer.SessionID()
+	}
+	if mmErr != nil {
+		env.Error = mmErr
+	} else {
+		if res == nil {
+			res = struct{}{}
+		}
+		env.Result = res
+	}
+	return Outcome{Envelope: env}
+}

@@ -1,0 +1,105 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host/observation"
+)
+
+// Handler runs one tool. It returns the result value (any JSON-marshalable
+// value) or an error; an *sdk.Error keeps its code, any other error becomes
+// MM_INTERNAL_ERROR. Handlers never build envelopes, observations or
+// records: they fill the Call's step fields when the record needs to know
+// something only they know (a target, a redaction).
+type Handler func(ctx context.Context, c *Call) (any, error)
+
+// Tool is one registered MCP tool.
+type Tool struct {
+	// Name as agents see it, prefix included (mm_click).
+	Name string
+	// Description shown to agents.
+	Description string
+	// Schema is the exact input schema, as raw JSON.
+	Schema json.RawMessage
+	// Handler runs the tool.
+	Handler Handler
+	// Timeout is the deadline of the whole call, observation included;
+	// zero means DefaultTimeout.
+	Timeout time.Duration
+	// Observe makes the runner collect an observation after the call,
+	// following the call's policy (click, type, wait_for, navigate,
+	// wait_for_notification, get_state, screenshot).
+	Observe bool
+	// Record makes the runner write a StepRecord for every call.
+	Record bool
+	// NoBatch keeps the tool out of mm_run_steps.
+	NoBatch bool
+}
+
+// DefaultTimeout bounds a call whose tool sets no Timeout.
+const DefaultTimeout = 2 * time.Minute
+
+// Policy is an observation policy (spec 003).
+type Policy string
+
+// The observation policies.
+const (
+	// PolicyAll collects state, testids and the trimmed tree after every
+	// step and refreshes the ref map. The default of every single call.
+	PolicyAll Policy = "all"
+	// PolicyNone collects the state only and leaves the ref map alone.
+	PolicyNone Policy = "none"
+	// PolicyFailures is PolicyNone on success and PolicyAll on failure,
+	// collected after the failure is detected (the action never reruns).
+	PolicyFailures Policy = "failures"
+)
+
+// Call is one tool invocation on its way through the runner.
+type Call struct {
+	// Tool is the tool being called.
+	Tool *Tool
+	// Args are the validated arguments ({} when absent).
+	Args json.RawMessage
+	// Policy is the observation policy of this call.
+	Policy Policy
+	// Progress reports progress to the client; never nil.
+	Progress func(done, total float64, message string)
+
+	// Fields a handler may set for the step record.
+
+	// Target is the element target of an interaction.
+	Target map[string]string
+	// RecordInput replaces Args in the record (sanitized input).
+	RecordInput json.RawMessage
+	// TextRedacted and TextLength describe redacted typed text.
+	TextRedacted bool
+	TextLength   *int
+	// Observation, when a handler already has one (describe_screen), is
+	// recorded as is instead of collecting another.
+	Observation *observation.Observation
+	// Screenshot is a screenshot artifact to reference from the record.
+	Screenshot *ScreenshotRef
+	// Images are returned to the client as MCP image content.
+	Images []Image
+
+	// runner is set while the call runs, for nested calls (mm_run_steps).
+	runner *Runner
+}
+
+// ScreenshotRef is the artifacts.screenshot block of a record.
+type ScreenshotRef struct {
+	Path   string `json:"path"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+}
+
+// Image is an image returned to the client.
+type Image struct {
+	MIMEType string
+	Base64   string
+}
+
+// Decode unmarshals the call's arguments into v.
+func (c *Call) Decode(v any) error { return json.Unmarshal(c.Args, v) }

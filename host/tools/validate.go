@@ -1,0 +1,103 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+var printer = message.NewPrinter(language.English)
+
+// compileSchema compiles one tool's input schema. It fails for a schema that
+// is not valid JSON Schema or not an object schema.
+func compileSchema(name string, raw json.RawMessage) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("schema of %s is not JSON: %w", name, err)
+	}
+	if m, ok := doc.(map[string]any); !ok || m["type"] != "object" {
+		return nil, fmt.Errorf("schema of %s must be a JSON object schema with \"type\": \"object\"", name)
+	}
+	c := jsonschema.NewCompiler()
+	url := "mmcp:///tools/" + name + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("schema of %s: %w", name, err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("schema of %s: %w", name, err)
+	}
+	return s, nil
+}
+
+// validate checks args against s and answers MM_INVALID_INPUT naming the
+// offending field in details.
+func validate(tool string, s *jsonschema.Schema, args json.RawMessage) *sdk.Error {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err != nil {
+		return sdk.Errorf(sdk.CodeInvalidInput, "arguments of %s are not valid JSON: %v", tool, err)
+	}
+	err = s.Validate(inst)
+	if err == nil {
+		return nil
+	}
+	verr, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return sdk.Errorf(sdk.CodeInvalidInput, "%s: %v", tool, err)
+	}
+	var problems []map[string]any
+	collect(verr, &problems)
+	if len(problems) == 0 {
+		problems = append(problems, map[string]any{"field": "", "message": verr.Error()})
+	}
+	first := problems[0]
+	msg := fmt.Sprintf("invalid input for %s: %s", tool, first["message"])
+	if f, _ := first["field"].(string); f != "" {
+		msg = fmt.Sprintf("invalid input for %s: %s: %s", tool, f, first["message"])
+	}
+	return sdk.Errorf(sdk.CodeInvalidInput, "%s", msg).WithDetails(map[string]any{
+		"field": first["field"], "errors": problems,
+	})
+}
+
+// collect flattens the leaves of a validation error into {field, message}.
+func collect(e *jsonschema.ValidationError, out *[]map[string]any) {
+	if len(e.Causes) > 0 {
+		for _, c := range e.Causes {
+			collect(c, out)
+		}
+		return
+	}
+	base := strings.Join(e.InstanceLocation, ".")
+	join := func(f string) string {
+		if base == "" {
+			return f
+		}
+		return base + "." + f
+	}
+	msg := e.ErrorKind.LocalizedString(printer)
+	switch k := e.ErrorKind.(type) {
+	case *kind.AdditionalProperties:
+		props := append([]string(nil), k.Properties...)
+		sort.Strings(props)
+		for _, p := range props {
+			*out = append(*out, map[string]any{"field": join(p), "message": "unknown property " + p + " (additionalProperties is false)"})
+		}
+		return
+	case *kind.Required:
+		for _, p := range k.Missing {
+			*out = append(*out, map[string]any{"field": join(p), "message": "missing required property " + p})
+		}
+		return
+	}
+	*out = append(*out, map[string]any{"field": base, "message": msg})
+}

@@ -1,0 +1,21 @@
+package proc
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// Setup puts cmd in a new process group that receives SIGKILL when the
+// parent thread dies.
+func Setup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// KillGroup kills cmd's whole process group. It is a no-op when cmd has not
+// started.
+func KillGroup(cmd *exec.Cmd) {
+	if cmd == nil || cmd.Process == nil {
+		return
+	}
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}

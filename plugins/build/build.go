@@ -1,0 +1,238 @@
+package build
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/internal/proc"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Version of the build plugin.
+const Version = "0.1.0"
+
+// Settings is the plugin's section of the config file. Every field is
+// optional.
+type Settings struct {
+	// Command is the build command line run in the workspace; the default
+	// is "yarn <buildType>". It is split on spaces, no shell is involved.
+	Command string `json:"command,omitempty"`
+	// ExtensionPath is where the build lands, relative to the workspace;
+	// default dist/chrome. The build exists when its manifest.json does.
+	ExtensionPath string `json:"extensionPath,omitempty"`
+	// TimeoutMs bounds one build; default 600000 (10 minutes).
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+}
+
+// Plugin is the build plugin.
+type Plugin struct {
+	log hclog.Logger
+
+	mu        sync.Mutex
+	workspace string
+	settings  Settings
+	cancel    context.CancelFunc // of the running build
+}
+
+// New returns the build plugin. log may be nil.
+func New(log hclog.Logger) *Plugin {
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	return &Plugin{log: log, settings: Settings{ExtensionPath: "dist/chrome", TimeoutMs: 600000}}
+}
+
+// Info implements sdk.Plugin.
+func (p *Plugin) Info() sdk.Info { return sdk.Info{Name: "build", Version: Version} }
+
+// Configure implements sdk.Plugin.
+func (p *Plugin) Configure(_ context.Context, cfg sdk.Config) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.workspace = cfg.Workspace
+	if len(cfg.Settings) > 0 {
+		var s Settings
+		if err := json.Unmarshal(cfg.Settings, &s); err != nil {
+			return sdk.Errorf(sdk.CodeInvalidConfig, "build plugin settings: %v", err)
+		}
+		if s.Command != "" {
+			p.settings.Command = s.Command
+		}
+		if s.ExtensionPath != "" {
+			p.settings.ExtensionPath = s.ExtensionPath
+		}
+		if s.TimeoutMs > 0 {
+			p.settings.TimeoutMs = s.TimeoutMs
+		}
+	}
+	return nil
+}
+
+// Stop implements sdk.Plugin: it cancels a running build, which kills the
+// build's whole process group.
+func (p *Plugin) Stop(context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cancel != nil {
+		p.cancel()
+	}
+	return nil
+}
+
+// ExtensionPath implements sdk.Builder.
+func (p *Plugin) ExtensionPath(context.Context) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.extPath(), nil
+}
+
+func (p *Plugin) extPath() string {
+	if filepath.IsAbs(p.settings.ExtensionPath) {
+		return p.settings.ExtensionPath
+	}
+	return filepath.Join(p.workspace, p.settings.ExtensionPath)
+}
+
+// IsBuilt implements sdk.Builder: the build exists when its manifest does.
+func (p *Plugin) IsBuilt(ctx context.Context) (bool, error) {
+	dir, _ := p.ExtensionPath(ctx)
+	_, err := os.Stat(filepath.Join(dir, "manifest.json"))
+	return err == nil, nil
+}
+
+// Build implements sdk.Builder.
+func (p *Plugin) Build(ctx context.Context, o sdk.BuildOptions, ev sdk.Events) (sdk.BuildResult, error) {
+	start := time.Now()
+	if o.BuildType == "" {
+		o.BuildType = "build:test"
+	}
+	dir, _ := p.ExtensionPath(ctx)
+	res := sdk.BuildResult{BuildType: o.BuildType, ExtensionPath: dir}
+	if built, _ := p.IsBuilt(ctx); built && !o.Force {
+		res.Skipped = true
+		ev.Log("info", "build exists at "+dir+"; pass force to rebuild")
+		return res, nil
+	}
+	argv, err := p.command(o.BuildType)
+	if err != nil {
+		return res, err
+	}
+
+	p.mu.Lock()
+	if p.cancel != nil {
+		p.mu.Unlock()
+		return res, sdk.Errorf(sdk.CodeBuildFailed, "a build is already running")
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.settings.TimeoutMs)*time.Millisecond)
+	p.cancel = cancel
+	workspace := p.workspace
+	p.mu.Unlock()
+	defer func() {
+		cancel()
+		p.mu.Lock()
+		p.cancel = nil
+		p.mu.Unlock()
+	}()
+
+	tail := proc.NewTail(40)
+	err = p.run(ctx, workspace, argv, tail, ev)
+	res.DurationMs = time.Since(start).Milliseconds()
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return res, sdk.Errorf(sdk.CodeBuildFailed, "build timed out after %d ms", p.settings.TimeoutMs).
+			WithDetails(map[string]any{"tail": tail.String()})
+	case ctx.Err() != nil:
+		return res, sdk.Errorf(sdk.CodeCancelled, "build cancelled")
+	case err != nil:
+		return res, sdk.Errorf(sdk.CodeBuildFailed, "`%s` failed: %v", strings.Join(argv, " "), err).
+			WithDetails(map[string]any{"tail": tail.String()})
+	}
+	if built, _ := p.IsBuilt(ctx); !built {
+		return res, sdk.Errorf(sdk.CodeBuildFailed, "`%s` succeeded but %s has no manifest.json", strings.Join(argv, " "), dir).
+			WithDetails(map[string]any{"tail": tail.String()})
+	}
+	return res, nil
+}
+
+// command resolves the build command and checks its dependencies.
+func (p *Plugin) command(buildType string) ([]string, error) {
+	p.mu.Lock()
+	cmdline, workspace := p.settings.Command, p.workspace
+	p.mu.Unlock()
+	if cmdline == "" {
+		cmdline = "yarn " + buildType
+	}
+	argv := strings.Fields(cmdline)
+	if _, err := os.Stat(filepath.Join(workspace, "node_modules")); err != nil {
+		return nil, sdk.Errorf(sdk.CodeDependenciesMissing, "%s has no node_modules: run `yarn install` in the workspace first", workspace)
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return nil, sdk.Errorf(sdk.CodeDependenciesMissing, "%s not found on PATH: install it (e.g. `npm install -g yarn`)", argv[0])
+	}
+	return argv, nil
+}
+
+// run runs argv in its own process group, streaming each output line as a
+// log event and as a progress message. Cancelling ctx kills the group.
+func (p *Plugin) run(ctx context.Context, dir string, argv []string, tail *proc.Tail, ev sdk.Events) error {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Stdin = nil
+	proc.Setup(cmd)
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	p.log.Info("build started", "cmd", strings.Join(argv, " "), "pid", cmd.Process.Pid)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 64*1024), 1024*1024)
+		n := 0
+		for sc.Scan() {
+			line := sc.Text()
+			n++
+			tail.Add(line)
+			p.log.Debug("build output", "line", line)
+			ev.Log("info", line)
+			ev.Progress(float64(n), 0, line)
+		}
+		_, _ = io.Copy(io.Discard, pr)
+	}()
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-waited:
+		proc.KillGroup(cmd) // stray grandchildren
+	case <-ctx.Done():
+		proc.KillGroup(cmd)
+		err = <-waited
+	}
+	_ = pw.Close()
+	<-done
+	if err != nil {
+		return fmt.Errorf("%w", err)
+	}
+	return nil
+}
+
+// Interface guards.
+var (
+	_ sdk.Plugin  = (*Plugin)(nil)
+	_ sdk.Builder = (*Plugin)(nil)
+)
