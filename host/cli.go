@@ -1,0 +1,156 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// usage is printed by -h.
+const usage = `usage: mmcp [flags] [command]
+
+Commands:
+  (none)       serve MCP over stdio (what an MCP client runs)
+  plugins      list discovered plugins, their capabilities and tools, and why any failed
+  version      print the version
+
+Flags:
+`
+
+// Main is the whole of cmd/mmcp: it parses flags, runs the command and
+// returns the exit code. Only the MCP channel (or a command's own output)
+// is written to stdout; logs go to stderr or --log-file.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mmcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg Config
+	var pluginPath string
+	fs.StringVar(&cfg.Repo, "repo", "", "workspace (extension checkout); env MMCP_REPO; default: nearest package.json above the working directory")
+	fs.StringVar(&cfg.ArtifactsDir, "artifacts-dir", "", "artifacts directory (default <repo>/test-artifacts)")
+	fs.StringVar(&pluginPath, "plugin-path", "", "extra plugin directories, ':'-separated; env MMCP_PLUGIN_PATH")
+	fs.StringVar(&cfg.ConfigFile, "config", "", "config file (default <repo>/.mmcp/config.json)")
+	fs.StringVar(&cfg.LogLevel, "log-level", "", "trace|debug|info|warn|error; env MMCP_LOG_LEVEL (default info)")
+	fs.StringVar(&cfg.LogFile, "log-file", "", "write the log to this file instead of stderr")
+	fs.StringVar(&cfg.ToolPrefix, "tool-prefix", "", "tool name prefix (default mm)")
+	fs.StringVar(&cfg.Chrome, "chrome", "", "Chrome/Chromium binary; env CHROME_PATH (default: usual install locations)")
+	fs.BoolVar(&cfg.Headless, "headless", false, "force headless Chrome (default: headed when a display is available)")
+	fs.StringVar(&cfg.CDPURL, "cdp-url", "", "attach to an already running Chrome (DevTools URL) instead of launching one")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if pluginPath != "" {
+		cfg.PluginPath = filepath.SplitList(pluginPath)
+	}
+	cmd, rest := "", fs.Args()
+	if len(rest) > 0 {
+		cmd, rest = rest[0], rest[1:]
+	}
+	if cmd == "version" {
+		fmt.Fprintln(stdout, "mmcp", Version)
+		return 0
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch cmd {
+	case "", "serve":
+		return runServe(ctx, cfg, rest, stdin, stdout, stderr)
+	case "plugins":
+		return runPlugins(ctx, cfg, rest, stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "mmcp: unknown command %q\n", cmd)
+		fs.Usage()
+		return 2
+	}
+}
+
+func runServe(ctx context.Context, cfg Config, _ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	h, err := New(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "mmcp:", err)
+		return 1
+	}
+	defer h.Close()
+	if err := h.Start(ctx); err != nil {
+		fmt.Fprintln(stderr, "mmcp:", err)
+		return 1
+	}
+	if err := h.ServeStdio(ctx, stdin, stdout); err != nil {
+		h.log.Error("stdio server stopped", "error", err)
+		return 1
+	}
+	return 0
+}
+
+func runPlugins(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) int {
+	asJSON := len(args) > 0 && (args[0] == "--json" || args[0] == "-json")
+	h, err := New(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "mmcp:", err)
+		return 1
+	}
+	defer h.Close()
+	if err := h.Start(ctx); err != nil {
+		fmt.Fprintln(stderr, "mmcp:", err)
+		return 1
+	}
+	type row struct {
+		Name         string   `json:"name"`
+		Path         string   `json:"path,omitempty"`
+		Source       string   `json:"source"`
+		Version      string   `json:"version,omitempty"`
+		Capabilities []string `json:"capabilities"`
+		Tools        []string `json:"tools"`
+		Rejected     []string `json:"rejectedTools,omitempty"`
+		Error        string   `json:"error,omitempty"`
+	}
+	var rows []row
+	for _, p := range h.plugins.Plugins() {
+		r := row{Name: p.Spec.Name, Path: p.Spec.Path, Source: p.Spec.Source, Capabilities: []string{}, Tools: []string{}, Rejected: p.Rejected}
+		if p.Err != nil {
+			r.Error = p.Err.Error()
+		} else {
+			r.Version = p.Desc.Version
+			for _, c := range p.Desc.Capabilities {
+				r.Capabilities = append(r.Capabilities, string(c))
+			}
+			for _, t := range p.Desc.Tools {
+				r.Tools = append(r.Tools, p.Spec.Name+"_"+t.Name)
+			}
+		}
+		rows = append(rows, r)
+	}
+	if asJSON {
+		b, _ := json.MarshalIndent(rows, "", "  ")
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(stdout, "no plugins found (see README: plugin discovery)")
+	}
+	for _, r := range rows {
+		if r.Error != "" {
+			fmt.Fprintf(stdout, "%-10s FAILED  %s\n           %s\n", r.Name, r.Path, r.Error)
+			continue
+		}
+		fmt.Fprintf(stdout, "%-10s %-8s %s (%s)\n", r.Name, r.Version, r.Path, r.Source)
+		fmt.Fprintf(stdout, "           capabilities: %s\n", strings.Join(r.Capabilities, ", "))
+		if len(r.Tools) > 0 {
+			fmt.Fprintf(stdout, "           tools: %s\n", strings.Join(r.Tools, ", "))
+		}
+		for _, rj := range r.Rejected {
+			fmt.Fprintf(stdout, "           rejected: %s\n", rj)
+		}
+	}
+	return 0
+}

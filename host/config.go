@@ -1,0 +1,162 @@
+package host
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mmcp-dev/mmcp/host/plugins"
+)
+
+// Config is the host's configuration: flags, environment and the config
+// file, resolved against the workspace.
+type Config struct {
+	// Repo is the workspace (the extension checkout): --repo, MMCP_REPO,
+	// else the nearest directory with a package.json walking up from the
+	// working directory. Every relative path is resolved against it.
+	Repo string
+	// ArtifactsDir is --artifacts-dir; default <repo>/test-artifacts.
+	ArtifactsDir string
+	// PluginPath is --plugin-path / MMCP_PLUGIN_PATH (list separated by ':').
+	PluginPath []string
+	// ConfigFile is --config; default <repo>/.mmcp/config.json if present.
+	ConfigFile string
+	// LogLevel is --log-level / MMCP_LOG_LEVEL (trace, debug, info, warn,
+	// error); default info.
+	LogLevel string
+	// LogFile is --log-file: the log goes there instead of stderr.
+	LogFile string
+	// ToolPrefix is --tool-prefix; default "mm".
+	ToolPrefix string
+	// Chrome is --chrome / CHROME_PATH.
+	Chrome string
+	// Headless is --headless (forces headless; otherwise headed when a
+	// display is available).
+	Headless bool
+	// CDPURL is --cdp-url: attach to a running Chrome.
+	CDPURL string
+
+	// From the config file.
+	filePlugins  map[string]plugins.ConfigEntry
+	fileSettings map[string]json.RawMessage
+}
+
+// fileConfig is the shape of .mmcp/config.json.
+type fileConfig struct {
+	// Plugins by name: a path (and sha256 pin) adds a plugin binary;
+	// settings are handed to the plugin of that name (built-ins too).
+	Plugins map[string]struct {
+		Path     string          `json:"path"`
+		SHA256   string          `json:"sha256"`
+		Settings json.RawMessage `json:"settings"`
+	} `json:"plugins"`
+}
+
+// Resolve fills defaults and resolves paths. It reads the config file.
+func (c *Config) Resolve() error {
+	if c.Repo == "" {
+		c.Repo = os.Getenv("MMCP_REPO")
+	}
+	if c.Repo == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		c.Repo = findWorkspace(wd)
+		if c.Repo == "" {
+			return errors.New("no workspace: pass --repo or set MMCP_REPO (no package.json found above the working directory)")
+		}
+	}
+	abs, err := filepath.Abs(c.Repo)
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return fmt.Errorf("workspace %s is not a directory", abs)
+	}
+	c.Repo = abs
+	if c.ArtifactsDir == "" {
+		c.ArtifactsDir = "test-artifacts"
+	}
+	c.ArtifactsDir = c.path(c.ArtifactsDir)
+	if len(c.PluginPath) == 0 {
+		if env := os.Getenv("MMCP_PLUGIN_PATH"); env != "" {
+			c.PluginPath = filepath.SplitList(env)
+		}
+	}
+	for i, p := range c.PluginPath {
+		c.PluginPath[i] = c.path(p)
+	}
+	if c.LogLevel == "" {
+		c.LogLevel = os.Getenv("MMCP_LOG_LEVEL")
+	}
+	if c.LogLevel == "" {
+		c.LogLevel = "info"
+	}
+	if c.ToolPrefix == "" {
+		c.ToolPrefix = "mm"
+	}
+	if strings.ContainsAny(c.ToolPrefix, " _.") {
+		return fmt.Errorf("--tool-prefix %q: use letters and digits only", c.ToolPrefix)
+	}
+	if c.Chrome == "" {
+		c.Chrome = os.Getenv("CHROME_PATH")
+	}
+	return c.readFile()
+}
+
+// path resolves p against the workspace.
+func (c *Config) path(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(c.Repo, p)
+}
+
+func (c *Config) readFile() error {
+	explicit := c.ConfigFile != ""
+	if !explicit {
+		c.ConfigFile = filepath.Join(c.Repo, ".mmcp", "config.json")
+	} else {
+		c.ConfigFile = c.path(c.ConfigFile)
+	}
+	b, err := os.ReadFile(c.ConfigFile)
+	if errors.Is(err, os.ErrNotExist) && !explicit {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("config file: %w", err)
+	}
+	var fc fileConfig
+	if err := json.Unmarshal(b, &fc); err != nil {
+		return fmt.Errorf("config file %s: %w", c.ConfigFile, err)
+	}
+	c.filePlugins = map[string]plugins.ConfigEntry{}
+	c.fileSettings = map[string]json.RawMessage{}
+	for name, p := range fc.Plugins {
+		if p.Path != "" {
+			c.filePlugins[name] = plugins.ConfigEntry{Path: p.Path, SHA256: p.SHA256}
+		}
+		if len(p.Settings) > 0 {
+			c.fileSettings[name] = p.Settings
+		}
+	}
+	return nil
+}
+
+// findWorkspace walks up from dir to the first directory with a package.json.
+func findWorkspace(dir string) string {
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,104 @@
+package host
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mmcp-dev/mmcp/host/plugins"
+	"github.com/mmcp-dev/mmcp/host/tools"
+)
+
+// Version is the host's version, printed by `mmcp version`.
+var Version = "0.1.0-dev"
+
+// Host is one running mmcp host.
+type Host struct {
+	cfg     Config
+	log     hclog.Logger
+	logFile io.Closer
+	plugins *plugins.Manager
+	runner  *tools.Runner
+
+	closeOnce sync.Once
+}
+
+// New resolves cfg and sets up logging; Start does the rest.
+func New(cfg Config) (*Host, error) {
+	if err := cfg.Resolve(); err != nil {
+		return nil, err
+	}
+	h := &Host{cfg: cfg}
+	out := io.Writer(os.Stderr)
+	if cfg.LogFile != "" {
+		f, err := os.OpenFile(cfg.path(cfg.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		out, h.logFile = f, f
+	}
+	h.log = hclog.New(&hclog.LoggerOptions{Name: "mmcp", Level: hclog.LevelFromString(cfg.LogLevel), Output: out})
+	return h, nil
+}
+
+// Start starts the plugins and registers the tools.
+func (h *Host) Start(ctx context.Context) error {
+	h.plugins = plugins.New(plugins.Config{
+		Workspace: h.cfg.Repo, ArtifactsDir: h.cfg.ArtifactsDir, LogLevel: h.cfg.LogLevel,
+		PluginPath: h.cfg.PluginPath, ConfigPlugins: h.cfg.filePlugins, Settings: h.cfg.fileSettings,
+	}, h.log.Named("plugins"))
+	if err := h.plugins.Start(ctx); err != nil {
+		return err
+	}
+	h.runner = tools.NewRunner(h.log.Named("tools"))
+	return h.registerTools()
+}
+
+// Plugins returns the plugin manager.
+func (h *Host) Plugins() *plugins.Manager { return h.plugins }
+
+// Runner returns the tool runner.
+func (h *Host) Runner() *tools.Runner { return h.runner }
+
+// name returns a tool's name with the configured prefix.
+func (h *Host) name(base string) string { return h.cfg.ToolPrefix + "_" + base }
+
+// MCPServer builds an MCP server exposing every tool.
+func (h *Host) MCPServer() *server.MCPServer {
+	s := server.NewMCPServer("mmcp", Version,
+		server.WithToolCapabilities(false),
+		server.WithInstructions(instructions(h.cfg.ToolPrefix)),
+	)
+	h.runner.Register(s)
+	return s
+}
+
+// ServeStdio serves MCP on in/out until ctx ends or in closes.
+func (h *Host) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	s := server.NewStdioServer(h.MCPServer())
+	s.SetErrorLogger(hclogStd(h.log))
+	err := s.Listen(ctx, in, out)
+	if err == context.Canceled || err == io.EOF {
+		return nil
+	}
+	return err
+}
+
+// Close ends the session and stops every plugin. Safe to call twice.
+func (h *Host) Close() {
+	h.closeOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if h.plugins != nil {
+			h.plugins.Shutdown(ctx)
+		}
+		if h.logFile != nil {
+			_ = h.logFile.Close()
+		}
+	})
+}

@@ -1,0 +1,210 @@
+package plugins
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Config configures the manager.
+type Config struct {
+	// Workspace, ArtifactsDir and LogLevel are passed to every plugin.
+	Workspace    string
+	ArtifactsDir string
+	LogLevel     string
+	// PluginPath are the --plugin-path / MMCP_PLUGIN_PATH directories.
+	PluginPath []string
+	// ConfigPlugins are the config file's plugin entries.
+	ConfigPlugins map[string]ConfigEntry
+	// Settings are the config file's per-plugin settings, by plugin name.
+	Settings map[string]json.RawMessage
+	// ExeDir overrides the host executable's directory (tests).
+	ExeDir string
+	// StartTimeout bounds one plugin's start; default 5 s.
+	StartTimeout time.Duration
+	// RestartBudget is how many times a crashed plugin is relaunched;
+	// default 3.
+	RestartBudget int
+}
+
+// Manager owns the plugin processes.
+type Manager struct {
+	cfg           Config
+	log           hclog.Logger
+	startTimeout  time.Duration
+	restartBudget int
+
+	plugins []*Plugin
+}
+
+// New returns a manager; call Start to discover and start the plugins.
+func New(cfg Config, log hclog.Logger) *Manager {
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	m := &Manager{cfg: cfg, log: log, startTimeout: cfg.StartTimeout, restartBudget: cfg.RestartBudget}
+	if m.startTimeout == 0 {
+		m.startTimeout = 5 * time.Second
+	}
+	if m.restartBudget == 0 {
+		m.restartBudget = 3
+	}
+	return m
+}
+
+// Start discovers the plugins and starts them in parallel. A plugin that
+// fails to start is kept with its Err and skipped; Start itself only fails
+// for a malformed MMCP_REATTACH_PLUGINS.
+func (m *Manager) Start(ctx context.Context) error {
+	reattach := map[string]*goplugin.ReattachConfig{}
+	var names []string
+	if env := os.Getenv(sdk.EnvReattach); env != "" {
+		rcs, err := sdk.ParseReattach(env)
+		if err != nil {
+			return err
+		}
+		for n, rc := range rcs {
+			reattach[n] = rc
+			names = append(names, n)
+		}
+		sort.Strings(names)
+	}
+	exeDir := m.cfg.ExeDir
+	if exeDir == "" {
+		if exe, err := os.Executable(); err == nil {
+			exe, _ = filepath.EvalSymlinks(exe)
+			exeDir = filepath.Dir(exe)
+		}
+	}
+	ucd, _ := os.UserConfigDir()
+	specs := Discover(Sources{Reattach: names, Config: m.cfg.ConfigPlugins, PluginPath: m.cfg.PluginPath,
+		Workspace: m.cfg.Workspace, UserConfigDir: ucd, ExeDir: exeDir}, m.log)
+	var wg sync.WaitGroup
+	for _, s := range specs {
+		s.Settings = m.cfg.Settings[s.Name]
+		p := &Plugin{Spec: s, m: m}
+		p.reattach = reattach[s.Name]
+		m.plugins = append(m.plugins, p)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.mu.Lock()
+			err := p.start(ctx)
+			p.mu.Unlock()
+			if err == nil {
+				err = validateTools(p.Desc)
+				if err != nil {
+					p.stop(ctx)
+				}
+			}
+			if err != nil {
+				p.Err = err
+				m.log.Warn("plugin skipped", "name", s.Name, "path", s.Path, "error", err)
+				return
+			}
+			m.log.Debug("plugin started", "name", s.Name, "source", s.Source, "capabilities", p.Desc.Capabilities)
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// Plugins lists every discovered plugin, failed ones included.
+func (m *Manager) Plugins() []*Plugin { return m.plugins }
+
+// ByCapability returns the first working plugin declaring c, or nil.
+func (m *Manager) ByCapability(c sdk.Capability) *Plugin {
+	for _, p := range m.plugins {
+		if p.Err == nil && p.Desc.Has(c) {
+			return p
+		}
+	}
+	return nil
+}
+
+// installHint says what to install for a missing capability.
+var installHint = map[sdk.Capability]string{
+	sdk.CapBuild:           "mmcp-plugin-build",
+	sdk.CapChain:           "mmcp-plugin-chain",
+	sdk.CapFixture:         "mmcp-plugin-fixture",
+	sdk.CapContractSeeding: "mmcp-plugin-contracts",
+}
+
+// Use runs fn against the plugin that provides c. It answers
+// MM_CAPABILITY_MISSING when no plugin provides c and MM_PLUGIN_CRASHED when
+// the plugin died during the call (it is relaunched on the next call).
+func (m *Manager) Use(ctx context.Context, c sdk.Capability, fn func(*sdk.Client) error) error {
+	p := m.ByCapability(c)
+	if p == nil {
+		bin := installHint[c]
+		return sdk.Errorf(sdk.CodeCapabilityMissing, "no plugin provides the %s capability: install %s next to the mmcp binary, in MMCP_PLUGIN_PATH or in <workspace>/.mmcp/plugins", c, bin).
+			WithDetails(map[string]any{"capability": string(c), "install": bin})
+	}
+	return p.Use(ctx, fn)
+}
+
+// Use runs fn against this plugin (see Manager.Use).
+func (p *Plugin) Use(ctx context.Context, fn func(*sdk.Client) error) error {
+	conn, err := p.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	err = fn(conn)
+	if err == nil {
+		return nil
+	}
+	var de *sdk.Error
+	if errors.As(err, &de) {
+		return err
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	// Give go-plugin a moment to notice the process is gone.
+	for i := 0; i < 20; i++ {
+		if dead, tail := p.crashed(); dead {
+			return sdk.Errorf(sdk.CodePluginCrashed, "plugin %s crashed during the call; it is relaunched on the next call", p.Spec.Name).
+				WithDetails(map[string]any{"plugin": p.Spec.Name, "stderrTail": tail})
+		}
+		if s, ok := status.FromError(err); !ok || s.Code() != codes.Unavailable {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return sdk.Errorf(sdk.CodeInternal, "plugin %s: %v", p.Spec.Name, err)
+}
+
+// Shutdown stops every plugin, in reverse start order, and waits for them.
+func (m *Manager) Shutdown(ctx context.Context) {
+	for i := len(m.plugins) - 1; i >= 0; i-- {
+		m.plugins[i].stop(ctx)
+	}
+}
+
+// validateTools checks a plugin's tool schemas compile and its tool names
+// are usable.
+func validateTools(d sdk.Description) error {
+	for _, t := range d.Tools {
+		if t.Name == "" {
+			return fmt.Errorf("a tool of %s has no name", d.Name)
+		}
+		var v map[string]any
+		if err := json.Unmarshal(t.InputSchema, &v); err != nil || v["type"] != "object" {
+			return fmt.Errorf("tool %s of %s: input schema must be a JSON object schema with \"type\": \"object\"", t.Name, d.Name)
+		}
+	}
+	return nil
+}

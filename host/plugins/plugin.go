@@ -1,0 +1,207 @@
+package plugins
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	goplugin "github.com/hashicorp/go-plugin"
+
+	"github.com/mmcp-dev/mmcp/internal/proc"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Plugin is one discovered plugin: its spec, its description once started,
+// and why it failed if it did.
+type Plugin struct {
+	Spec Spec
+	// Desc is the plugin's Describe output (valid when Err is nil).
+	Desc sdk.Description
+	// Err says why the plugin is not in use.
+	Err error
+	// Rejected lists the plugin's tools the host refused, with the reason.
+	Rejected []string
+
+	m        *Manager
+	reattach *goplugin.ReattachConfig
+
+	mu       sync.Mutex
+	client   *goplugin.Client
+	conn     *sdk.Client
+	tail     *proc.Tail
+	restarts int
+}
+
+// lineWriter feeds whole lines of a plugin's stderr into a Tail.
+type lineWriter struct {
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	tail *proc.Tail
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	for {
+		line, err := w.buf.ReadString('\n')
+		if err != nil {
+			w.buf.Reset()
+			w.buf.WriteString(line)
+			return len(p), nil
+		}
+		w.tail.Add(strings.TrimRight(line, "\n"))
+	}
+}
+
+// start launches (or attaches to) the plugin and configures it. The caller
+// holds p.mu.
+func (p *Plugin) start(ctx context.Context) error {
+	cfg := &goplugin.ClientConfig{
+		HandshakeConfig:  sdk.Handshake,
+		VersionedPlugins: sdk.PluginSet(nil),
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
+		Logger:           p.m.log.Named(p.Spec.Name),
+		StartTimeout:     p.m.startTimeout,
+	}
+	p.tail = proc.NewTail(30)
+	if p.reattach != nil {
+		cfg.Reattach = p.reattach
+	} else {
+		if p.Spec.SHA256 != "" {
+			sum, err := hex.DecodeString(p.Spec.SHA256)
+			if err != nil {
+				return fmt.Errorf("sha256 pin of %s is not hex: %w", p.Spec.Name, err)
+			}
+			cfg.SecureConfig = &goplugin.SecureConfig{Checksum: sum, Hash: sha256.New()}
+		}
+		cmd := exec.Command(p.Spec.Path)
+		// The plugin dies with the host even when the host is SIGKILLed;
+		// its SDK watchdog then stops its own children.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
+		cmd.Env = append(cmd.Env, sdk.EnvLogLevel+"="+p.m.cfg.LogLevel)
+		cfg.Cmd = cmd
+		cfg.AutoMTLS = true
+		cfg.Stderr = &lineWriter{tail: p.tail}
+		cfg.SyncStdout = io.Discard
+	}
+	client := goplugin.NewClient(cfg)
+	rpc, err := client.Client()
+	if err != nil {
+		client.Kill()
+		if errors.Is(err, goplugin.ErrChecksumsDoNotMatch) {
+			return fmt.Errorf("checksum of %s does not match its sha256 pin; rebuild the pin or the binary", p.Spec.Path)
+		}
+		return fmt.Errorf("start %s: %w%s", p.Spec.Name, err, p.tailSuffix())
+	}
+	conn, err := sdk.Dispense(rpc)
+	if err != nil {
+		client.Kill()
+		return fmt.Errorf("dispense %s: %w", p.Spec.Name, err)
+	}
+	dctx, cancel := context.WithTimeout(ctx, p.m.startTimeout)
+	defer cancel()
+	desc, err := conn.Describe(dctx)
+	if err != nil {
+		client.Kill()
+		return fmt.Errorf("describe %s: %w", p.Spec.Name, err)
+	}
+	if desc.APIVersion != sdk.APIVersion {
+		client.Kill()
+		return fmt.Errorf("%s speaks plugin API %d, the host speaks %d", p.Spec.Name, desc.APIVersion, sdk.APIVersion)
+	}
+	if err := conn.Configure(dctx, sdk.Config{Workspace: p.m.cfg.Workspace, ArtifactsDir: p.m.cfg.ArtifactsDir,
+		LogLevel: p.m.cfg.LogLevel, Settings: p.Spec.Settings}); err != nil {
+		client.Kill()
+		return fmt.Errorf("configure %s: %w", p.Spec.Name, err)
+	}
+	p.client, p.conn, p.Desc = client, conn, desc
+	return nil
+}
+
+func (p *Plugin) tailSuffix() string {
+	if p.tail == nil {
+		return ""
+	}
+	if t := p.tail.String(); t != "" {
+		return "; stderr: " + t
+	}
+	return ""
+}
+
+// Conn returns a live connection, relaunching a crashed plugin within the
+// restart budget.
+func (p *Plugin) Conn(ctx context.Context) (*sdk.Client, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.Err != nil {
+		return nil, p.Err
+	}
+	if p.client != nil && !p.client.Exited() {
+		return p.conn, nil
+	}
+	if p.reattach != nil {
+		return nil, sdk.Errorf(sdk.CodePluginCrashed, "reattached plugin %s is gone; restart it with -debug", p.Spec.Name)
+	}
+	if p.restarts >= p.m.restartBudget {
+		return nil, sdk.Errorf(sdk.CodePluginCrashed, "plugin %s crashed %d times; not restarting it again (restart the host)", p.Spec.Name, p.restarts)
+	}
+	p.restarts++
+	p.m.log.Warn("relaunching crashed plugin", "name", p.Spec.Name, "restart", p.restarts)
+	if p.client != nil {
+		p.client.Kill()
+	}
+	if err := p.start(ctx); err != nil {
+		return nil, sdk.Errorf(sdk.CodePluginCrashed, "relaunch of plugin %s failed: %v", p.Spec.Name, err)
+	}
+	return p.conn, nil
+}
+
+// crashed reports whether the plugin process is gone, with its stderr tail.
+func (p *Plugin) crashed() (bool, string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.client == nil || !p.client.Exited() {
+		return false, ""
+	}
+	return true, p.tail.String()
+}
+
+// stop asks the plugin to stop its work, then ends the process (never a
+// reattached one).
+func (p *Plugin) stop(ctx context.Context) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.client == nil {
+		return
+	}
+	if !p.client.Exited() {
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_ = p.conn.Stop(sctx)
+		cancel()
+	}
+	p.client.Kill()
+	p.client = nil
+}
+
+// Pid is the plugin's process id, or 0.
+func (p *Plugin) Pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.client == nil {
+		return 0
+	}
+	if rc := p.client.ReattachConfig(); rc != nil {
+		return rc.Pid
+	}
+	return 0
+}

@@ -1,0 +1,49 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mmcp-dev/mmcp/host/plugins"
+	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// pluginTools registers each plugin's own tools as <plugin>_<tool>. A name
+// that collides with a registered tool is rejected and logged; the rest of
+// the plugin's tools still serve.
+func (h *Host) pluginTools() {
+	for _, p := range h.plugins.Plugins() {
+		if p.Err != nil {
+			continue
+		}
+		for _, t := range p.Desc.Tools {
+			name := p.Spec.Name + "_" + t.Name
+			if err := h.runner.Add(h.pluginTool(p, name, t)); err != nil {
+				h.log.Warn("plugin tool rejected", "plugin", p.Spec.Name, "tool", name, "error", err)
+				p.Rejected = append(p.Rejected, fmt.Sprintf("%s: %v", name, err))
+			}
+		}
+	}
+}
+
+func (h *Host) pluginTool(p *plugins.Plugin, name string, t sdk.Tool) *tools.Tool {
+	return &tools.Tool{
+		Name:        name,
+		Description: t.Description,
+		Schema:      t.InputSchema,
+		Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+			var out json.RawMessage
+			err := p.Use(ctx, func(cl *sdk.Client) error {
+				var err error
+				out, err = cl.CallTool(ctx, t.Name, c.Args, progressEvents{c.Progress, h.log.Named(p.Spec.Name)})
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			return out, nil
+		},
+	}
+}
