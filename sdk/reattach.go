@@ -50,6 +50,9 @@ func ParseReattach(s string) (map[string]*plugin.ReattachConfig, error) {
 		default:
 			return nil, fmt.Errorf("%s: plugin %q: unknown network %q", EnvReattach, name, r.Addr.Network)
 		}
+		if r.ProtocolVersion == 0 {
+			r.ProtocolVersion = APIVersion
+		}
 		out[name] = &plugin.ReattachConfig{
 			Protocol:        plugin.Protocol(r.Protocol),
 			ProtocolVersion: r.ProtocolVersion,
@@ -64,7 +67,7 @@ func ParseReattach(s string) (map[string]*plugin.ReattachConfig, error) {
 func reattachJSON(name string, rc *plugin.ReattachConfig) string {
 	b, _ := json.Marshal(map[string]Reattach{name: {
 		Protocol:        string(rc.Protocol),
-		ProtocolVersion: rc.ProtocolVersion,
+		ProtocolVersion: APIVersion,
 		Pid:             rc.Pid,
 		Test:            true,
 		Addr:            ReattachAddr{Network: rc.Addr.Network(), String: rc.Addr.String()},

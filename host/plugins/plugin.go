@@ -7,13 +7,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 
 	"github.com/mmcp-dev/mmcp/internal/proc"
@@ -76,6 +76,7 @@ func (p *Plugin) start(ctx context.Context) error {
 	p.tail = proc.NewTail(30)
 	if p.reattach != nil {
 		cfg.Reattach = p.reattach
+		cfg.Plugins = sdk.PluginSet(nil)[sdk.APIVersion]
 	} else {
 		if p.Spec.SHA256 != "" {
 			sum, err := hex.DecodeString(p.Spec.SHA256)
@@ -91,8 +92,13 @@ func (p *Plugin) start(ctx context.Context) error {
 		cmd.Env = append(cmd.Env, sdk.EnvLogLevel+"="+p.m.cfg.LogLevel)
 		cfg.Cmd = cmd
 		cfg.AutoMTLS = true
-		cfg.Stderr = &lineWriter{tail: p.tail}
-		cfg.SyncStdout = io.Discard
+		// Raw stderr (and what go-plugin relays of os.Stderr once the
+		// plugin serves) feeds the crash tail; a stray print to a plugin's
+		// stdout is logged, never passed on.
+		stderr := &lineWriter{tail: p.tail}
+		cfg.Stderr = stderr
+		cfg.SyncStderr = stderr
+		cfg.SyncStdout = p.m.log.Named(p.Spec.Name).StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Warn})
 	}
 	client := goplugin.NewClient(cfg)
 	rpc, err := client.Client()

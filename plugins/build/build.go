@@ -44,6 +44,7 @@ type Plugin struct {
 	workspace string
 	settings  Settings
 	cancel    context.CancelFunc // of the running build
+	running   *exec.Cmd          // the running build's process
 }
 
 // New returns the build plugin. log may be nil.
@@ -80,11 +81,12 @@ func (p *Plugin) Configure(_ context.Context, cfg sdk.Config) error {
 	return nil
 }
 
-// Stop implements sdk.Plugin: it cancels a running build, which kills the
-// build's whole process group.
+// Stop implements sdk.Plugin: it kills a running build's whole process
+// group before it returns, so nothing outlives a plugin that is exiting.
 func (p *Plugin) Stop(context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	proc.KillGroup(p.running)
 	if p.cancel != nil {
 		p.cancel()
 	}
@@ -193,9 +195,18 @@ func (p *Plugin) run(ctx context.Context, dir string, argv []string, tail *proc.
 	proc.Setup(cmd)
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
+	cmd.WaitDelay = 2 * time.Second
 	if err := cmd.Start(); err != nil {
 		return err
 	}
+	p.mu.Lock()
+	p.running = cmd
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		p.running = nil
+		p.mu.Unlock()
+	}()
 	p.log.Info("build started", "cmd", strings.Join(argv, " "), "pid", cmd.Process.Pid)
 	done := make(chan struct{})
 	go func() {

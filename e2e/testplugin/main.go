@@ -1,0 +1,69 @@
+// Command testplugin is a misbehaving plugin for the host's end-to-end
+// tests. Its behaviour follows the name it is installed under:
+//
+//	mmcp-plugin-slow       tool sleep {ms, lines}: logs lines, then sleeps
+//	mmcp-plugin-badschema  a tool whose input schema is not an object schema
+//	mmcp-plugin-crash      exits before the handshake
+//	mmcp-plugin-clash      a tool named like another plugin's (slow_sleep)
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+type plugin struct{ name string }
+
+func (p *plugin) Info() sdk.Info                              { return sdk.Info{Name: p.name, Version: "0.0.1"} }
+func (p *plugin) Configure(context.Context, sdk.Config) error { return nil }
+func (p *plugin) Stop(context.Context) error                  { return nil }
+
+func (p *plugin) Tools() []sdk.Tool {
+	switch p.name {
+	case "badschema":
+		return []sdk.Tool{{Name: "broken", InputSchema: json.RawMessage(`{"type":"string"}`)}}
+	default:
+		return []sdk.Tool{
+			{Name: "sleep", Description: "Logs lines, then sleeps.", InputSchema: json.RawMessage(
+				`{"type":"object","additionalProperties":false,"properties":{"ms":{"type":"integer","minimum":0},"lines":{"type":"integer","minimum":0}}}`)},
+			{Name: "pid", Description: "Returns the plugin's pid.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)},
+		}
+	}
+}
+
+func (p *plugin) CallTool(ctx context.Context, name string, args json.RawMessage, ev sdk.Events) (any, error) {
+	if name == "pid" {
+		return map[string]int{"pid": os.Getpid()}, nil
+	}
+	var in struct{ Ms, Lines int }
+	_ = json.Unmarshal(args, &in)
+	for i := 0; i < in.Lines; i++ {
+		ev.Log("info", fmt.Sprintf("line %d of noisy plugin output {\"not\":\"json-rpc\"}", i))
+		fmt.Fprintf(os.Stderr, "stderr line %d\n", i)
+	}
+	select {
+	case <-time.After(time.Duration(in.Ms) * time.Millisecond):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return map[string]any{"slept": in.Ms, "pid": os.Getpid()}, nil
+}
+
+func main() {
+	name := strings.TrimPrefix(filepath.Base(os.Args[0]), "mmcp-plugin-")
+	if name == "crash" {
+		fmt.Fprintln(os.Stderr, "crash plugin: giving up before the handshake")
+		os.Exit(3)
+	}
+	if name == "clash" {
+		name = "slow"
+	}
+	sdk.Main(&plugin{name: name})
+}
