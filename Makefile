@@ -15,7 +15,7 @@ all: build
 build:
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/mmcp ./cmd/mmcp
-	@for p in $(PLUGINS); do [ -d cmd/mmcp-plugin-$$p ] && $(GO) build -o $(BIN)/mmcp-plugin-$$p ./cmd/mmcp-plugin-$$p || true; done
+	@set -e; for p in $(PLUGINS); do if [ -d cmd/mmcp-plugin-$$p ]; then echo "$(GO) build -o $(BIN)/mmcp-plugin-$$p ./cmd/mmcp-plugin-$$p"; $(GO) build -o $(BIN)/mmcp-plugin-$$p ./cmd/mmcp-plugin-$$p; fi; done
 	$(GO) build -o $(BIN)/examples/mmcp-plugin-hello ./examples/hello-plugin
 
 ## setup: Debian packages and npm packages the demo and the tests need

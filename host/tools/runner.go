@@ -168,6 +168,9 @@ func (r *Runner) run(ctx context.Context, req Request) Outcome {
 		call.Progress = func(float64, float64, string) {}
 	}
 	if verr := validate(req.Tool, e.schema, args); verr != nil {
+		if e.tool.Record && r.recorder != nil {
+			r.record(ctx, call, start, verr)
+		}
 		return r.finish(start, call, nil, verr)
 	}
 	timeout := e.tool.Timeout

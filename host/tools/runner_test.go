@@ -1,0 +1,207 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// fakeObserver counts observations by kind.
+type fakeObserver struct {
+	mu         sync.Mutex
+	full, lite int
+}
+
+func (o *fakeObserver) SessionID() string { return "mm-test" }
+func (o *fakeObserver) Observe(_ context.Context, full bool) *observation.Observation {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	obs := &observation.Observation{State: observation.State{CurrentScreen: "home"}}
+	if full {
+		o.full++
+		obs.TestIDs = []observation.TestIDItem{{TestID: "x", Tag: "button", Visible: true}}
+	} else {
+		o.lite++
+	}
+	return obs
+}
+
+type fakeRecorder struct {
+	mu    sync.Mutex
+	steps []Step
+}
+
+func (r *fakeRecorder) Record(_ context.Context, s Step) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.steps = append(r.steps, s)
+}
+
+func newTestRunner(t *testing.T) (*Runner, *fakeObserver, *fakeRecorder, *int) {
+	t.Helper()
+	r := NewRunner(nil)
+	obs, rec := &fakeObserver{}, &fakeRecorder{}
+	r.SetObserver(obs)
+	r.SetRecorder(rec)
+	clicks := new(int)
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(r.Add(&Tool{Name: "mm_click", Observe: true, Record: true,
+		Schema: json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{"testId":{"type":"string","minLength":1},"fail":{"type":"boolean"}}}`),
+		Handler: func(_ context.Context, c *Call) (any, error) {
+			var in struct {
+				TestID string
+				Fail   bool
+			}
+			_ = c.Decode(&in)
+			*clicks++
+			if in.Fail {
+				return nil, sdk.Errorf(sdk.CodeClickFailed, "nope")
+			}
+			return map[string]any{"clicked": true}, nil
+		}}))
+	must(r.Add(&Tool{Name: "mm_slow", Timeout: 50 * time.Millisecond,
+		Schema: json.RawMessage(`{"type":"object"}`),
+		Handler: func(ctx context.Context, c *Call) (any, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}}))
+	must(r.Add(&Tool{Name: "mm_panic", Schema: json.RawMessage(`{"type":"object"}`),
+		Handler: func(context.Context, *Call) (any, error) { panic("boom") }}))
+	must(r.Add(&Tool{Name: "mm_launch", NoBatch: true, Schema: json.RawMessage(`{"type":"object"}`),
+		Handler: func(context.Context, *Call) (any, error) { return nil, nil }}))
+	must(r.Add(&Tool{Name: "mm_run_steps", NoBatch: true, Schema: json.RawMessage(`{"type":"object"}`), Handler: RunSteps("mm_run_steps")}))
+	return r, obs, rec, clicks
+}
+
+func run(r *Runner, tool, args string) Envelope {
+	return r.Run(context.Background(), Request{Tool: tool, Args: json.RawMessage(args)}).Envelope
+}
+
+func TestEnvelopeAndValidation(t *testing.T) {
+	r, _, rec, clicks := newTestRunner(t)
+	env := run(r, "mm_click", `{"testId":"a"}`)
+	if !env.OK || env.Meta.SessionID != "mm-test" || env.Meta.Timestamp == "" {
+		t.Fatalf("envelope %+v", env)
+	}
+	env = run(r, "mm_click", `{"testId":""}`)
+	if env.OK || env.Error.Code != sdk.CodeInvalidInput || env.Error.Details["field"] != "testId" {
+		t.Fatalf("invalid input: %+v", env.Error)
+	}
+	if *clicks != 1 {
+		t.Fatalf("an invalid call reached the handler: %d clicks", *clicks)
+	}
+	if len(rec.steps) != 2 || rec.steps[1].Err.Code != sdk.CodeInvalidInput {
+		t.Fatalf("records: %+v", rec.steps)
+	}
+	if env := run(r, "mm_nope", `{}`); env.Error.Code != sdk.CodeInvalidInput {
+		t.Fatalf("unknown tool: %+v", env)
+	}
+	if env := run(r, "mm_slow", `{}`); env.Error.Code != sdk.CodeTimeout {
+		t.Fatalf("deadline: %+v", env.Error)
+	}
+	if env := run(r, "mm_panic", `{}`); env.Error.Code != sdk.CodeInternal || !strings.Contains(env.Error.Message, "boom") {
+		t.Fatalf("panic: %+v", env.Error)
+	}
+}
+
+func TestPolicies(t *testing.T) {
+	cases := map[Policy]struct{ full, lite int }{
+		PolicyAll:      {full: 3, lite: 0},
+		PolicyNone:     {full: 0, lite: 3},
+		PolicyFailures: {full: 1, lite: 2},
+	}
+	for policy, want := range cases {
+		t.Run(string(policy), func(t *testing.T) {
+			r, obs, rec, clicks := newTestRunner(t)
+			for _, args := range []string{`{"testId":"a"}`, `{"testId":"b","fail":true}`, `{"testId":"c"}`} {
+				r.Run(context.Background(), Request{Tool: "mm_click", Args: json.RawMessage(args), Policy: policy})
+			}
+			if obs.full != want.full || obs.lite != want.lite {
+				t.Fatalf("full %d lite %d, want %+v", obs.full, obs.lite, want)
+			}
+			if *clicks != 3 || len(rec.steps) != 3 {
+				t.Fatalf("clicks %d records %d", *clicks, len(rec.steps))
+			}
+			if policy == PolicyFailures && len(rec.steps[1].Observation.TestIDs) == 0 {
+				t.Fatal("the failing step has no full observation")
+			}
+		})
+	}
+}
+
+func TestRunSteps(t *testing.T) {
+	r, obs, rec, clicks := newTestRunner(t)
+	batch := `{"includeObservations":"none","steps":[
+		{"tool":"mm_click","args":{"testId":"a"}},
+		{"tool":"mm_click","args":{"testId":""}},
+		{"tool":"mm_launch"},
+		{"tool":"mm_run_steps","args":{}},
+		{"tool":"mm_click","args":{"testId":"b","fail":true}},
+		{"tool":"mm_click"}]}`
+	env := run(r, "mm_run_steps", batch)
+	if !env.OK {
+		t.Fatalf("batch failed: %+v", env.Error)
+	}
+	b, _ := json.Marshal(env.Result)
+	var out struct {
+		Steps []struct {
+			Tool  string
+			OK    bool
+			Error *sdk.Error
+		}
+		Summary BatchSummary
+	}
+	_ = json.Unmarshal(b, &out)
+	if out.Summary != (BatchSummary{OK: false, Total: 6, Succeeded: 2, Failed: 4, DurationMs: out.Summary.DurationMs}) {
+		t.Fatalf("summary %+v", out.Summary)
+	}
+	for i, code := range map[int]string{1: sdk.CodeInvalidInput, 2: sdk.CodeInvalidInput, 3: sdk.CodeInvalidInput, 4: sdk.CodeClickFailed} {
+		if out.Steps[i].Error == nil || out.Steps[i].Error.Code != code {
+			t.Fatalf("step %d: %+v", i, out.Steps[i])
+		}
+	}
+	if *clicks != 3 {
+		t.Fatalf("handler ran %d times, want 3 (invalid steps never reach it)", *clicks)
+	}
+	if obs.full != 0 {
+		t.Fatalf("policy none collected %d full observations", obs.full)
+	}
+	if len(rec.steps) != 4 { // the three clicks and the invalid one; refused tools are not recorded
+		t.Fatalf("%d records", len(rec.steps))
+	}
+	// stopOnError stops at the first failure.
+	env = run(r, "mm_run_steps", `{"stopOnError":true,"steps":[{"tool":"mm_click","args":{"fail":true}},{"tool":"mm_click"}]}`)
+	b, _ = json.Marshal(env.Result)
+	_ = json.Unmarshal(b, &out)
+	if len(out.Steps) != 1 || out.Summary.Total != 2 || out.Summary.Failed != 1 || out.Summary.OK {
+		t.Fatalf("stopOnError: %+v", out)
+	}
+}
+
+func TestRunStepsCancel(t *testing.T) {
+	r, _, _, _ := newTestRunner(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	out := r.Run(ctx, Request{Tool: "mm_run_steps", Args: json.RawMessage(`{"steps":[{"tool":"mm_slow"},{"tool":"mm_slow"},{"tool":"mm_slow"}]}`)})
+	if out.Envelope.OK || out.Envelope.Error.Code != sdk.CodeCancelled {
+		t.Fatalf("cancelled batch: %+v", out.Envelope)
+	}
+	steps, _ := out.Envelope.Error.Details["steps"].([]BatchStep)
+	if len(steps) != 1 {
+		t.Fatalf("%d steps ran after cancellation, want 1", len(steps))
+	}
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Fatal("context not cancelled")
+	}
+}
