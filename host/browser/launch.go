@@ -1,0 +1,390 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/launcher"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/go-rod/rod/lib/utils"
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// extensionWait bounds the search for the extension's service worker when
+// its id cannot be computed or the computed id does not load.
+const extensionWait = 5 * time.Second
+
+// Launch starts Chrome with the extension (or attaches to Options.CDPURL),
+// starts the target event loop, opens the extension home page in the first
+// tab and returns once that page has loaded. Failures are *sdk.Error with
+// MM_LAUNCH_FAILED (or MM_INVALID_INPUT for bad options); nothing is left
+// running after a failure.
+func Launch(ctx context.Context, o Options) (*Session, error) {
+	if o.Log == nil {
+		o.Log = hclog.NewNullLogger()
+	}
+	if o.Profile == nil {
+		o.Profile = MetaMask()
+	}
+	if o.ArtifactsDir == "" {
+		o.ArtifactsDir = filepath.Join(os.TempDir(), "mmcp-artifacts")
+	}
+	s := &Session{
+		opts:     o,
+		log:      o.Log.Named("browser"),
+		profile:  o.Profile,
+		worlds:   newIsolatedWorlds(),
+		granted:  map[string]bool{},
+		focusSet: map[proto.TargetTargetID]bool{},
+	}
+
+	extDir, err := resolveExtension(o.ExtensionPath)
+	if err != nil {
+		return nil, err
+	}
+	if extDir != "" {
+		if s.extID, err = ExtensionIDFromPath(extDir); err != nil {
+			return nil, sdk.Errorf(sdk.CodeInvalidInput, "extension %s: %v", extDir, err)
+		}
+	}
+	s.tabs = newTracker(o.Profile, s.extID)
+
+	wsURL := ""
+	if o.CDPURL != "" {
+		if wsURL, err = launcher.ResolveURL(o.CDPURL); err != nil {
+			return nil, sdk.Errorf(sdk.CodeLaunchFailed, "cannot reach Chrome at %s: %v", o.CDPURL, err)
+		}
+	} else {
+		if extDir == "" {
+			return nil, sdk.Errorf(sdk.CodeInvalidInput, "an extension path is required to launch Chrome")
+		}
+		if wsURL, err = s.startChrome(ctx, extDir); err != nil {
+			return nil, err
+		}
+	}
+	s.log.Debug("chrome started")
+	if err := s.connect(ctx, wsURL); err != nil {
+		_ = s.Close(context.Background())
+		return nil, err
+	}
+	s.log.Debug("connected")
+	if err := s.openHome(ctx); err != nil {
+		_ = s.Close(context.Background())
+		return nil, err
+	}
+	s.log.Debug("home page loaded")
+	s.grantClipboard(ctx, "chrome-extension://"+s.extID)
+	return s, nil
+}
+
+// resolveExtension makes dir absolute and symlink-free (Chrome hashes the
+// path it resolved) and checks it holds a manifest.
+func resolveExtension(dir string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
+	if err != nil {
+		return "", sdk.Errorf(sdk.CodeInvalidInput, "extension path %s: %v", dir, err)
+	}
+	if _, err := os.Stat(filepath.Join(abs, "manifest.json")); err != nil {
+		return "", sdk.Errorf(sdk.CodeInvalidInput, "extension path %s has no manifest.json: build the extension first", abs)
+	}
+	return abs, nil
+}
+
+// startChrome launches Chrome in its own process group under leakless (so
+// it dies with this process even on SIGKILL) and returns its DevTools URL.
+func (s *Session) startChrome(ctx context.Context, extDir string) (string, error) {
+	bin, err := FindChrome(s.opts.ChromePath)
+	if err != nil {
+		return "", sdk.Errorf(sdk.CodeLaunchFailed, "%v", err)
+	}
+	s.userDir = s.opts.UserDataDir
+	if s.userDir == "" {
+		if s.userDir, err = os.MkdirTemp("", "mmcp-chrome-"); err != nil {
+			return "", sdk.Errorf(sdk.CodeLaunchFailed, "create user data dir: %v", err)
+		}
+		s.ownsDir = true
+	}
+	headless := s.opts.Headless || (runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "")
+	tail := &tailWriter{max: 4096}
+	l := launcher.New().
+		Context(ctx).
+		Bin(bin).
+		Leakless(true).
+		UserDataDir(s.userDir).
+		NoSandbox(os.Geteuid() == 0).
+		Logger(tail).
+		Delete("auto-open-devtools-for-tabs").
+		Set("load-extension", extDir).
+		Set("disable-extensions-except", extDir).
+		Set("disable-background-networking").
+		Set("disable-component-update").
+		Set("disable-sync").
+		Set("no-first-run").
+		Set("disable-background-timer-throttling").
+		Set("disable-backgrounding-occluded-windows").
+		Set("disable-renderer-backgrounding").
+		Set("window-size", "1280,800").
+		// Branded Chrome 137+ ignores --load-extension without this.
+		Append("disable-features", "DisableLoadExtensionCommandLineSwitch").
+		// A start tab made while Chrome boots is much faster than a window
+		// created afterwards; the home page is loaded into it once the
+		// extension is up.
+		Delete("no-startup-window").
+		StartURL("about:blank")
+	if headless {
+		l = l.HeadlessNew(true)
+	} else {
+		l = l.Headless(false)
+	}
+	s.log.Debug("launching chrome", "bin", bin, "headless", headless, "userDataDir", s.userDir, "extension", extDir)
+	u, err := l.Launch()
+	if err != nil {
+		if pid := l.PID(); pid > 0 {
+			killGroup(pid)
+		}
+		s.removeUserDir()
+		return "", sdk.Errorf(sdk.CodeLaunchFailed, "chrome did not start: %v", err).
+			WithDetails(map[string]any{"chrome": bin, "output": tail.String()})
+	}
+	s.launcher = l
+	s.pid = l.PID()
+	return u, nil
+}
+
+// connect opens the DevTools connection and starts the target event loop.
+func (s *Session) connect(ctx context.Context, wsURL string) error {
+	ws := &cdp.WebSocket{}
+	if err := ws.Connect(ctx, wsURL, nil); err != nil {
+		return sdk.Errorf(sdk.CodeLaunchFailed, "connect to chrome: %v", err)
+	}
+	s.ws = ws
+	s.wsURL = wsURL
+	client := cdp.New().Logger(utils.LoggerQuiet).Start(ws)
+	loopCtx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	b := rod.New().
+		Context(loopCtx).
+		Client(client).
+		Logger(utils.LoggerQuiet).
+		Trace(false).
+		NoDefaultDevice().
+		SlowMotion(s.opts.SlowMo)
+	if err := b.Connect(); err != nil {
+		return sdk.Errorf(sdk.CodeLaunchFailed, "attach to chrome: %v", err)
+	}
+	s.browser = b
+	events := b.Event()
+	seeded := make(chan error, 1)
+	s.loopDone = make(chan struct{})
+	go func() {
+		defer close(s.loopDone)
+		s.tabs.run(loopCtx, b, events, seeded, s.forgetTarget)
+	}()
+	select {
+	case err := <-seeded:
+		if err != nil {
+			return sdk.Errorf(sdk.CodeLaunchFailed, "list chrome targets: %v", err)
+		}
+	case <-ctx.Done():
+		return sdk.Errorf(sdk.CodeLaunchFailed, "list chrome targets: %v", ctx.Err())
+	}
+	return nil
+}
+
+// openHome loads the extension home page into the start tab (a new tab
+// when attached) once the extension's service worker is up, and waits for
+// it to load. The worker also confirms the computed id, or gives it when
+// there is none (attaching without an extension path).
+func (s *Session) openHome(ctx context.Context) error {
+	id, err := s.awaitExtension(ctx, s.extID)
+	if err != nil && s.extID == "" {
+		return err
+	}
+	if err == nil {
+		s.setExtID(id)
+	}
+	if start, ok := s.startTab(); ok {
+		page, err := s.attach(start)
+		if err == nil {
+			err = s.navigate(ctx, page, s.homeURL())
+		}
+		if err != nil {
+			return sdk.Errorf(sdk.CodeLaunchFailed, "extension home page did not load: %v", err)
+		}
+		s.tabs.setHome(start)
+		s.activate(ctx, start)
+		return nil
+	}
+	if _, err := s.newTab(ctx, s.homeURL(), true); err != nil {
+		return sdk.Errorf(sdk.CodeLaunchFailed, "extension home page did not load: %v", err)
+	}
+	return nil
+}
+
+// startTab is the blank tab a launched Chrome opened at start.
+func (s *Session) startTab() (proto.TargetTargetID, bool) {
+	if s.launcher == nil {
+		return "", false
+	}
+	for _, ti := range s.tabs.list() {
+		if ti.URL == "about:blank" || ti.URL == "" {
+			return ti.ID, true
+		}
+	}
+	return "", false
+}
+
+func (s *Session) setExtID(id string) {
+	if id != s.extID {
+		s.log.Debug("extension id", "id", id, "computed", s.extID)
+	}
+	s.extID = id
+	s.tabs.setExtID(id)
+}
+
+// awaitExtension waits for an extension target (service worker or page):
+// want when it shows up, else the only other extension seen.
+func (s *Session) awaitExtension(ctx context.Context, want string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, extensionWait)
+	defer cancel()
+	for {
+		changed := s.tabs.wait()
+		ids := s.tabs.extensionIDs()
+		for _, id := range ids {
+			if id == want {
+				return id, nil
+			}
+		}
+		if len(ids) > 0 && (want == "" || len(ids) == 1) {
+			return ids[0], nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return "", sdk.Errorf(sdk.CodeLaunchFailed, "no extension service worker appeared in %s: is the extension loaded?", extensionWait)
+		}
+	}
+}
+
+// newTab opens url in a new tab, waits for it to load and makes it active
+// (and the home tab when home is set). A navigation error closes the tab.
+func (s *Session) newTab(ctx context.Context, url string, home bool) (*rod.Page, error) {
+	tgt, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(s.browser.Context(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("create tab: %w", err)
+	}
+	s.log.Trace("tab created", "url", url)
+	s.tabs.ensure(tgt.TargetID, "about:blank")
+	page, err := s.attach(tgt.TargetID)
+	s.log.Trace("tab attached", "url", url)
+	if err == nil {
+		err = s.navigate(ctx, page, url)
+	}
+	if err != nil {
+		cctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_ = s.closeTarget(cctx, tgt.TargetID)
+		cancel()
+		return nil, err
+	}
+	if home {
+		s.tabs.setHome(tgt.TargetID)
+	}
+	s.activate(ctx, tgt.TargetID)
+	return page, nil
+}
+
+// attach returns the rod page of a target, attaching once. Pages live as
+// long as the session, so they are bound to the session's context; callers
+// bound each call with page.Context(ctx).
+func (s *Session) attach(id proto.TargetTargetID) (*rod.Page, error) {
+	if ti, ok := s.tabs.get(id); ok && ti.Page != nil {
+		return ti.Page, nil
+	}
+	page, err := s.browser.PageFromTarget(id)
+	if err != nil {
+		return nil, fmt.Errorf("attach to tab: %w", err)
+	}
+	s.tabs.setPage(id, page)
+	return page, nil
+}
+
+// activate brings id to the front (a headed background tab cannot be
+// captured or focused), makes it the active page and runs the change
+// callbacks.
+func (s *Session) activate(ctx context.Context, id proto.TargetTargetID) {
+	_ = proto.TargetActivateTarget{TargetID: id}.Call(s.browser.Context(ctx))
+	for _, cb := range s.tabs.setActive(id) {
+		cb()
+	}
+}
+
+// Close ends the session: it stops the event loop and drops the DevTools
+// connection, then (when Chrome was launched, not attached) kills Chrome's
+// whole process group, waits for it to be gone and removes the user data
+// directory it created. It is safe to call more than once.
+func (s *Session) Close(ctx context.Context) error {
+	s.closeOnce.Do(func() { s.closeErr = s.close(ctx) })
+	return s.closeErr
+}
+
+func (s *Session) close(ctx context.Context) error {
+	if s.launcher != nil && !s.ownsDir && s.browser != nil {
+		// A kept profile deserves a clean shutdown.
+		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_ = proto.BrowserClose{}.Call(s.browser.Context(cctx))
+		cancel()
+	}
+	if s.cancel != nil {
+		s.cancel()
+	}
+	if s.ws != nil {
+		_ = s.ws.Close()
+	}
+	if s.loopDone != nil {
+		<-s.loopDone
+	}
+	if s.launcher == nil {
+		return nil
+	}
+	var errs []error
+	killGroup(s.pid)
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := waitGroupGone(wctx, s.pid); err != nil {
+		errs = append(errs, fmt.Errorf("chrome (pid %d) still running: %w", s.pid, err))
+	}
+	if err := s.removeUserDir(); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// removeUserDir deletes the profile directory when this session made it.
+func (s *Session) removeUserDir() error {
+	if !s.ownsDir || s.userDir == "" {
+		return nil
+	}
+	var err error
+	for i := 0; i < 5; i++ {
+		if err = os.RemoveAll(s.userDir); err == nil {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("remove user data dir: %w", err)
+}

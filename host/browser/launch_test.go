@@ -1,0 +1,84 @@
+package browser
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testExt is the tiny MV3 test extension.
+func testExt(t testing.TB) string {
+	t.Helper()
+	abs, err := filepath.Abs("testdata/ext")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// launchTest starts a session on the test extension, skipping when no
+// Chrome is installed, and closes it when the test ends.
+func launchTest(t testing.TB, mod ...func(*Options)) *Session {
+	t.Helper()
+	if _, err := FindChrome(""); err != nil {
+		t.Skip("no chrome:", err)
+	}
+	// MMCP_TEST_HEADED=1 (with $DISPLAY, e.g. Xvfb) runs the tests headed.
+	headless := os.Getenv("MMCP_TEST_HEADED") != "1"
+	o := Options{ExtensionPath: testExt(t), Headless: headless, ArtifactsDir: t.TempDir()}
+	for _, m := range mod {
+		m(&o)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := Launch(ctx, o)
+	if err != nil {
+		t.Fatalf("launch: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := s.Close(context.Background()); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	return s
+}
+
+func TestLaunchOpensHomeWithComputedExtensionID(t *testing.T) {
+	s := launchTest(t)
+	want := idFromBytes([]byte(testExt(t)))
+	if s.ExtensionID() != want {
+		t.Fatalf("extension id %q, want %q (sha256 of the path)", s.ExtensionID(), want)
+	}
+	tabs := s.Tabs()
+	if tabs.Active.Role != RoleExtension || tabs.Active.URL != "chrome-extension://"+want+"/home.html#/unlock" {
+		t.Fatalf("active tab %+v, want the extension home page", tabs.Active)
+	}
+	if s.ActivePage() == nil {
+		t.Fatal("no active page")
+	}
+	if !strings.HasPrefix(s.UserDataDir(), os.TempDir()) {
+		t.Fatalf("user data dir %q not under %q", s.UserDataDir(), os.TempDir())
+	}
+}
+
+func TestLaunchRefusesBadInputs(t *testing.T) {
+	ctx := context.Background()
+	_, err := Launch(ctx, Options{ExtensionPath: t.TempDir(), Headless: true})
+	wantCodeTB(t, err, "MM_INVALID_INPUT") // no manifest.json
+	_, err = Launch(ctx, Options{Headless: true})
+	wantCodeTB(t, err, "MM_INVALID_INPUT") // nothing to load
+	_, err = Launch(ctx, Options{ExtensionPath: testExt(t), ChromePath: "/nonexistent/chrome", Headless: true})
+	wantCodeTB(t, err, "MM_LAUNCH_FAILED")
+	_, err = Launch(ctx, Options{CDPURL: "http://127.0.0.1:1"})
+	wantCodeTB(t, err, "MM_LAUNCH_FAILED")
+}
+
+func wantCodeTB(t *testing.T, err error, code string) {
+	t.Helper()
+	if err == nil || !strings.HasPrefix(err.Error(), code+":") {
+		t.Fatalf("got %v, want %s", err, code)
+	}
+}

@@ -1,0 +1,100 @@
+package browser
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/go-rod/rod"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Navigation targets of mm_navigate.
+const (
+	ScreenHome         = "home"
+	ScreenSettings     = "settings"
+	ScreenNotification = "notification"
+	ScreenURL          = "url"
+)
+
+// NavigateResult is mm_navigate's result.
+type NavigateResult struct {
+	Navigated  bool   `json:"navigated"`
+	CurrentURL string `json:"currentUrl"`
+}
+
+// Navigate goes to a wallet screen or a URL and makes that page active:
+// home, settings and notification load the extension page in the active
+// extension tab (the home tab when the active page is not an extension
+// page); url opens rawURL in a new tab (a dapp). Errors: MM_INVALID_INPUT
+// (unknown screen, url missing or not absolute), MM_NAVIGATION_FAILED.
+func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (NavigateResult, error) {
+	var target string
+	switch screen {
+	case ScreenHome:
+		target = s.homeURL()
+	case ScreenSettings:
+		target = s.homeURL() + s.profile.SettingsFragment
+	case ScreenNotification:
+		target = s.extURL(s.profile.NotificationPage)
+	case ScreenURL:
+		u, err := url.Parse(rawURL)
+		if rawURL == "" || err != nil || u.Scheme == "" || (u.Host == "" && u.Opaque == "" && u.Scheme != "file") {
+			return NavigateResult{}, sdk.Errorf(sdk.CodeInvalidInput, "screen %q needs an absolute url (like http://127.0.0.1:8080), got %q", ScreenURL, rawURL)
+		}
+		page, err := s.newTab(ctx, rawURL, false)
+		if err != nil {
+			return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
+		}
+		return NavigateResult{Navigated: true, CurrentURL: s.pageURL(ctx, page)}, nil
+	default:
+		return NavigateResult{}, sdk.Errorf(sdk.CodeInvalidInput, "unknown screen %q: use home, settings, notification or url", screen)
+	}
+
+	page, err := s.extensionTab(ctx)
+	if err != nil {
+		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
+	}
+	if err := s.navigate(ctx, page, target); err != nil {
+		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
+	}
+	s.activate(ctx, page.TargetID)
+	return NavigateResult{Navigated: true, CurrentURL: s.pageURL(ctx, page)}, nil
+}
+
+// extensionTab is the tab wallet navigation happens in: the active page
+// when it is an extension page, else the home tab, reopened if it was
+// closed.
+func (s *Session) extensionTab(ctx context.Context) (*rod.Page, error) {
+	if ti, ok := s.tabs.active(); ok && ti.Role == RoleExtension && ti.Page != nil {
+		return ti.Page, nil
+	}
+	if ti, ok := s.tabs.home(); ok && ti.Page != nil {
+		return ti.Page, nil
+	}
+	return s.newTab(ctx, s.homeURL(), true)
+}
+
+// activePage returns the active page, reopening the home page when every
+// extension page was closed.
+func (s *Session) activePage(ctx context.Context) (*rod.Page, error) {
+	if ti, ok := s.tabs.active(); ok && ti.Page != nil {
+		return ti.Page, nil
+	}
+	page, err := s.newTab(ctx, s.homeURL(), true)
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeNavigationFailed, "reopen the extension home page: %v", err)
+	}
+	return page, nil
+}
+
+// pageURL is the tracked URL of page, falling back to CDP.
+func (s *Session) pageURL(ctx context.Context, page *rod.Page) string {
+	if info, err := page.Context(ctx).Info(); err == nil {
+		return info.URL
+	}
+	if ti, ok := s.tabs.get(page.TargetID); ok {
+		return ti.URL
+	}
+	return ""
+}

@@ -1,0 +1,106 @@
+package browser
+
+import (
+	"context"
+	"sync"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/launcher"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/host/observation"
+)
+
+// Session is one Chrome with the wallet extension loaded, its tracked tabs
+// and the active page. Methods are safe for concurrent use, though the tool
+// runner serializes calls per session anyway.
+type Session struct {
+	opts    Options
+	log     hclog.Logger
+	profile *Profile
+
+	browser  *rod.Browser
+	ws       *cdp.WebSocket
+	wsURL    string
+	launcher *launcher.Launcher // nil when attached
+	pid      int
+	ownsDir  bool
+	userDir  string
+
+	extID  string
+	tabs   *tracker
+	worlds *isolatedWorlds
+
+	cancel   context.CancelFunc // stops the event loop and rod's goroutines
+	loopDone chan struct{}
+
+	mu        sync.Mutex
+	granted   map[string]bool               // origins with clipboard permission
+	focusSet  map[proto.TargetTargetID]bool // pages with focus emulation on
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// ExtensionID is the wallet extension's id (the host of its
+// chrome-extension:// URLs).
+func (s *Session) ExtensionID() string { return s.extID }
+
+// DevToolsURL is the browser's DevTools WebSocket address; another client
+// can attach to it (Options.CDPURL).
+func (s *Session) DevToolsURL() string { return s.wsURL }
+
+// PID is the launched Chrome's process id, 0 when attached.
+func (s *Session) PID() int { return s.pid }
+
+// UserDataDir is Chrome's profile directory ("" when attached).
+func (s *Session) UserDataDir() string { return s.userDir }
+
+// Profile is the wallet profile in use.
+func (s *Session) Profile() *Profile { return s.profile }
+
+// Browser is the underlying rod browser, for callers that need CDP calls
+// this package does not wrap.
+func (s *Session) Browser() *rod.Browser { return s.browser }
+
+// ActivePage is the page tools act on (for host/discovery). It starts as
+// the extension home page; it is nil only when every extension page was
+// closed, in which case the next Navigate or State reopens home.
+func (s *Session) ActivePage() *rod.Page {
+	ti, ok := s.tabs.active()
+	if !ok {
+		return nil
+	}
+	return ti.Page
+}
+
+// OnActiveChange registers fn to be called whenever the active page
+// changes (a tab switch, a new dapp tab, the notification popup, or the
+// fallback to home when the active page closes), so the caller can drop its
+// element refs. fn runs on the session's goroutines: it must not block or
+// call back into the Session.
+func (s *Session) OnActiveChange(fn func()) { s.tabs.addOnActive(fn) }
+
+// Tabs is the tabs block of mm_get_state: the active tab and every tracked
+// page in the order they opened.
+func (s *Session) Tabs() observation.Tabs { return s.tabs.tabsBlock() }
+
+// extURL is an absolute URL of an extension page.
+func (s *Session) extURL(page string) string {
+	return "chrome-extension://" + s.extID + "/" + page
+}
+
+// homeURL is the extension home page.
+func (s *Session) homeURL() string { return s.extURL(s.profile.HomePage) }
+
+// Eval runs a JavaScript expression in the active page's isolated world
+// (the page's own globals may be scuttled), awaits a returned promise and
+// decodes its JSON value into out (when not nil).
+func (s *Session) Eval(ctx context.Context, expr string, out any) error {
+	page, err := s.activePage(ctx)
+	if err != nil {
+		return err
+	}
+	return s.worlds.eval(ctx, page, expr, evalOpts{}, out)
+}

@@ -1,0 +1,128 @@
+package browser
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// SwitchResult is mm_switch_to_tab's result.
+type SwitchResult struct {
+	Switched  bool            `json:"switched"`
+	ActiveTab observation.Tab `json:"activeTab"`
+}
+
+// CloseResult is mm_close_tab's result.
+type CloseResult struct {
+	Closed    bool   `json:"closed"`
+	ClosedURL string `json:"closedUrl"`
+}
+
+var roles = []string{RoleExtension, RoleNotification, RoleDapp, RoleOther}
+
+func checkSelector(role, urlPrefix string) error {
+	if role == "" && urlPrefix == "" {
+		return sdk.Errorf(sdk.CodeInvalidInput, "give a tab role (extension, notification, dapp, other) or a url prefix")
+	}
+	if role != "" {
+		for _, r := range roles {
+			if r == role {
+				return nil
+			}
+		}
+		return sdk.Errorf(sdk.CodeInvalidInput, "unknown tab role %q: use extension, notification, dapp or other", role)
+	}
+	return nil
+}
+
+func (s *Session) tabNotFound(role, urlPrefix string) error {
+	return sdk.Errorf(sdk.CodeTabNotFound, "no open tab matches role %q url %q", role, urlPrefix).
+		WithDetails(map[string]any{"tracked": s.Tabs().Tracked})
+}
+
+// SwitchTab makes the tab matching role and/or URL prefix the active page
+// and brings it to the front. The home tab wins when it matches, else the
+// newest match. Errors: MM_INVALID_INPUT, MM_TAB_NOT_FOUND.
+func (s *Session) SwitchTab(ctx context.Context, role, urlPrefix string) (SwitchResult, error) {
+	if err := checkSelector(role, urlPrefix); err != nil {
+		return SwitchResult{}, err
+	}
+	matches := s.tabs.find(role, urlPrefix)
+	if len(matches) == 0 {
+		return SwitchResult{}, s.tabNotFound(role, urlPrefix)
+	}
+	pick := matches[len(matches)-1]
+	for _, m := range matches {
+		if m.Home {
+			pick = m
+		}
+	}
+	page, err := s.attach(pick.ID)
+	if err != nil {
+		return SwitchResult{}, sdk.Errorf(sdk.CodeTabNotFound, "tab %s: %v", pick.URL, err)
+	}
+	s.activate(ctx, page.TargetID)
+	return SwitchResult{Switched: true, ActiveTab: observation.Tab{Role: pick.Role, URL: pick.URL}}, nil
+}
+
+// CloseTab closes the newest tab matching role and/or URL prefix and waits
+// until it is gone; when it was active, the home page becomes active. The
+// extension home page is never closed. Errors: MM_INVALID_INPUT (no
+// selector, or only the home page matches), MM_TAB_NOT_FOUND.
+func (s *Session) CloseTab(ctx context.Context, role, urlPrefix string) (CloseResult, error) {
+	if err := checkSelector(role, urlPrefix); err != nil {
+		return CloseResult{}, err
+	}
+	matches := s.tabs.find(role, urlPrefix)
+	var pick *tabInfo
+	for i := range matches {
+		if !matches[i].Home {
+			pick = &matches[i]
+		}
+	}
+	if pick == nil {
+		if len(matches) > 0 {
+			return CloseResult{}, sdk.Errorf(sdk.CodeInvalidInput, "the extension home page cannot be closed")
+		}
+		return CloseResult{}, s.tabNotFound(role, urlPrefix)
+	}
+	if err := s.closeTarget(ctx, pick.ID); err != nil {
+		return CloseResult{}, sdk.Errorf(sdk.CodeTabNotFound, "close tab %s: %v", pick.URL, err)
+	}
+	return CloseResult{Closed: true, ClosedURL: pick.URL}, nil
+}
+
+// closeTarget closes a page target and waits (briefly) until the event
+// loop has seen it go, so Tabs and the active page are up to date.
+func (s *Session) closeTarget(ctx context.Context, id proto.TargetTargetID) error {
+	if _, err := (proto.TargetCloseTarget{TargetID: id}).Call(s.browser.Context(ctx)); err != nil {
+		return err
+	}
+	timeout := time.After(2 * time.Second)
+	for {
+		changed := s.tabs.wait()
+		if _, ok := s.tabs.get(id); !ok {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-timeout:
+			s.log.Debug("tab close not confirmed", "target", id)
+			return nil
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// forgetTarget drops per-page caches of a closed target.
+func (s *Session) forgetTarget(id proto.TargetTargetID) {
+	s.worlds.forget(id)
+	s.mu.Lock()
+	delete(s.focusSet, id)
+	s.mu.Unlock()
+}

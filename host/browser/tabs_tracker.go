@@ -1,0 +1,341 @@
+package browser
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/mmcp-dev/mmcp/host/observation"
+)
+
+// Tab roles (spec 001 TabRole).
+const (
+	RoleExtension    = "extension"
+	RoleNotification = "notification"
+	RoleDapp         = "dapp"
+	RoleOther        = "other"
+)
+
+// tab is one tracked page target.
+type tab struct {
+	id   proto.TargetTargetID
+	url  string
+	seq  int       // creation order, for "newest" and stable listings
+	page *rod.Page // attached lazily, nil until needed
+}
+
+// tracker is the session's view of the browser's page targets, fed by one
+// long-lived target event loop. It never calls Chrome itself.
+type tracker struct {
+	mu       sync.Mutex
+	profile  *Profile
+	extID    string
+	tabs     map[proto.TargetTargetID]*tab
+	workers  map[proto.TargetTargetID]string // service worker / background URLs
+	seq      int
+	homeID   proto.TargetTargetID
+	activeID proto.TargetTargetID
+	changed  chan struct{} // closed and replaced on every change
+	onActive []func()
+}
+
+func newTracker(p *Profile, extID string) *tracker {
+	return &tracker{
+		profile: p,
+		extID:   extID,
+		tabs:    map[proto.TargetTargetID]*tab{},
+		workers: map[proto.TargetTargetID]string{},
+		changed: make(chan struct{}),
+	}
+}
+
+// roleOf classifies a page URL.
+func (t *tracker) roleOf(url string) string {
+	switch {
+	case strings.HasPrefix(url, "chrome-extension://"+t.extID+"/") && t.extID != "":
+		if t.profile.isNotification(url) {
+			return RoleNotification
+		}
+		return RoleExtension
+	case strings.HasPrefix(url, "http://"), strings.HasPrefix(url, "https://"):
+		return RoleDapp
+	default:
+		return RoleOther
+	}
+}
+
+// notifyLocked wakes every waiter; t.mu must be held.
+func (t *tracker) notifyLocked() {
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// wait returns a channel closed at the next change.
+func (t *tracker) wait() <-chan struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.changed
+}
+
+// upsert records a target's latest info. Only pages are tabs; service
+// workers and background pages are remembered for extension-id discovery.
+func (t *tracker) upsert(info *proto.TargetTargetInfo) {
+	if info == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch info.Type {
+	case proto.TargetTargetInfoTypePage:
+		if tb, ok := t.tabs[info.TargetID]; ok {
+			tb.url = info.URL
+		} else {
+			t.seq++
+			t.tabs[info.TargetID] = &tab{id: info.TargetID, url: info.URL, seq: t.seq}
+		}
+	case proto.TargetTargetInfoTypeServiceWorker, proto.TargetTargetInfoTypeBackgroundPage:
+		t.workers[info.TargetID] = info.URL
+	default:
+		return
+	}
+	t.notifyLocked()
+}
+
+// remove forgets a destroyed target. When it was the active page, the home
+// page becomes active (or the newest extension page when home is gone), and
+// the callbacks to run are returned for the caller to call without the lock.
+func (t *tracker) remove(id proto.TargetTargetID) []func() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.workers, id)
+	if _, ok := t.tabs[id]; !ok {
+		return nil
+	}
+	delete(t.tabs, id)
+	if id == t.homeID {
+		t.homeID = ""
+	}
+	var cbs []func()
+	if id == t.activeID {
+		t.activeID = t.fallbackLocked()
+		cbs = append(cbs, t.onActive...)
+	}
+	t.notifyLocked()
+	return cbs
+}
+
+// fallbackLocked picks the page that becomes active when the active one
+// closes: home, else the newest attached extension page, else none.
+func (t *tracker) fallbackLocked() proto.TargetTargetID {
+	if t.homeID != "" {
+		return t.homeID
+	}
+	var best *tab
+	for _, tb := range t.tabs {
+		if tb.page != nil && t.roleOf(tb.url) == RoleExtension && (best == nil || tb.seq > best.seq) {
+			best = tb
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return best.id
+}
+
+// setActive makes id active and returns the callbacks to run when it
+// changed.
+func (t *tracker) setActive(id proto.TargetTargetID) []func() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.activeID == id {
+		return nil
+	}
+	t.activeID = id
+	t.notifyLocked()
+	return append([]func(){}, t.onActive...)
+}
+
+// ensure records a page this session created, unless the event loop
+// already did (its URL is then newer).
+func (t *tracker) ensure(id proto.TargetTargetID, url string) {
+	t.upsertIfAbsent(&proto.TargetTargetInfo{TargetID: id, Type: proto.TargetTargetInfoTypePage, URL: url})
+}
+
+func (t *tracker) upsertIfAbsent(info *proto.TargetTargetInfo) {
+	t.mu.Lock()
+	_, ok := t.tabs[info.TargetID]
+	t.mu.Unlock()
+	if !ok {
+		t.upsert(info)
+	}
+}
+
+func (t *tracker) setHome(id proto.TargetTargetID) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.homeID = id
+}
+
+func (t *tracker) setPage(id proto.TargetTargetID, p *rod.Page) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if tb, ok := t.tabs[id]; ok {
+		tb.page = p
+	}
+}
+
+func (t *tracker) setExtID(id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.extID = id
+}
+
+func (t *tracker) addOnActive(fn func()) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.onActive = append(t.onActive, fn)
+}
+
+// snapshot is a consistent copy of one tab.
+type tabInfo struct {
+	ID   proto.TargetTargetID
+	URL  string
+	Role string
+	Seq  int
+	Page *rod.Page
+	Home bool
+}
+
+func (t *tracker) infoLocked(tb *tab) tabInfo {
+	return tabInfo{ID: tb.id, URL: tb.url, Role: t.roleOf(tb.url), Seq: tb.seq, Page: tb.page, Home: tb.id == t.homeID}
+}
+
+// get returns the tab with id.
+func (t *tracker) get(id proto.TargetTargetID) (tabInfo, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	tb, ok := t.tabs[id]
+	if !ok {
+		return tabInfo{}, false
+	}
+	return t.infoLocked(tb), true
+}
+
+// active returns the active tab.
+func (t *tracker) active() (tabInfo, bool) {
+	t.mu.Lock()
+	id := t.activeID
+	t.mu.Unlock()
+	return t.get(id)
+}
+
+// home returns the home tab.
+func (t *tracker) home() (tabInfo, bool) {
+	t.mu.Lock()
+	id := t.homeID
+	t.mu.Unlock()
+	return t.get(id)
+}
+
+// list returns every tab in creation order.
+func (t *tracker) list() []tabInfo {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]tabInfo, 0, len(t.tabs))
+	for _, tb := range t.tabs {
+		out = append(out, t.infoLocked(tb))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out
+}
+
+// find returns the tabs matching role (when not empty) and URL prefix (when
+// not empty), in creation order.
+func (t *tracker) find(role, urlPrefix string) []tabInfo {
+	var out []tabInfo
+	for _, ti := range t.list() {
+		if role != "" && ti.Role != role {
+			continue
+		}
+		if urlPrefix != "" && !strings.HasPrefix(ti.URL, urlPrefix) {
+			continue
+		}
+		out = append(out, ti)
+	}
+	return out
+}
+
+// extensionIDs returns the ids of extensions seen in worker or page URLs.
+func (t *tracker) extensionIDs() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var ids []string
+	add := func(u string) {
+		if id := extensionIDFromURL(u); id != "" && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	for _, u := range t.workers {
+		add(u)
+	}
+	for _, tb := range t.tabs {
+		add(tb.url)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// tabs renders the tabs block of mm_get_state.
+func (t *tracker) tabsBlock() observation.Tabs {
+	var out observation.Tabs
+	act, _ := t.active()
+	out.Active = observation.Tab{Role: act.Role, URL: act.URL}
+	out.Tracked = []observation.Tab{}
+	for _, ti := range t.list() {
+		out.Tracked = append(out.Tracked, observation.Tab{Role: ti.Role, URL: ti.URL})
+	}
+	return out
+}
+
+// run consumes target events until ctx ends. It seeds the table from
+// Target.getTargets first so that nothing created before the subscription
+// is missed; events already queued are then applied in order.
+// onRemoved, when not nil, is called for every destroyed page target.
+func (t *tracker) run(ctx context.Context, b *rod.Browser, events <-chan *rod.Message, seeded chan<- error, onRemoved func(proto.TargetTargetID)) {
+	res, err := proto.TargetGetTargets{}.Call(b.Context(ctx))
+	if err == nil {
+		for _, info := range res.TargetInfos {
+			t.upsert(info)
+		}
+	}
+	seeded <- err
+	for msg := range events {
+		switch msg.Method {
+		case "Target.targetCreated":
+			var ev proto.TargetTargetCreated
+			if msg.Load(&ev) {
+				t.upsert(ev.TargetInfo)
+			}
+		case "Target.targetInfoChanged":
+			var ev proto.TargetTargetInfoChanged
+			if msg.Load(&ev) {
+				t.upsert(ev.TargetInfo)
+			}
+		case "Target.targetDestroyed":
+			var ev proto.TargetTargetDestroyed
+			if msg.Load(&ev) {
+				for _, cb := range t.remove(ev.TargetID) {
+					cb()
+				}
+				if onRemoved != nil {
+					onRemoved(ev.TargetID)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,6 @@
+document.body.addEventListener('click', (e) => {
+  const id = e.target.getAttribute('data-testid');
+  if (id === 'close-self' || id === 'confirm-footer-button') {
+    window.close();
+  }
+});

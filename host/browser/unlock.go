@@ -1,0 +1,110 @@
+package browser
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// unlockWait bounds Unlock when ctx has no deadline.
+const unlockWait = 20 * time.Second
+
+// unlockProbe reports whether the wallet shows the home landmark, the
+// unlock field, and the unlock field focused and emptied when asked.
+const unlockProbeJS = `((p) => {
+  const q = (id) => document.querySelector('[data-testid="' + id + '"]');
+  const home = !!q(p.home);
+  const field = q(p.password);
+  if (field && p.focus) { field.focus(); field.select(); }
+  return {home, field: !!field, focused: !!field && document.activeElement === field};
+})`
+
+type unlockProbe struct {
+	Home    bool `json:"home"`
+	Field   bool `json:"field"`
+	Focused bool `json:"focused"`
+}
+
+// Unlock unlocks the wallet with password on the active extension page
+// (the home tab when the active page is not an extension page): it types
+// the password through CDP input (the page's own globals may be
+// scuttled), clicks the submit testid and waits for the home landmark. An
+// already unlocked wallet returns at once. The password is never logged.
+// Errors: MM_WAIT_TIMEOUT (no unlock field, or the home landmark never
+// appeared: a wrong password), MM_TYPE_FAILED, MM_CLICK_FAILED.
+func (s *Session) Unlock(ctx context.Context, password string) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, unlockWait)
+		defer cancel()
+	}
+	page, err := s.extensionTab(ctx)
+	if err != nil {
+		return sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
+	}
+	args := map[string]any{"home": s.profile.HomeLandmark, "password": s.profile.UnlockPassword}
+	probe := func(focus bool) (unlockProbe, error) {
+		args["focus"] = focus
+		var p unlockProbe
+		err := s.worlds.eval(ctx, page, unlockProbeJS+"("+jsArg(args)+")", evalOpts{idempotent: true}, &p)
+		return p, err
+	}
+
+	// Wait for either screen: the wallet may still be loading.
+	for {
+		p, err := probe(true)
+		if err == nil && p.Home {
+			return nil
+		}
+		if err == nil && p.Field && p.Focused {
+			break
+		}
+		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
+			return sdk.Errorf(sdk.CodeWaitTimeout, "the unlock screen did not appear (no %q field)", s.profile.UnlockPassword)
+		}
+	}
+	// Input.insertText replaces the selection and fires real input events.
+	if err := (proto.InputInsertText{Text: password}).Call(page.Context(ctx)); err != nil {
+		return sdk.Errorf(sdk.CodeTypeFailed, "type the password: %v", err)
+	}
+	if err := s.clickTestID(ctx, page, s.profile.UnlockSubmit); err != nil {
+		return sdk.Errorf(sdk.CodeClickFailed, "click %q: %v", s.profile.UnlockSubmit, err)
+	}
+	for {
+		p, err := probe(false)
+		if err == nil && p.Home {
+			return nil
+		}
+		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
+			return sdk.Errorf(sdk.CodeWaitTimeout, "the wallet did not unlock (no %q after submit): is the password right?", s.profile.HomeLandmark)
+		}
+	}
+}
+
+// clickTestID clicks the element with a testid through the isolated world
+// (a DOM click event, which the page's handlers receive as usual).
+func (s *Session) clickTestID(ctx context.Context, page *rod.Page, id string) error {
+	var ok bool
+	js := `((id) => { const el = document.querySelector('[data-testid="' + id + '"]'); if (!el) return false; el.click(); return true; })(` + jsArg(id) + `)`
+	if err := s.worlds.eval(ctx, page, js, evalOpts{gesture: true}, &ok); err != nil {
+		return err
+	}
+	if !ok {
+		return sdk.Errorf(sdk.CodeTargetNotFound, "no element with testid %q", id)
+	}
+	return nil
+}
+
+// sleepCtx sleeps d or until ctx ends (then returns its error).
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
