@@ -74,17 +74,6 @@ func Serve(p Plugin) {
 	stop()
 }
 
-// nullStdin points fd 0 at the null device: go-plugin hands a plugin the
-// host's stdin, which is the MCP channel.
-func nullStdin() {
-	f, err := os.Open(os.DevNull)
-	if err != nil {
-		return
-	}
-	_ = syscall.Dup2(int(f.Fd()), 0)
-	_ = f.Close()
-}
-
 func stopOnce(p Plugin) func() {
 	done := make(chan struct{})
 	return func() {

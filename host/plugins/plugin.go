@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -88,7 +87,7 @@ func (p *Plugin) start(ctx context.Context) error {
 		cmd := exec.Command(p.Spec.Path)
 		// The plugin dies with the host even when the host is SIGKILLed;
 		// its SDK watchdog then stops its own children.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM, Setpgid: true}
+		proc.SetupGraceful(cmd)
 		cmd.Env = append(cmd.Env, sdk.EnvLogLevel+"="+p.m.cfg.LogLevel)
 		cfg.Cmd = cmd
 		cfg.AutoMTLS = true

@@ -11,6 +11,12 @@ func Setup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
+// SetupGraceful is Setup with SIGTERM, for children (plugins) that clean up
+// their own children when told to stop.
+func SetupGraceful(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+}
+
 // KillGroup kills cmd's whole process group. It is a no-op when cmd has not
 // started.
 func KillGroup(cmd *exec.Cmd) {

@@ -1,0 +1,144 @@
+package discovery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// DefaultTimeout bounds an action whose context has no deadline (the
+// tools' timeoutMs default).
+const DefaultTimeout = 30 * time.Second
+
+// mode selects what js/action.js checks and prepares.
+type mode string
+
+const (
+	modeClick mode = "click"
+	modeType  mode = "type"
+	modeWait  mode = "wait"
+)
+
+// attempt is one run of js/action.js.
+type attempt struct {
+	State  string     `json:"state"`
+	Count  int        `json:"count"`
+	Reason string     `json:"reason"`
+	X      float64    `json:"x"`
+	Y      float64    `json:"y"`
+	Field  *FieldInfo `json:"field"`
+}
+
+// actionable polls js/action.js until the target is ready for m or ctx ends.
+// Stale and unknown refs fail at once; the deadline yields the error of m
+// with the last reason the element was not ready.
+func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode, text string) (attempt, error) {
+	if err := t.Validate(); err != nil {
+		return attempt{}, err
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
+		defer cancel()
+	}
+	p = p.Context(ctx)
+	main, err := mainFrame(p)
+	if err != nil {
+		return attempt{}, deadlineOr(ctx, err, attempt{State: "missing"}, t, m)
+	}
+
+	var last attempt
+	backoff := 10 * time.Millisecond
+	for {
+		a, err := tryOnce(p, main, refs, t, m, text)
+		if err != nil {
+			var se *sdk.Error
+			if errors.As(err, &se) {
+				return attempt{}, err
+			}
+			switch {
+			case ctx.Err() != nil:
+			case contextGone(err):
+				// a navigation is under way: poll again in the new document
+				last = attempt{State: "missing", Reason: "the page was navigating"}
+			default:
+				return attempt{}, fmt.Errorf("%s %s: %w", m, t, err)
+			}
+		}
+		switch {
+		case err != nil:
+		case a.State == "ok":
+			return a, nil
+		case a.State == "stale":
+			return attempt{}, staleRef(t.A11yRef, "points at an element that is no longer in the page")
+		case a.State == "badselector":
+			return attempt{}, sdk.Errorf(sdk.CodeInvalidInput, "selector %q is not valid CSS: %s", t.Selector, a.Reason).
+				WithDetails(map[string]any{"target": t.String()})
+		default:
+			last = a
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(backoff):
+			backoff = min(backoff*2, 100*time.Millisecond)
+			continue
+		}
+		break
+	}
+	return last, deadlineOr(ctx, ctx.Err(), last, t, m)
+}
+
+// tryOnce locates and checks the target once.
+func tryOnce(p *rod.Page, main proto.PageFrameID, refs *RefMap, t Target, m mode, text string) (attempt, error) {
+	var a attempt
+	if t.A11yRef == "" {
+		err := evalIn(p, main, jsAction, &a, map[string]any{"sel": t.cssSelector()}, string(m), text)
+		return a, err
+	}
+	h, err := resolveRef(p, refs, t.A11yRef)
+	if err != nil {
+		return a, err
+	}
+	if h.obj == "" {
+		return a, evalIn(p, main, jsAction, &a, h.loc, string(m), text)
+	}
+	defer h.release(p)
+	err = evalOn(p, h.obj, jsAction, &a, map[string]any{}, string(m), text)
+	if contextGone(err) || errors.Is(err, cdp.ErrObjNotFound) {
+		return a, staleRef(t.A11yRef, "points at an element of a document that is gone")
+	}
+	return a, err
+}
+
+// deadlineOr turns the end of ctx into the domain error of m.
+func deadlineOr(ctx context.Context, err error, last attempt, t Target, m mode) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	details := map[string]any{"target": t.String(), "matched": last.Count}
+	if last.Reason != "" {
+		details["reason"] = last.Reason
+	}
+	if m == modeWait {
+		msg := fmt.Sprintf("%s did not become visible in time", t)
+		if last.Reason != "" {
+			msg += ": " + last.Reason
+		}
+		return sdk.Errorf(sdk.CodeWaitTimeout, "%s", msg).WithDetails(details)
+	}
+	if last.State == "" || last.State == "missing" {
+		return sdk.Errorf(sdk.CodeTargetNotFound, "no element matches %s; check mm_list_testids or take a fresh snapshot", t).
+			WithDetails(details)
+	}
+	code := sdk.CodeClickFailed
+	if m == modeType {
+		code = sdk.CodeTypeFailed
+	}
+	return sdk.Errorf(code, "cannot %s %s: %s", m, t, last.Reason).WithDetails(details)
+}

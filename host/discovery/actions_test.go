@@ -1,0 +1,397 @@
+package discovery
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+func wantCode(t *testing.T, err error, code string, contains ...string) *sdk.Error {
+	t.Helper()
+	var se *sdk.Error
+	if !errors.As(err, &se) {
+		t.Fatalf("want %s, got %v", code, err)
+	}
+	if se.Code != code {
+		t.Fatalf("want %s, got %s: %s", code, se.Code, se.Message)
+	}
+	for _, c := range contains {
+		if !strings.Contains(se.Message, c) {
+			t.Errorf("message %q lacks %q", se.Message, c)
+		}
+	}
+	return se
+}
+
+// snapshotters are the two ways of getting refs: Chrome's AX tree and the
+// cheap observation.
+var snapshotters = map[string]func(context.Context, *testing.T, *rodPage) *RefMap{
+	"snapshot": func(ctx context.Context, t *testing.T, p *rodPage) *RefMap {
+		_, refs, err := Snapshot(ctx, p, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return refs
+	},
+	"observe": func(ctx context.Context, t *testing.T, p *rodPage) *RefMap {
+		_, _, refs, err := Observe(ctx, p, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return refs
+	},
+}
+
+func refNamed(t *testing.T, refs *RefMap, role, name string, nth int) string {
+	t.Helper()
+	for i := 1; i <= refs.Len(); i++ {
+		ref := "e" + itoa(i)
+		r, n, _ := refs.Describe(ref)
+		if r == role && n == name {
+			if nth == 0 {
+				return ref
+			}
+			nth--
+		}
+	}
+	t.Fatalf("no %s %q #%d in refs", role, name, nth)
+	return ""
+}
+
+const twoDeletes = `
+<ul>
+ <li id="a">Alpha <button onclick="this.parentNode.setAttribute('data-hit','1')">Delete</button></li>
+ <li id="b">Beta <button onclick="this.parentNode.setAttribute('data-hit','1')">Delete</button></li>
+</ul>`
+
+func TestClickSameNameByRef(t *testing.T) {
+	for name, snap := range snapshotters {
+		t.Run(name, func(t *testing.T) {
+			p := openHTML(t, twoDeletes)
+			refs := snap(ctxT(t, 5*time.Second), t, p)
+			second := refNamed(t, refs, "button", "Delete", 1)
+			res, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Clicked || res.Target != "ref:"+second {
+				t.Errorf("result %+v", res)
+			}
+			if attr(t, p, "#a", "data-hit") != "" || attr(t, p, "#b", "data-hit") != "1" {
+				t.Fatalf("the second Delete was not the one clicked")
+			}
+			first := refNamed(t, refs, "button", "Delete", 0)
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: first}); err != nil {
+				t.Fatal(err)
+			}
+			if attr(t, p, "#a", "data-hit") != "1" {
+				t.Fatalf("the first Delete was not clicked")
+			}
+		})
+	}
+}
+
+func TestStaleRef(t *testing.T) {
+	for name, snap := range snapshotters {
+		t.Run(name, func(t *testing.T) {
+			p := openHTML(t, `<button id="x" onclick="this.remove()">Remove me</button><button>Other</button>`)
+			refs := snap(ctxT(t, 5*time.Second), t, p)
+			ref := refNamed(t, refs, "button", "Remove me", 0)
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}); err != nil {
+				t.Fatal(err)
+			}
+			// Let the removed node be collected too: both "detached" and
+			// "no node with given id" must read as stale.
+			_ = proto.HeapProfilerCollectGarbage{}.Call(p)
+			start := time.Now()
+			_, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref})
+			wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
+			if time.Since(start) > 2*time.Second {
+				t.Errorf("stale ref took %v: it must fail at once", time.Since(start))
+			}
+			_, err = WaitFor(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref})
+			wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
+		})
+	}
+}
+
+func TestUnknownRef(t *testing.T) {
+	p := openHTML(t, `<button>Only</button>`)
+	_, refs, err := Snapshot(ctxT(t, 5*time.Second), p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: "e99"})
+	wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
+	_, err = Type(ctxT(t, 5*time.Second), p, nil, Target{A11yRef: "e1"}, "x")
+	wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
+}
+
+// An observation's refs die with the next observation.
+func TestObserveReplacesRefs(t *testing.T) {
+	p := openHTML(t, `<button onclick="document.body.setAttribute('data-n', 'x')">Go</button>`)
+	_, _, old, err := Observe(ctxT(t, 5*time.Second), p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, fresh, err := Observe(ctxT(t, 5*time.Second), p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Click(ctxT(t, 5*time.Second), p, old, Target{A11yRef: "e1"})
+	wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
+	if _, err := Click(ctxT(t, 5*time.Second), p, fresh, Target{A11yRef: "e1"}); err != nil {
+		t.Fatal(err)
+	}
+	if attr(t, p, "body", "data-n") != "x" {
+		t.Error("fresh ref did not click")
+	}
+}
+
+func TestMissingTarget(t *testing.T) {
+	p := openHTML(t, `<button data-testid="here">Here</button>`)
+	for _, tg := range []Target{{TestID: "nope"}, {Selector: "#nope"}} {
+		_, err := Click(ctxT(t, 300*time.Millisecond), p, nil, tg)
+		se := wantCode(t, err, sdk.CodeTargetNotFound, tg.String())
+		if se.Details["target"] != tg.String() {
+			t.Errorf("details %v", se.Details)
+		}
+		_, err = Type(ctxT(t, 300*time.Millisecond), p, nil, tg, "x")
+		wantCode(t, err, sdk.CodeTargetNotFound)
+	}
+	_, err := Click(ctxT(t, time.Second), p, nil, Target{Selector: "button[[["})
+	wantCode(t, err, sdk.CodeInvalidInput)
+}
+
+func TestWaitFor(t *testing.T) {
+	p := openHTML(t, `<div id="late" hidden data-testid="late">Late</div><div class="never" style="display:none">x</div>
+<script>setTimeout(() => document.getElementById('late').hidden = false, 300)</script>`)
+	res, err := WaitFor(ctxT(t, 5*time.Second), p, nil, Target{TestID: "late"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || res.Target != `[data-testid="late"]` {
+		t.Errorf("result %+v", res)
+	}
+	_, err = WaitFor(ctxT(t, 300*time.Millisecond), p, nil, Target{Selector: ".never"})
+	wantCode(t, err, sdk.CodeWaitTimeout, "not visible")
+	_, err = WaitFor(ctxT(t, 300*time.Millisecond), p, nil, Target{Selector: ".absent"})
+	wantCode(t, err, sdk.CodeWaitTimeout)
+}
+
+func TestClickDisabled(t *testing.T) {
+	p := openHTML(t, `<button disabled data-testid="b">Confirm</button>`)
+	_, err := Click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"})
+	se := wantCode(t, err, sdk.CodeClickFailed, "disabled")
+	if se.Details["reason"] == nil {
+		t.Errorf("details lack reason: %v", se.Details)
+	}
+}
+
+func TestClickCovered(t *testing.T) {
+	p := openHTML(t, `<button data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Confirm</button>
+<div id="overlay" class="loading-overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>`)
+	_, err := Click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"})
+	wantCode(t, err, sdk.CodeClickFailed, "covered by div#overlay.loading-overlay")
+	if attr(t, p, "body", "data-hit") != "" {
+		t.Error("a covered button was clicked")
+	}
+}
+
+// The overlay goes away while Click waits: the click lands.
+func TestClickWaitsForOverlay(t *testing.T) {
+	p := openHTML(t, `<button data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Confirm</button>
+<div id="overlay" style="position:fixed;inset:0"></div>
+<script>setTimeout(() => document.getElementById('overlay').remove(), 300)</script>`)
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if attr(t, p, "body", "data-hit") != "1" {
+		t.Error("not clicked")
+	}
+}
+
+func TestClickPrefersVisibleMatch(t *testing.T) {
+	p := openHTML(t, `<button data-testid="b" style="display:none" onclick="document.body.setAttribute('data-hit','hidden')">A</button>
+<button data-testid="b" onclick="document.body.setAttribute('data-hit','shown')">B</button>
+<div style="height:3000px"></div><button id="far" onclick="document.body.setAttribute('data-far','1')">Far</button>`)
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := attr(t, p, "body", "data-hit"); got != "shown" {
+		t.Errorf("clicked %q, want the visible match", got)
+	}
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{Selector: "#far"}); err != nil {
+		t.Fatal(err)
+	}
+	if attr(t, p, "body", "data-far") != "1" {
+		t.Error("element below the fold was not scrolled to and clicked")
+	}
+}
+
+func TestTypeReplacesValue(t *testing.T) {
+	p := openHTML(t, `<label for="pw">Password</label><input id="pw" type="password" name="password" autocomplete="current-password" data-testid="unlock-password" value="old secret">
+<textarea data-testid="memo">line one
+line two</textarea>
+<input data-testid="ro" readonly value="fixed">
+<div contenteditable="true" data-testid="ce">old</div>
+<input type="number" data-testid="num" value="5"><input type="email" data-testid="mail" value="a@b.c">`)
+	value := func(sel string) string {
+		el, err := p.Timeout(5 * time.Second).Element(sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := el.Property("value")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.Str()
+	}
+	res, err := Type(ctxT(t, 5*time.Second), p, nil, Target{TestID: "unlock-password"}, "correct horse battery staple")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := value("#pw"); got != "correct horse battery staple" {
+		t.Errorf("value %q", got)
+	}
+	if res.TextLength != 28 || !res.Typed {
+		t.Errorf("result %+v", res)
+	}
+	want := FieldInfo{Type: "password", Name: "password", ID: "pw", Label: "Password", Autocomplete: "current-password", TestID: "unlock-password"}
+	if res.Field != want {
+		t.Errorf("field %+v, want %+v", res.Field, want)
+	}
+
+	if _, err := Type(ctxT(t, 5*time.Second), p, nil, Target{TestID: "memo"}, "héllo ✓"); err != nil {
+		t.Fatal(err)
+	}
+	if got := value("textarea"); got != "héllo ✓" {
+		t.Errorf("textarea %q", got)
+	}
+	if _, err := Type(ctxT(t, 5*time.Second), p, nil, Target{TestID: "memo"}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := value("textarea"); got != "" {
+		t.Errorf("empty text left %q", got)
+	}
+	if _, err := Type(ctxT(t, 5*time.Second), p, nil, Target{TestID: "ce"}, "new"); err != nil {
+		t.Fatal(err)
+	}
+	if el, _ := p.Element(`[data-testid="ce"]`); el.MustText() != "new" {
+		t.Errorf("contenteditable %q", el.MustText())
+	}
+	for id, text := range map[string]string{"num": "0.25", "mail": "me@example.org"} {
+		if _, err := Type(ctxT(t, 5*time.Second), p, nil, Target{TestID: id}, text); err != nil {
+			t.Fatal(err)
+		}
+		if got := value(`[data-testid="` + id + `"]`); got != text {
+			t.Errorf("%s: value %q, want %q", id, got, text)
+		}
+	}
+	_, err = Type(ctxT(t, 300*time.Millisecond), p, nil, Target{TestID: "ro"}, "x")
+	wantCode(t, err, sdk.CodeTypeFailed, "read-only")
+}
+
+func TestTypeByRef(t *testing.T) {
+	for name, snap := range snapshotters {
+		t.Run(name, func(t *testing.T) {
+			p := openHTML(t, `<input aria-label="Amount" value="1"><input aria-label="Amount" id="second" value="2">`)
+			refs := snap(ctxT(t, 5*time.Second), t, p)
+			ref := refNamed(t, refs, "textbox", "Amount", 1)
+			if _, err := Type(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}, "0.5"); err != nil {
+				t.Fatal(err)
+			}
+			el := p.MustElement("#second")
+			if v := el.MustProperty("value").Str(); v != "0.5" {
+				t.Errorf("value %q", v)
+			}
+		})
+	}
+}
+
+func TestShadowAndIframe(t *testing.T) {
+	p := open(t, server.URL+"/testdata/page.html")
+	ids, err := TestIDs(ctxT(t, 5*time.Second), p, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, it := range ids {
+		have[it.TestID] = true
+	}
+	for _, id := range []string{"shadow-button", "frame-button", "frame-input"} {
+		if !have[id] {
+			t.Errorf("testids lack %s", id)
+		}
+	}
+	if have["hidden-button"] {
+		t.Error("hidden testid listed")
+	}
+
+	frameClicked := func() string {
+		f := p.MustElement("iframe").MustFrame()
+		return attr(t, f, "body", "data-clicked")
+	}
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "frame-button"}); err != nil {
+		t.Fatal(err)
+	}
+	if frameClicked() != "yes" {
+		t.Fatal("iframe button not clicked by testId")
+	}
+	for name, snap := range snapshotters {
+		t.Run(name, func(t *testing.T) {
+			refs := snap(ctxT(t, 5*time.Second), t, p)
+			ref := refNamed(t, refs, "textbox", "Frame input", 0)
+			if _, err := Type(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}, name); err != nil {
+				t.Fatal(err)
+			}
+			f := p.MustElement("iframe").MustFrame()
+			if v := f.MustElement("input").MustProperty("value").Str(); v != name {
+				t.Errorf("frame input %q", v)
+			}
+			ref = refNamed(t, refs, "button", "Shadow action", 0)
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "shadow-button"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	tests := map[string]struct {
+		t    Target
+		ok   bool
+		want string
+	}{
+		"none":     {Target{}, false, ""},
+		"two":      {Target{TestID: "a", Selector: "b"}, false, ""},
+		"bad ref":  {Target{A11yRef: "x1"}, false, ""},
+		"ref":      {Target{A11yRef: "e3"}, true, "ref:e3"},
+		"testid":   {Target{TestID: `say "hi"`}, true, `[data-testid="say \"hi\""]`},
+		"selector": {Target{Selector: "button.primary"}, true, "button.primary"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			err := tc.t.Validate()
+			if tc.ok != (err == nil) {
+				t.Fatalf("Validate() = %v", err)
+			}
+			if !tc.ok {
+				wantCode(t, err, sdk.CodeInvalidInput)
+				return
+			}
+			if got := tc.t.String(); got != tc.want {
+				t.Errorf("String() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

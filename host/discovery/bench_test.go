@@ -1,0 +1,150 @@
+package discovery
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// bigPage has well over 1,000 AX nodes (rows of heading, text, button,
+// link and input).
+func bigPage() string {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html><body><h1>Tokens</h1>`)
+	for i := range 65 {
+		fmt.Fprintf(&b, `<div class="row" data-testid="row-%d"><h3>Item %d</h3><p>Description of item %d with <b>bold</b> text</p>`+
+			`<button data-testid="btn-%d">Buy %d</button><a href="#i%d">Details %d</a><input aria-label="Quantity %d"></div>`,
+			i, i, i, i, i, i, i, i)
+	}
+	b.WriteString(`<button data-testid="target" onclick="this.dataset.n = (+this.dataset.n || 0) + 1">Target</button></body></html>`)
+	return b.String()
+}
+
+const smallTarget = `<button data-testid="target" onclick="this.dataset.n = (+this.dataset.n || 0) + 1">Target</button>`
+
+type benchPage struct {
+	name string
+	url  func() string
+}
+
+var benchPages = []benchPage{
+	{"small", func() string { return serve(noFrame(readFixture()) + smallTarget) }},
+	{"small-iframe", func() string { return serve(readFixture() + smallTarget) }},
+	{"big", bigPage2},
+}
+
+func bigPage2() string { return serve(bigPage()) }
+
+// noFrame drops the fixture's iframe: a bare getFullAXTree does not read
+// child frames, so comparisons against it use a page without one.
+func noFrame(html string) string {
+	i := strings.Index(html, "<iframe")
+	j := strings.Index(html, "</iframe>")
+	return html[:i] + html[j+len("</iframe>"):]
+}
+
+func readFixture() string {
+	b, err := fixtures.ReadFile("testdata/page.html")
+	if err != nil {
+		panic(err)
+	}
+	return strings.Replace(string(b), `src="frame.html"`, `src="/testdata/frame.html"`, 1)
+}
+
+// medianOf runs f b.N times and reports the median duration in ms.
+func medianOf(b *testing.B, f func() error) {
+	b.Helper()
+	ds := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		s := time.Now()
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(s))
+	}
+	b.StopTimer()
+	slices.Sort(ds)
+	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, "median-ms")
+}
+
+func eachPage(b *testing.B, f func(b *testing.B, p *rod.Page, ctx context.Context)) {
+	for _, bp := range benchPages {
+		b.Run(bp.name, func(b *testing.B) {
+			p := open(b, bp.url())
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			ax, err := proto.AccessibilityGetFullAXTree{}.Call(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			f(b, p, ctx)
+			b.ReportMetric(float64(len(ax.Nodes)), "ax-nodes")
+		})
+	}
+}
+
+func BenchmarkAXTreeBare(b *testing.B) {
+	eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
+		medianOf(b, func() error {
+			_, err := proto.AccessibilityGetFullAXTree{}.Call(p.Context(ctx))
+			return err
+		})
+	})
+}
+
+func BenchmarkSnapshot(b *testing.B) {
+	eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
+		medianOf(b, func() error {
+			_, _, err := Snapshot(ctx, p, "")
+			return err
+		})
+	})
+}
+
+func BenchmarkTestIDs(b *testing.B) {
+	eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
+		medianOf(b, func() error {
+			_, err := TestIDs(ctx, p, 0)
+			return err
+		})
+	})
+}
+
+func BenchmarkObserve(b *testing.B) {
+	eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
+		medianOf(b, func() error {
+			_, _, _, err := Observe(ctx, p, 0)
+			return err
+		})
+	})
+}
+
+func BenchmarkClickTestID(b *testing.B) {
+	eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
+		medianOf(b, func() error {
+			_, err := Click(ctx, p, nil, Target{TestID: "target"})
+			return err
+		})
+	})
+}
+
+// BenchmarkRodClick is the baseline: rod's own Element.Click on an element
+// found once up front.
+func BenchmarkRodClick(b *testing.B) {
+	eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
+		el, err := p.Context(ctx).Element(`[data-testid="target"]`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		medianOf(b, func() error {
+			return el.Click(proto.InputMouseButtonLeft, 1)
+		})
+	})
+}

@@ -1,0 +1,92 @@
+// action(loc, mode, text): find the target (see locate) and check that it is
+// attached, visible, enabled and stable; then for mode "click" scroll it into
+// view and hit-test its centre (through same-origin frames) returning
+// top-level viewport coordinates, for mode "type" focus it and select its
+// content, for mode "wait" stop after the visibility check. Returns a JSON
+// string {state, count, reason, x, y, field}; state "ok" means go ahead.
+const out = (o) => JSON.stringify(o);
+const f = locate(this, loc);
+if (!f.el) return out({ state: f.state, count: f.count, reason: f.reason || '' });
+const el = f.el;
+const count = f.count;
+if (!el.isConnected) return out({ state: 'stale', count });
+if (!visible(el)) {
+  let why = 'it has no size';
+  if (!rendered(el)) why = 'it or an ancestor is display:none or visibility:hidden';
+  return out({ state: 'hidden', count, reason: 'the element is not visible: ' + why });
+}
+if (mode === 'wait') return out({ state: 'ok', count });
+if (isDisabled(el)) return out({ state: 'disabled', count, reason: 'the element is disabled' });
+
+const tag = el.localName;
+if (mode === 'type') {
+  const t = (el.getAttribute('type') || 'text').toLowerCase();
+  const textual = tag === 'textarea' || (tag === 'input' && !['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'file', 'hidden', 'range', 'color'].includes(t));
+  if (!textual && !el.isContentEditable) return out({ state: 'noteditable', count, reason: 'the element is not a text field (' + describe(el) + ')' });
+  if (el.readOnly) return out({ state: 'readonly', count, reason: 'the field is read-only' });
+}
+
+if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
+else el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+const r1 = rectOf(el);
+await frameTick();
+if (!el.isConnected) return out({ state: 'stale', count });
+const r2 = rectOf(el);
+if (r1.x !== r2.x || r1.y !== r2.y || r1.w !== r2.w || r1.h !== r2.h) {
+  return out({ state: 'unstable', count, reason: 'the element is still moving (animation)' });
+}
+
+if (mode === 'type') {
+  el.focus();
+  const root = el.getRootNode();
+  if (root.activeElement !== el) return out({ state: 'unfocusable', count, reason: 'the element did not take focus' });
+  const doc = el.ownerDocument;
+  if (tag === 'input' || tag === 'textarea') {
+    try { el.select(); } catch (e) { doc.execCommand('selectAll'); }
+  } else {
+    doc.getSelection().selectAllChildren(el);
+  }
+  const had = (tag === 'input' || tag === 'textarea') ? el.value !== '' : el.textContent !== '';
+  if (text === '' && had) doc.execCommand('delete');
+  let label = '';
+  if (el.labels && el.labels.length) label = collapse(Array.from(el.labels).map((l) => l.textContent).join(' '));
+  if (!label && el.getAttribute('aria-labelledby')) label = byIds(el, el.getAttribute('aria-labelledby'));
+  const field = {
+    type: tag === 'input' ? (el.getAttribute('type') || 'text').toLowerCase() : tag,
+    name: el.getAttribute('name') || '',
+    id: el.id || '',
+    label: label.slice(0, 200),
+    placeholder: el.getAttribute('placeholder') || '',
+    autocomplete: el.getAttribute('autocomplete') || '',
+    ariaLabel: el.getAttribute('aria-label') || '',
+    testId: el.getAttribute('data-testid') || '',
+  };
+  return out({ state: 'ok', count, field });
+}
+
+// click: the centre of the part inside the viewport
+const win = el.ownerDocument.defaultView;
+const left = Math.max(r2.x, 0);
+const right = Math.min(r2.x + r2.w, win.innerWidth);
+const top = Math.max(r2.y, 0);
+const bottom = Math.min(r2.y + r2.h, win.innerHeight);
+if (right <= left || bottom <= top) return out({ state: 'offscreen', count, reason: 'the element stays outside the viewport after scrolling' });
+let x = (left + right) / 2;
+let y = (top + bottom) / 2;
+const root = el.getRootNode();
+const hit = (root.elementFromPoint ? root : el.ownerDocument).elementFromPoint(x, y);
+if (!hit || !composedContains(el, hit)) {
+  return out({ state: 'covered', count, reason: 'the element is covered by ' + describe(hit) });
+}
+for (let w = win; w.frameElement; ) {
+  const fe = w.frameElement;
+  const fr = fe.getBoundingClientRect();
+  const st = fe.ownerDocument.defaultView.getComputedStyle(fe);
+  x += fr.left + fe.clientLeft + (parseFloat(st.paddingLeft) || 0);
+  y += fr.top + fe.clientTop + (parseFloat(st.paddingTop) || 0);
+  const pr = fe.getRootNode();
+  const h = (pr.elementFromPoint ? pr : fe.ownerDocument).elementFromPoint(x, y);
+  if (h !== fe) return out({ state: 'covered', count, reason: 'the frame holding the element is covered by ' + describe(h) });
+  w = fe.ownerDocument.defaultView;
+}
+return out({ state: 'ok', count, x, y });

@@ -1,0 +1,48 @@
+// collect(opts): one walk over the composed DOM (document, open shadow roots,
+// same-origin iframes) in pre-order. opts.ids > 0 gathers up to that many
+// visible [data-testid] items; opts.nodes builds the trimmed tree and keeps
+// its elements in globalThis.__mmcpRefs (this world only) under opts.gen, so
+// a ref resolves to exactly that element later. Returns a JSON string.
+const ids = [];
+const nodes = [];
+const els = [];
+const idLimit = opts.ids || 0;
+const wantNodes = !!opts.nodes;
+
+const walk = (el, path, hidden) => {
+  let ctx = path;
+  if (el.getAttribute('aria-hidden') === 'true') hidden = true;
+  if (idLimit && ids.length < idLimit) {
+    const tid = el.getAttribute('data-testid');
+    if (tid !== null && visible(el)) {
+      const tag = el.localName;
+      const formy = tag === 'input' || tag === 'textarea' || tag === 'select';
+      ids.push({ testId: tid, tag, text: formy ? '' : collapse(el.textContent).slice(0, 100), visible: true });
+    }
+  }
+  if (wantNodes && !hidden) {
+    const role = roleOf(el);
+    if (KEPT[role] && rendered(el)) {
+      const name = nameOf(el, role);
+      const n = { role, name, path };
+      if (role === 'dialog' || role === 'heading') {
+        ctx = path.concat([role + ':' + name]);
+        if (role === 'dialog') n.path = ctx;
+      }
+      if (ACTIONABLE[role]) n.disabled = isDisabled(el);
+      if (role === 'checkbox' || role === 'radio' || role === 'switch') {
+        const ac = boolAttr(el, 'aria-checked');
+        n.checked = el.localName === 'input' ? !!el.checked : !!ac;
+      }
+      const ex = boolAttr(el, 'aria-expanded');
+      if (ex !== null) n.expanded = ex;
+      else if (role === 'combobox' && el.localName === 'select') n.expanded = false;
+      nodes.push(n);
+      els.push(el);
+    }
+  }
+  for (const c of kids(el)) walk(c, ctx, hidden);
+};
+if (document.documentElement) walk(document.documentElement, [], false);
+if (wantNodes) globalThis.__mmcpRefs = { gen: opts.gen, els };
+return JSON.stringify({ ids, nodes });

@@ -1,0 +1,231 @@
+// Helpers shared by every page-side function of package discovery. This text
+// is pasted at the top of each function body, so it must only declare
+// functions and constants. It runs in an isolated world: never rely on
+// main-world globals, never use instanceof against constructors.
+
+const KEPT = { button: 1, link: 1, checkbox: 1, radio: 1, switch: 1, textbox: 1, combobox: 1, menuitem: 1, dialog: 1, alert: 1, status: 1, heading: 1 };
+const ACTIONABLE = { button: 1, link: 1, checkbox: 1, radio: 1, switch: 1, textbox: 1, combobox: 1, menuitem: 1 };
+const NAME_FROM_CONTENT = { button: 1, link: 1, checkbox: 1, radio: 1, switch: 1, menuitem: 1, heading: 1 };
+
+function collapse(s) {
+  return (s || '').replace(/\s+/g, ' ').trim();
+}
+
+// children of n in the composed sense: an open shadow root replaces the light
+// children (slotted ones are reached through their slot), a same-origin iframe
+// continues into its document.
+function kids(n) {
+  if (n.shadowRoot) return n.shadowRoot.children;
+  const tag = n.localName;
+  if (tag === 'iframe' || tag === 'frame') {
+    let d = null;
+    try { d = n.contentDocument; } catch (e) { d = null; }
+    return d && d.documentElement ? [d.documentElement] : [];
+  }
+  if (tag === 'slot') {
+    const a = n.assignedElements ? n.assignedElements() : [];
+    return a.length ? a : n.children;
+  }
+  return n.children;
+}
+
+function visible(el) {
+  if (!el.isConnected) return false;
+  if (el.checkVisibility) {
+    if (!el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true })) return false;
+  } else {
+    const st = el.ownerDocument.defaultView.getComputedStyle(el);
+    if (st.display === 'none' || st.visibility === 'hidden') return false;
+  }
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+}
+
+// rendered is visible without the size rule: the AX tree keeps zero-size
+// elements, so the observation does too.
+function rendered(el) {
+  if (el.checkVisibility) return el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true });
+  const st = el.ownerDocument.defaultView.getComputedStyle(el);
+  return st.display !== 'none' && st.visibility !== 'hidden';
+}
+
+function roleOf(el) {
+  const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+  if (explicit === 'none' || explicit === 'presentation') return '';
+  if (explicit) return explicit;
+  const tag = el.localName;
+  switch (tag) {
+    case 'button': return 'button';
+    case 'a': case 'area': return el.hasAttribute('href') ? 'link' : '';
+    case 'textarea': return 'textbox';
+    case 'select': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
+    case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+    case 'dialog': return 'dialog';
+    case 'output': return 'status';
+    case 'input': {
+      const t = (el.getAttribute('type') || 'text').toLowerCase();
+      switch (t) {
+        case 'button': case 'submit': case 'reset': case 'image': return 'button';
+        case 'checkbox': return 'checkbox';
+        case 'radio': return 'radio';
+        case 'hidden': return '';
+        case 'search': return el.hasAttribute('list') ? 'combobox' : 'searchbox';
+        case 'number': return 'spinbutton';
+        case 'range': return 'slider';
+        case 'text': case 'email': case 'tel': case 'url': case 'password': case '':
+          return el.hasAttribute('list') ? 'combobox' : 'textbox';
+        default: return 'textbox';
+      }
+    }
+  }
+  if (el.isContentEditable && el.getAttribute('contenteditable') !== null) return 'textbox';
+  return '';
+}
+
+function textOf(n, depth) {
+  if (depth > 20) return '';
+  let out = '';
+  const list = n.shadowRoot ? n.shadowRoot.childNodes : n.childNodes;
+  for (const c of list) {
+    if (c.nodeType === 3) { out += c.data; continue; }
+    if (c.nodeType !== 1) continue;
+    if (c.getAttribute('aria-hidden') === 'true') continue;
+    const tag = c.localName;
+    if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'noscript') continue;
+    const al = c.getAttribute('aria-label');
+    if (al && al.trim()) { out += ' ' + al + ' '; continue; }
+    if (tag === 'img') { out += ' ' + (c.getAttribute('alt') || '') + ' '; continue; }
+    if (!rendered(c)) continue;
+    out += ' ' + textOf(c, depth + 1) + ' ';
+  }
+  return out;
+}
+
+function byIds(el, ids) {
+  const root = el.getRootNode();
+  const parts = [];
+  for (const id of ids.split(/\s+/)) {
+    if (!id) continue;
+    const t = root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id);
+    if (t) parts.push(t.getAttribute('aria-label') || textOf(t, 0));
+  }
+  return collapse(parts.join(' '));
+}
+
+function nameOf(el, role) {
+  const lb = el.getAttribute('aria-labelledby');
+  if (lb) { const s = byIds(el, lb); if (s) return s; }
+  const al = collapse(el.getAttribute('aria-label'));
+  if (al) return al;
+  const tag = el.localName;
+  if (tag === 'input' || tag === 'textarea' || tag === 'select') {
+    const t = (el.getAttribute('type') || '').toLowerCase();
+    if (tag === 'input' && (t === 'button' || t === 'submit' || t === 'reset')) {
+      return collapse(el.value) || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
+    }
+    if (tag === 'input' && t === 'image') return collapse(el.getAttribute('alt')) || 'Submit';
+    const labels = el.labels;
+    if (labels && labels.length) {
+      const s = collapse(Array.from(labels).map((l) => textOf(l, 0)).join(' '));
+      if (s) return s;
+    }
+    return collapse(el.getAttribute('title')) || collapse(el.getAttribute('placeholder'));
+  }
+  if (tag === 'img') return collapse(el.getAttribute('alt'));
+  if (NAME_FROM_CONTENT[role]) {
+    const s = collapse(textOf(el, 0));
+    if (s) return s;
+  }
+  return collapse(el.getAttribute('title'));
+}
+
+function boolAttr(el, name) {
+  const v = el.getAttribute(name);
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  return null;
+}
+
+function isDisabled(el) {
+  try { if (el.matches(':disabled')) return true; } catch (e) { /* not a form element */ }
+  for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
+    if (n.getAttribute('aria-disabled') === 'true') return true;
+  }
+  return false;
+}
+
+function describe(el) {
+  if (!el) return 'nothing';
+  let s = el.localName;
+  if (el.id) s += '#' + el.id;
+  if (typeof el.className === 'string' && el.className.trim()) s += '.' + el.className.trim().split(/\s+/).slice(0, 3).join('.');
+  const tid = el.getAttribute('data-testid');
+  if (tid) s += '[data-testid="' + tid + '"]';
+  const txt = collapse(el.textContent).slice(0, 40);
+  if (txt) s += ' "' + txt + '"';
+  return s;
+}
+
+// deepAll finds every element matching sel in the document, open shadow
+// roots and same-origin iframes, in composed pre-order.
+function deepAll(doc, sel) {
+  const out = [];
+  const seen = new Set();
+  const visitRoot = (root) => {
+    for (const e of root.querySelectorAll(sel)) if (!seen.has(e)) { seen.add(e); out.push(e); }
+    for (const e of root.querySelectorAll('*')) {
+      if (e.shadowRoot) visitRoot(e.shadowRoot);
+      const tag = e.localName;
+      if (tag === 'iframe' || tag === 'frame') {
+        let d = null;
+        try { d = e.contentDocument; } catch (x) { d = null; }
+        if (d) visitRoot(d);
+      }
+    }
+  };
+  visitRoot(doc);
+  return out;
+}
+
+// locate finds the target element: `self` when the caller resolved it
+// already (a ref), else the stored element of an observation ref, else the
+// first visible match of a selector. It returns {el, count, state}.
+function locate(self, loc) {
+  if (self && self.nodeType === 1) return { el: self, count: 1 };
+  if (loc.gen) {
+    const r = globalThis.__mmcpRefs;
+    if (!r || r.gen !== loc.gen || !r.els[loc.index]) return { el: null, count: 0, state: 'stale' };
+    return { el: r.els[loc.index], count: 1 };
+  }
+  let all;
+  try { all = deepAll(document, loc.sel); } catch (e) { return { el: null, count: 0, state: 'badselector', reason: String(e && e.message || e) }; }
+  if (!all.length) return { el: null, count: 0, state: 'missing' };
+  for (const e of all) if (visible(e)) return { el: e, count: all.length };
+  return { el: all[0], count: all.length };
+}
+
+function rectOf(el) {
+  const r = el.getBoundingClientRect();
+  return { x: r.left, y: r.top, w: r.width, h: r.height };
+}
+
+function frameTick() {
+  return new Promise((res) => {
+    let done = false;
+    const f = () => { if (!done) { done = true; res(); } };
+    requestAnimationFrame(f);
+    setTimeout(f, 50);
+  });
+}
+
+// composedContains reports whether hit is el or inside it, crossing shadow
+// boundaries upwards from hit.
+function composedContains(el, hit) {
+  for (let n = hit; n; ) {
+    if (n === el) return true;
+    if (n.parentNode) n = n.parentNode;
+    else if (n.host) n = n.host;
+    else return false;
+  }
+  return false;
+}

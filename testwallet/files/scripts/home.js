@@ -1,0 +1,184 @@
+// home.html: the full-page wallet with MetaMask's hash routes.
+'use strict';
+
+let timer = null;
+let shown = ''; // route and lock state on screen: re-rendering the same screen would drop typed input
+const onboarding = { mnemonic: '' }; // kept in page memory only
+
+// go redirects without adding a history entry, then renders.
+function go(route) {
+  history.replaceState(null, '', `#${route}`);
+  return routeTo();
+}
+
+async function routeTo() {
+  const state = await send({ type: 'state' });
+  const r = location.hash.replace(/^#\/?/, '');
+  if (!state.hasVault) {
+    if (!r.startsWith('onboarding/') || r === 'onboarding/completion') return go('onboarding/welcome');
+  } else if (!state.unlocked) {
+    if (r !== 'unlock') return go('unlock');
+  } else if (r === 'unlock' || (r.startsWith('onboarding/') && r !== 'onboarding/completion')) {
+    return go('');
+  }
+  const key = `${r}|${state.unlocked}|${state.hasVault}`;
+  if (key === shown) return;
+  shown = key;
+  clearInterval(timer);
+  const screens = {
+    'unlock': () => unlockForm(() => go('')),
+    'onboarding/welcome': welcome,
+    'onboarding/import-with-recovery-phrase': importSRP,
+    'onboarding/create-password': createPassword,
+    'onboarding/completion': completion,
+    'settings': settings,
+  };
+  show((screens[r] || home)(state));
+}
+
+function welcome() {
+  const terms = h('input', { type: 'checkbox', id: 'terms', testid: 'onboarding-terms-checkbox',
+    onchange: () => { importBtn.disabled = createBtn.disabled = !terms.checked; } });
+  const importBtn = h('button', { testid: 'onboarding-import-wallet', disabled: true,
+    onclick: () => { location.hash = 'onboarding/import-with-recovery-phrase'; } }, 'Import an existing wallet');
+  const createBtn = h('button', { testid: 'onboarding-create-wallet', disabled: true,
+    onclick: () => { onboarding.mnemonic = ''; location.hash = 'onboarding/create-password'; } }, 'Create a new wallet');
+  return h('main', { class: 'onboarding' },
+    h('h1', {}, "Let's get started"),
+    h('p', {}, 'Trusted by millions, MetaMask is a secure wallet making the world of web3 accessible to all.'),
+    h('div', { class: 'row' }, terms, h('label', { for: 'terms' }, "I agree to MetaMask's Terms of use")),
+    createBtn, importBtn);
+}
+
+function importSRP() {
+  const words = [];
+  const confirm = h('button', { testid: 'import-srp-confirm', disabled: true, onclick() {
+    onboarding.mnemonic = words.map((w) => w.value.trim().toLowerCase()).join(' ');
+    location.hash = 'onboarding/create-password';
+  } }, 'Confirm Secret Recovery Phrase');
+  const update = () => { confirm.disabled = words.some((w) => !w.value.trim()); };
+  // fill spreads a pasted phrase over the word inputs, starting at index from.
+  const fill = (text, from = 0) => {
+    text.trim().split(/\s+/).slice(0, 12 - from).forEach((w, i) => { words[from + i].value = w; });
+    update();
+  };
+  for (let i = 0; i < 12; i++) {
+    words.push(h('input', { type: 'password', id: `srp-${i}`, testid: `import-srp__srp-word-${i}`, autocomplete: 'off',
+      autofocus: i === 0,
+      oninput: (e) => (/\s/.test(e.target.value.trim()) ? fill(e.target.value, i) : update()) }));
+  }
+  const error = h('p', { role: 'alert', testid: 'import-srp-error' });
+  const paste = h('button', { testid: 'srp-input-import__paste-button', async onclick() {
+    try {
+      fill(await navigator.clipboard.readText());
+      error.textContent = '';
+    } catch (err) {
+      error.textContent = `Could not read the clipboard: ${err.message}`;
+    }
+  } }, 'Paste');
+  return h('main', { class: 'onboarding' },
+    h('h1', {}, 'Access your wallet with your Secret Recovery Phrase'),
+    h('p', {}, 'Type or paste your 12-word Secret Recovery Phrase.'),
+    paste,
+    h('ol', { class: 'srp-grid' }, words.map((w, i) => h('li', {}, h('label', { for: `srp-${i}` }, `${i + 1}.`), w))),
+    error, confirm);
+}
+
+function createPassword() {
+  const pw = h('input', { type: 'password', id: 'pw-new', testid: 'create-password-new', autocomplete: 'new-password', autofocus: true });
+  const pw2 = h('input', { type: 'password', id: 'pw-confirm', testid: 'create-password-confirm', autocomplete: 'new-password' });
+  const terms = h('input', { type: 'checkbox', id: 'pw-terms', testid: 'create-password-terms' });
+  const error = h('p', { role: 'alert', testid: 'create-password-error' });
+  const submit = h('button', { testid: 'create-password-import', disabled: true, async onclick() {
+    submit.disabled = true;
+    error.textContent = 'Creating your wallet...';
+    const res = await send({ type: 'onboard', mnemonic: onboarding.mnemonic, password: pw.value });
+    onboarding.mnemonic = '';
+    if (res && res.ok) return go('onboarding/completion');
+    error.textContent = (res && res.error) || 'Could not create the wallet';
+    submit.disabled = false;
+  } }, 'Import my wallet');
+  const update = () => {
+    const mismatch = pw2.value && pw.value !== pw2.value;
+    error.textContent = mismatch ? "Passwords don't match" : pw.value && pw.value.length < 8 ? 'Password must be at least 8 characters' : '';
+    submit.disabled = mismatch || pw.value.length < 8 || pw.value !== pw2.value || !terms.checked;
+  };
+  for (const el of [pw, pw2, terms]) el.addEventListener('input', update);
+  terms.addEventListener('change', update);
+  return h('main', { class: 'onboarding' },
+    h('h1', {}, 'Create password'),
+    h('p', {}, 'This password will unlock your MetaMask wallet only on this device.'),
+    h('label', { for: 'pw-new' }, 'New password (8 characters min)'), pw,
+    h('label', { for: 'pw-confirm' }, 'Confirm password'), pw2,
+    h('div', { class: 'row' }, terms, h('label', { for: 'pw-terms' }, 'I understand that MetaMask cannot recover this password for me.')),
+    error, submit);
+}
+
+function completion() {
+  return h('main', { class: 'onboarding' },
+    h('h1', {}, 'Your wallet is ready'),
+    h('p', {}, 'Keep your Secret Recovery Phrase safe.'),
+    h('button', { testid: 'onboarding-complete-done', onclick: () => go('') }, 'Done'));
+}
+
+function copyButton(testid, label, text) {
+  return h('button', { testid, 'aria-label': 'Copy', title: label,
+    onclick: () => navigator.clipboard.writeText(text).catch(() => {}) }, 'Copy');
+}
+
+function home(state) {
+  const { address, network } = state;
+  const balance = h('span', { testid: 'eth-overview__primary-currency' }, `- ${network.ticker}`);
+  const panel = h('section', { 'aria-live': 'polite' });
+  const toggle = (title, ...content) => {
+    const open = panel.dataset.title === title;
+    panel.dataset.title = open ? '' : title;
+    panel.replaceChildren(...(open ? [] : [h('h2', {}, title), ...content]));
+  };
+  const refresh = async () => {
+    const res = await send({ type: 'rpc', method: 'eth_getBalance', params: [address, 'latest'] });
+    balance.textContent = res && res.result ? formatBalance(res.result, network.ticker) : `- ${network.ticker}`;
+  };
+  refresh();
+  clearInterval(timer);
+  timer = setInterval(refresh, 2000);
+  return h('main', { class: 'home' },
+    h('header', { class: 'row' },
+      h('button', { testid: 'network-display', 'data-chain-id': String(parseInt(network.chainId, 16)) }, network.name),
+      h('button', { testid: 'account-menu-icon', 'data-address': address,
+        onclick: () => toggle('Accounts', h('p', {}, 'Account 1'), h('p', { class: 'mono' }, address)) }, shorten(address)),
+      h('button', { testid: 'account-options-menu-button', 'aria-label': 'Account options',
+        onclick: () => toggle('Account options', h('p', {}, 'Account 1'), h('p', { class: 'mono' }, address)) }, '⋮')),
+    h('nav', { class: 'row' },
+      h('button', { testid: 'global-menu-settings', onclick: () => { location.hash = 'settings'; } }, 'Settings'),
+      h('button', { testid: 'global-menu-lock', onclick: async () => { await send({ type: 'lock' }); go('unlock'); } }, 'Lock')),
+    h('section', { class: 'overview' },
+      h('h1', {}, 'Account 1'),
+      h('p', { class: 'row' }, h('span', { class: 'mono' }, address), copyButton('copy-address', 'Copy address', address)),
+      h('p', { class: 'row' }, h('span', {}, `${network.name} (${network.chainId})`), copyButton('copy-network', 'Copy network', network.rpcUrl)),
+      h('p', { class: 'balance' }, balance),
+      h('div', { class: 'row' },
+        h('button', { testid: 'eth-overview-send', onclick: () => toggle('Send',
+          h('p', {}, 'Sending from the test wallet is not supported; use a dapp.')) }, 'Send'),
+        h('button', { testid: 'eth-overview-receive', onclick: () => toggle('Receive',
+          h('p', { class: 'mono' }, address)) }, 'Receive'))),
+    panel);
+}
+
+function settings() {
+  const box = h('input', { type: 'checkbox', id: 'show-test-networks', testid: 'show-test-networks',
+    onchange: () => chrome.storage.local.set({ testwalletShowTestNetworks: box.checked }) });
+  chrome.storage.local.get('testwalletShowTestNetworks').then((v) => { box.checked = !!v.testwalletShowTestNetworks; });
+  return h('main', { class: 'settings' },
+    h('button', { testid: 'settings-back', 'aria-label': 'Back', onclick: () => { location.hash = ''; } }, '← Back'),
+    h('h1', {}, 'Settings'),
+    h('div', { class: 'row' }, box, h('label', { for: 'show-test-networks' }, 'Show test networks')));
+}
+
+chrome.runtime.onMessage.addListener((msg) => {
+  if (msg.type !== 'changed') return;
+  const r = location.hash.replace(/^#\/?/, '');
+  if (msg.unlocked ? r === 'unlock' : r !== 'unlock' && !r.startsWith('onboarding/')) routeTo();
+});
+window.addEventListener('hashchange', routeTo);
+routeTo();
