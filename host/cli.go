@@ -18,6 +18,7 @@ const usage = `usage: mmcp [flags] [command]
 
 Commands:
   (none)       serve MCP over stdio (what an MCP client runs)
+  demo         run a short real flow: the test wallet in Chrome, Anvil, the fixture server
   plugins      list discovered plugins, their capabilities and tools, and why any failed
   version      print the version
 
@@ -67,6 +68,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runServe(ctx, cfg, rest, stdin, stdout, stderr)
 	case "plugins":
 		return runPlugins(ctx, cfg, rest, stdout, stderr)
+	case "demo":
+		return runDemo(ctx, cfg, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "mmcp: unknown command %q\n", cmd)
 		fs.Usage()

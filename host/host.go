@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
 )
@@ -19,11 +20,14 @@ var Version = "0.1.0-dev"
 
 // Host is one running mmcp host.
 type Host struct {
-	cfg     Config
-	log     hclog.Logger
-	logFile io.Closer
-	plugins *plugins.Manager
-	runner  *tools.Runner
+	cfg       Config
+	log       hclog.Logger
+	logFile   io.Closer
+	plugins   *plugins.Manager
+	runner    *tools.Runner
+	sess      *session // the active session, guarded by the runner's lock
+	knowledge *knowledge.Store
+	rec       *recorder
 
 	closeOnce sync.Once
 }
@@ -55,7 +59,15 @@ func (h *Host) Start(ctx context.Context) error {
 	if err := h.plugins.Start(ctx); err != nil {
 		return err
 	}
+	k, err := knowledge.Open(h.knowledgeRoot(), h.log.Named("knowledge"))
+	if err != nil {
+		return err
+	}
+	h.knowledge = k
+	h.rec = &recorder{h: h}
 	h.runner = tools.NewRunner(h.log.Named("tools"))
+	h.runner.SetObserver(h)
+	h.runner.SetRecorder(h.rec)
 	return h.registerTools()
 }
 
@@ -82,7 +94,9 @@ func (h *Host) MCPServer() *server.MCPServer {
 func (h *Host) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	s := server.NewStdioServer(h.MCPServer())
 	s.SetErrorLogger(hclogStd(h.log))
-	err := s.Listen(ctx, in, out)
+	w := tools.NewLineWriter(out)
+	s.SetContextFunc(func(ctx context.Context) context.Context { return tools.WithNotifier(ctx, w) })
+	err := s.Listen(ctx, in, w)
 	if err == context.Canceled || err == io.EOF {
 		return nil
 	}
@@ -94,6 +108,10 @@ func (h *Host) Close() {
 	h.closeOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
+		if h.sess != nil {
+			h.teardown(h.sess)
+			h.sess = nil
+		}
 		if h.plugins != nil {
 			h.plugins.Shutdown(ctx)
 		}

@@ -53,7 +53,8 @@ type Chain interface {
 }
 
 // ChainOptions configure a node. Zero values mean MetaMask's defaults
-// (port 8545, chain id 1337, the E2E mnemonic, 25 ETH, Prague, block time 2).
+// (port 8545, chain id 1337, the E2E mnemonic, 25 ETH, Prague) and automine
+// (BlockTime 0: blocks are mined per transaction, which keeps seeding fast).
 type ChainOptions struct {
 	Port      int    `json:"port,omitempty"`
 	ChainID   int64  `json:"chainId,omitempty"`

@@ -48,7 +48,8 @@ func progressFunc(ctx context.Context, req mcp.CallToolRequest) func(float64, fl
 	}
 	token := req.Params.Meta.ProgressToken
 	srv := server.ServerFromContext(ctx)
-	if srv == nil {
+	w := notifier(ctx)
+	if srv == nil && w == nil {
 		return nil
 	}
 	return func(done, total float64, msg string) {
@@ -58,6 +59,10 @@ func progressFunc(ctx context.Context, req mcp.CallToolRequest) func(float64, fl
 		}
 		if msg != "" {
 			params["message"] = msg
+		}
+		if w != nil {
+			_ = w.writeNotification("notifications/progress", params)
+			return
 		}
 		_ = srv.SendNotificationToClient(ctx, "notifications/progress", params)
 	}

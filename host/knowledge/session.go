@@ -1,0 +1,46 @@
+package knowledge
+
+// SessionMeta is <sessionId>/session.json (spec 004 section 4.1): the tags
+// and launch context that let queries pick relevant sessions without reading
+// their steps.
+type SessionMeta struct {
+	// SchemaVersion is always 1; WriteSession fills it.
+	SchemaVersion int `json:"schemaVersion"`
+	// SessionID is the session's id and directory name.
+	SessionID string `json:"sessionId"`
+	// CreatedAt is RFC 3339; WriteSession fills it when empty.
+	CreatedAt string `json:"createdAt"`
+	// Goal is the agent's task summary.
+	Goal string `json:"goal,omitempty"`
+	// FlowTags are the controlled vocabulary tags (send, swap, connect,
+	// sign, onboarding, settings, tx-confirmation).
+	FlowTags []string `json:"flowTags"`
+	// Tags are free-form tags.
+	Tags []string `json:"tags"`
+	// Git is the workspace's git state at launch.
+	Git *GitInfo `json:"git,omitempty"`
+	// Build is the extension build that was launched.
+	Build *BuildInfo `json:"build,omitempty"`
+	// Launch describes how the session was started.
+	Launch LaunchInfo `json:"launch"`
+}
+
+// LaunchInfo is the launch block of session.json.
+type LaunchInfo struct {
+	// StateMode is "default", "onboarding" or "custom".
+	StateMode string `json:"stateMode"`
+	// FixturePreset names the fixture preset; null when none.
+	FixturePreset *string `json:"fixturePreset"`
+	// ExtensionPath is the unpacked extension directory.
+	ExtensionPath string `json:"extensionPath,omitempty"`
+	// Ports are the local ports the session uses.
+	Ports *Ports `json:"ports,omitempty"`
+}
+
+// Ports is the ports block of session.json.
+type Ports struct {
+	// Anvil is the chain's JSON-RPC port.
+	Anvil int `json:"anvil,omitempty"`
+	// FixtureServer is the fixture server's port.
+	FixtureServer int `json:"fixtureServer,omitempty"`
+}

@@ -1,0 +1,98 @@
+package host
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/discovery"
+	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// session is the one active browser session of a host. Every access happens
+// inside a tool call, under the runner's session lock.
+type session struct {
+	id        string
+	createdAt time.Time
+	browser   *browser.Session
+	// refs is the ref map of the latest snapshot or full observation; a
+	// tab switch drops it.
+	refs *discovery.RefMap
+
+	chain     *sdk.ChainStatus // nil when no chain runs for the session
+	fixture   bool             // the fixture server runs
+	contracts bool             // the contracts registry holds this session's deployments
+	launch    launchInput
+	extension string // the loaded extension's directory
+}
+
+func newSessionID() string {
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return "mm-" + time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b)
+}
+
+// active returns the session or MM_NO_ACTIVE_SESSION.
+func (h *Host) active() (*session, error) {
+	if h.sess == nil {
+		return nil, sdk.Errorf(sdk.CodeNoActiveSession, "no active session: call %s first", h.name("launch"))
+	}
+	return h.sess, nil
+}
+
+// SessionID implements tools.Observer.
+func (h *Host) SessionID() string {
+	if h.sess == nil {
+		return ""
+	}
+	return h.sess.id
+}
+
+// Observe implements tools.Observer: the state, and with full the visible
+// testids and the trimmed tree, which also refresh the ref map.
+func (h *Host) Observe(ctx context.Context, full bool) *observation.Observation {
+	s := h.sess
+	if s == nil {
+		return nil
+	}
+	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
+	st, err := s.browser.State(ctx)
+	if err != nil {
+		h.log.Debug("observe: state", "error", err)
+	}
+	obs.State = st
+	if !full {
+		return obs
+	}
+	page := s.browser.ActivePage()
+	if page == nil {
+		return obs
+	}
+	ids, nodes, refs, err := discovery.Observe(ctx, page, 150)
+	if err != nil {
+		h.log.Debug("observe: discovery", "error", err)
+		return obs
+	}
+	obs.TestIDs, obs.A11y.Nodes, s.refs = ids, nodes, refs
+	return obs
+}
+
+// state is mm_get_state's state: the browser's view, with the balance read
+// from the chain when one runs.
+func (h *Host) state(ctx context.Context, s *session) (observation.State, error) {
+	st, err := s.browser.State(ctx)
+	if err != nil {
+		return st, err
+	}
+	if s.chain != nil && st.AccountAddress != nil && *st.AccountAddress != "" {
+		if bal, err := balanceOf(ctx, s.chain.RPCURL, *st.AccountAddress); err == nil {
+			st.Balance = &bal
+		} else {
+			h.log.Debug("balance from chain", "error", err)
+		}
+	}
+	return st, nil
+}

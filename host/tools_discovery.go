@@ -1,0 +1,273 @@
+package host
+
+import (
+	"context"
+
+	"encoding/json"
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host/discovery"
+	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/host/schemas"
+	"github.com/mmcp-dev/mmcp/host/tools"
+)
+
+// targetInput is the target part of click, type and wait_for.
+type targetInput struct {
+	discovery.Target
+	TimeoutMs *int   `json:"timeoutMs"`
+	Text      string `json:"text"`
+}
+
+// interactionTimeout is spec 001's default for click, type and wait_for.
+const interactionTimeout = 15000
+
+func (in targetInput) timeout() time.Duration {
+	ms := interactionTimeout
+	if in.TimeoutMs != nil {
+		ms = *in.TimeoutMs
+	}
+	// timeoutMs 0 means "do not wait", which still needs one attempt.
+	return max(time.Duration(ms)*time.Millisecond, 100*time.Millisecond)
+}
+
+// decodeTarget decodes and checks a target, and notes it for the record.
+func decodeTarget(c *tools.Call) (targetInput, error) {
+	var in targetInput
+	if err := c.Decode(&in); err != nil {
+		return in, err
+	}
+	if err := in.Target.Validate(); err != nil {
+		return in, err
+	}
+	c.Target = map[string]string{}
+	switch {
+	case in.A11yRef != "":
+		c.Target["a11yRef"] = in.A11yRef
+	case in.TestID != "":
+		c.Target["testId"] = in.TestID
+	default:
+		c.Target["selector"] = in.Selector
+	}
+	return in, nil
+}
+
+// discoveryTools are the discovery and interaction tools.
+func (h *Host) discoveryTools() []*tools.Tool {
+	return []*tools.Tool{
+		{
+			Name:        h.name("list_testids"),
+			Description: "List the visible data-testid attributes of the active page (interaction targets).",
+			Schema:      schemas.Get("list_testids"), Record: true,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				in := struct {
+					Limit int `json:"limit"`
+				}{Limit: 150}
+				if err := c.Decode(&in); err != nil {
+					return nil, err
+				}
+				s, err := h.page()
+				if err != nil {
+					return nil, err
+				}
+				items, err := discovery.TestIDs(ctx, s.browser.ActivePage(), in.Limit)
+				if err != nil {
+					return nil, err
+				}
+				c.Observation = h.partialObservation(ctx, s, items, nil)
+				return map[string]any{"items": items}, nil
+			},
+		},
+		{
+			Name:        h.name("accessibility_snapshot"),
+			Description: "Trimmed accessibility tree of the active page with refs e1..eN for mm_click/mm_type; a new snapshot replaces the refs.",
+			Schema:      schemas.Get("accessibility_snapshot"), Record: true,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				var in struct{ RootSelector string }
+				if err := c.Decode(&in); err != nil {
+					return nil, err
+				}
+				s, err := h.page()
+				if err != nil {
+					return nil, err
+				}
+				nodes, refs, err := discovery.Snapshot(ctx, s.browser.ActivePage(), in.RootSelector)
+				if err != nil {
+					return nil, err
+				}
+				s.refs = refs
+				c.Observation = h.partialObservation(ctx, s, nil, nodes)
+				return map[string]any{"nodes": nodes}, nil
+			},
+		},
+		{
+			Name:        h.name("describe_screen"),
+			Description: "State + visible testIds + trimmed accessibility tree (refreshes refs) + hints from earlier sessions; a screenshot only when asked.",
+			Schema:      schemas.Get("describe_screen"), Record: true,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				var in struct {
+					IncludeScreenshot       bool   `json:"includeScreenshot"`
+					ScreenshotName          string `json:"screenshotName"`
+					IncludeScreenshotBase64 bool   `json:"includeScreenshotBase64"`
+				}
+				if err := c.Decode(&in); err != nil {
+					return nil, err
+				}
+				s, err := h.page()
+				if err != nil {
+					return nil, err
+				}
+				obs := h.Observe(ctx, true)
+				if st, err := h.state(ctx, s); err == nil {
+					obs.State = st
+				}
+				c.Observation = obs
+				out := map[string]any{
+					"state":      obs.State,
+					"testIds":    map[string]any{"items": obs.TestIDs},
+					"a11y":       obs.A11y,
+					"screenshot": nil,
+				}
+				if in.IncludeScreenshot || in.IncludeScreenshotBase64 {
+					name := in.ScreenshotName
+					if name == "" {
+						name = "describe-" + time.Now().UTC().Format("20060102T150405.000Z")
+					}
+					shot, err := h.screenshot(ctx, c, screenshotOpts(name, in.IncludeScreenshotBase64))
+					if err != nil {
+						return nil, err
+					}
+					out["screenshot"] = shot
+				}
+				if pk := h.priorKnowledge(ctx, obs); pk != nil {
+					out["priorKnowledge"] = pk
+				}
+				return out, nil
+			},
+		},
+		{
+			Name:        h.name("click"),
+			Description: "Click an element given by exactly one of a11yRef, testId or selector; waits until it is visible, enabled and stable.",
+			Schema:      schemas.Get("click"), Observe: true, Record: true, Timeout: 75 * time.Second,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				in, err := decodeTarget(c)
+				if err != nil {
+					return nil, err
+				}
+				s, err := h.page()
+				if err != nil {
+					return nil, err
+				}
+				actx, cancel := context.WithTimeout(ctx, in.timeout())
+				defer cancel()
+				page := s.browser.ActivePage()
+				popup := s.browser.Tabs().Active.Role == "notification"
+				res, err := discovery.Click(actx, page, s.refs, in.Target)
+				if err == nil && popup && !res.PageClosedAfterClick {
+					// A confirmation popup closes itself after a round trip
+					// to the wallet's background: give it a moment.
+					res.PageClosedAfterClick = waitClosed(ctx, page, 500*time.Millisecond)
+				}
+				return res, err
+			},
+		},
+		{
+			Name:        h.name("type"),
+			Description: "Replace the value of an input given by exactly one of a11yRef, testId or selector with text.",
+			Schema:      schemas.Get("type"), Observe: true, Record: true, Timeout: 75 * time.Second,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				in, err := decodeTarget(c)
+				if err != nil {
+					return nil, err
+				}
+				// Until the field is known the record keeps no text at all.
+				c.RecordInput = withoutText(c.Args)
+				c.TextRedacted = true
+				n := len([]rune(in.Text))
+				c.TextLength = &n
+				s, err := h.page()
+				if err != nil {
+					return nil, err
+				}
+				actx, cancel := context.WithTimeout(ctx, in.timeout())
+				defer cancel()
+				res, err := discovery.Type(actx, s.browser.ActivePage(), s.refs, in.Target, in.Text)
+				if err != nil {
+					return nil, err
+				}
+				if !sensitiveField(res.Field, in.Target) {
+					c.RecordInput, c.TextRedacted, c.TextLength = nil, false, nil
+				}
+				return res, nil
+			},
+		},
+		{
+			Name:        h.name("wait_for"),
+			Description: "Wait until an element given by exactly one of a11yRef, testId or selector is visible.",
+			Schema:      schemas.Get("wait_for"), Observe: true, Record: true, Timeout: 135 * time.Second,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				in, err := decodeTarget(c)
+				if err != nil {
+					return nil, err
+				}
+				s, err := h.page()
+				if err != nil {
+					return nil, err
+				}
+				actx, cancel := context.WithTimeout(ctx, in.timeout())
+				defer cancel()
+				return discovery.WaitFor(actx, s.browser.ActivePage(), s.refs, in.Target)
+			},
+		},
+	}
+}
+
+// waitClosed reports whether page's target goes away within d.
+func waitClosed(ctx context.Context, page *rod.Page, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if _, err := (proto.TargetGetTargetInfo{TargetID: page.TargetID}).Call(page.Browser()); err != nil {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
+}
+
+// page returns the session when it has an active page.
+func (h *Host) page() (*session, error) {
+	s, err := h.active()
+	if err != nil {
+		return nil, err
+	}
+	if s.browser.ActivePage() == nil {
+		return nil, errNoPage
+	}
+	return s, nil
+}
+
+// partialObservation is the observation of a discovery tool: the state plus
+// what the tool itself gathered.
+func (h *Host) partialObservation(ctx context.Context, s *session, ids []observation.TestIDItem, nodes []observation.A11yNode) *observation.Observation {
+	obs := h.Observe(ctx, false)
+	if ids != nil {
+		obs.TestIDs = ids
+	}
+	if nodes != nil {
+		obs.A11y.Nodes = nodes
+	}
+	return obs
+}
+
+// withoutText drops the text argument from a type call's input.
+func withoutText(args json.RawMessage) json.RawMessage {
+	var m map[string]any
+	if json.Unmarshal(args, &m) != nil {
+		return json.RawMessage("{}")
+	}
+	delete(m, "text")
+	b, _ := json.Marshal(m)
+	return b
+}

@@ -1,0 +1,177 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/schemas"
+	"github.com/mmcp-dev/mmcp/host/tools"
+)
+
+// sessionTools are the session lifecycle, state, navigation, tabs,
+// screenshots and clipboard.
+func (h *Host) sessionTools() []*tools.Tool {
+	return []*tools.Tool{
+		{
+			Name:        h.name("launch"),
+			Description: "Launch Chrome with the extension against a local chain and fixture server; the first tool of a session. stateMode default = unlocked wallet with 25 ETH.",
+			Schema:      schemas.Get("launch"), Timeout: 20 * time.Minute, Record: true, NoBatch: true,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				var in launchInput
+				if err := c.Decode(&in); err != nil {
+					return nil, err
+				}
+				return h.launch(ctx, in, c.Progress)
+			},
+		},
+		{
+			Name:        h.name("cleanup"),
+			Description: "Stop the browser and every service of the session (chain, fixture server). Always call when done.",
+			Schema:      schemas.Get("cleanup"), NoBatch: true,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				var in struct{ SessionID string }
+				if err := c.Decode(&in); err != nil {
+					return nil, err
+				}
+				return h.cleanup(in.SessionID), nil
+			},
+		},
+		{
+			Name:        h.name("get_state"),
+			Description: "Current extension state (screen, unlocked, account, network, chain id, balance) and the tracked tabs.",
+			Schema:      schemas.Get("get_state"), Observe: true, Record: true,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				s, err := h.active()
+				if err != nil {
+					return nil, err
+				}
+				st, err := h.state(ctx, s)
+				if err != nil {
+					return nil, err
+				}
+				return map[string]any{"state": st, "tabs": s.browser.Tabs()}, nil
+			},
+		},
+		{
+			Name:        h.name("navigate"),
+			Description: "Navigate to a screen: home, settings, notification, or url (opens the URL in a new tab, which becomes active).",
+			Schema:      schemas.Get("navigate"), Observe: true, Record: true,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				var in struct{ Screen, URL string }
+				if err := c.Decode(&in); err != nil {
+					return nil, err
+				}
+				s, err := h.active()
+				if err != nil {
+					return nil, err
+				}
+				return s.browser.Navigate(ctx, in.Screen, in.URL)
+			},
+		},
+		{
+			Name:        h.name("wait_for_notification"),
+			Description: "Wait for the extension's notification popup (after a dapp request) and make it the active page.",
+			Schema:      schemas.Get("wait_for_notification"), Observe: true, Record: true, Timeout: 70 * time.Second,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				in := struct {
+					TimeoutMs int `json:"timeoutMs"`
+				}{TimeoutMs: 15000}
+				if err := c.Decode(&in); err != nil {
+					return nil, err
+				}
+				s, err := h.active()
+				if err != nil {
+					return nil, err
+				}
+				return s.browser.WaitForNotification(ctx, time.Duration(in.TimeoutMs)*time.Millisecond)
+			},
+		},
+		{
+			Name:        h.name("switch_to_tab"),
+			Description: "Make another tracked tab active, by role (extension, notification, dapp, other) or URL prefix.",
+			Schema:      schemas.Get("switch_to_tab"), Record: true,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				var in struct{ Role, URL string }
+				if err := c.Decode(&in); err != nil {
+					return nil, err
+				}
+				s, err := h.active()
+				if err != nil {
+					return nil, err
+				}
+				return s.browser.SwitchTab(ctx, in.Role, in.URL)
+			},
+		},
+		{
+			Name:        h.name("close_tab"),
+			Description: "Close a tab by role (notification, dapp, other) or URL prefix. The extension home page cannot be closed.",
+			Schema:      schemas.Get("close_tab"), Record: true,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				var in struct{ Role, URL string }
+				if err := c.Decode(&in); err != nil {
+					return nil, err
+				}
+				s, err := h.active()
+				if err != nil {
+					return nil, err
+				}
+				return s.browser.CloseTab(ctx, in.Role, in.URL)
+			},
+		},
+		{
+			Name:        h.name("screenshot"),
+			Description: "Save a PNG of the active page to <artifacts>/screenshots/<name>.png; includeBase64 also returns it as an image.",
+			Schema:      schemas.Get("screenshot"), Observe: true, Record: true,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				in := browser.ScreenshotOptions{FullPage: true}
+				if err := c.Decode(&in); err != nil {
+					return nil, err
+				}
+				return h.screenshot(ctx, c, in)
+			},
+		},
+		{
+			Name:        h.name("clipboard"),
+			Description: "Read or write the browser clipboard (e.g. write an SRP, then click a paste button).",
+			Schema:      schemas.Get("clipboard"), Record: true,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				var in struct{ Action, Text string }
+				if err := c.Decode(&in); err != nil {
+					return nil, err
+				}
+				// The clipboard may hold a secret: the record keeps the length only.
+				c.RecordInput, _ = json.Marshal(map[string]any{"action": in.Action, "textLength": len([]rune(in.Text))})
+				c.TextRedacted = in.Text != ""
+				if c.TextRedacted {
+					n := len([]rune(in.Text))
+					c.TextLength = &n
+				}
+				s, err := h.active()
+				if err != nil {
+					return nil, err
+				}
+				return s.browser.Clipboard(ctx, in.Action, in.Text)
+			},
+		},
+	}
+}
+
+// screenshot takes one and wires it into the record and, with base64, into
+// the MCP result as an image.
+func (h *Host) screenshot(ctx context.Context, c *tools.Call, in browser.ScreenshotOptions) (*browser.ScreenshotResult, error) {
+	s, err := h.active()
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.browser.Screenshot(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	c.Screenshot = &tools.ScreenshotRef{Path: res.Path, Width: res.Width, Height: res.Height}
+	if res.Base64 != "" {
+		c.Images = append(c.Images, tools.Image{MIMEType: "image/png", Base64: res.Base64})
+	}
+	return &res, nil
+}

@@ -1,0 +1,264 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+	"net"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// account0 is account 0 of MetaMask's test SRP.
+var account0 = common.HexToAddress("0x5CfE73b6021E818B776b421B1c4Db2474086a7e1")
+
+func TestStartServesMetaMaskChainAndStopKillsAnvil(t *testing.T) {
+	t.Parallel()
+	p, logs := newPlugin(t, nil)
+	ctx := context.Background()
+	st := startFresh(t, p, sdk.ChainOptions{})
+	port := st.Port
+	want := fmt.Sprintf("http://127.0.0.1:%d", port)
+	if !st.Running || st.RPCURL != want || st.ChainID != 1337 || st.Port != port || st.External {
+		t.Fatalf("status = %+v", st)
+	}
+
+	c, err := rpc.Dial(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var accounts []common.Address
+	if err := c.Call(&accounts, "eth_accounts"); err != nil {
+		t.Fatal(err)
+	}
+	if len(accounts) == 0 || accounts[0] != account0 {
+		t.Fatalf("account 0 = %v, want %s (MetaMask's test SRP)", accounts, account0.Hex())
+	}
+	bal, err := ethclient.NewClient(c).BalanceAt(ctx, account0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := new(big.Int).Mul(big.NewInt(25), big.NewInt(1e18)); bal.Cmp(want) != 0 {
+		t.Fatalf("balance = %s, want 25 ETH", bal)
+	}
+	// Automine: a transaction is mined on its own, in block 1.
+	var h common.Hash
+	if err := c.Call(&h, "eth_sendTransaction", map[string]any{"from": account0, "to": accounts[1], "value": "0x1"}); err != nil {
+		t.Fatal(err)
+	}
+	eth := ethclient.NewClient(c)
+	var r *types.Receipt
+	for deadline := time.Now().Add(time.Second); r == nil && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		r, _ = eth.TransactionReceipt(ctx, h)
+	}
+	if r == nil || r.BlockNumber.Uint64() != 1 {
+		t.Fatalf("transaction not mined in block 1 without a block time: %+v", r)
+	}
+	if st, _ := p.Status(ctx); st.BlockNumber != 1 {
+		t.Fatalf("status block = %d, want 1", st.BlockNumber)
+	}
+
+	pid := p.node.proc.cmd.Process.Pid
+	if err := p.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if alive(pid) {
+		t.Fatalf("anvil pid %d still exists after Stop", pid)
+	}
+	if st, err := p.Status(ctx); err != nil || st.Running {
+		t.Fatalf("status after stop = %+v, %v", st, err)
+	}
+	_, err = p.Snapshot(ctx)
+	wantCode(t, err, sdk.CodeChainNotRunning)
+
+	// Anvil printed private keys and the mnemonic at start: neither is logged.
+	out := logs.String()
+	if !strings.Contains(out, "Listening on") {
+		t.Fatalf("anvil output not in the log:\n%s", out)
+	}
+	if regexp.MustCompile(`0x[0-9a-fA-F]{64}\b`).MatchString(strings.Split(out, "eth_sendTransaction")[0]) {
+		t.Fatalf("a private key reached the log:\n%s", out)
+	}
+	if strings.Contains(out, DefaultMnemonic) || strings.Contains(out, "spread raise") {
+		t.Fatalf("the mnemonic reached the log")
+	}
+}
+
+func TestStartOnBusyPortIsPortInUse(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	p, _ := newPlugin(t, nil)
+	_, err = p.Start(context.Background(), sdk.ChainOptions{Port: l.Addr().(*net.TCPAddr).Port})
+	wantCode(t, err, sdk.CodePortInUse)
+}
+
+func TestSnapshotRevertSetBalanceMine(t *testing.T) {
+	t.Parallel()
+	p, _ := newPlugin(t, map[string]any{"chainId": 31337})
+	ctx := context.Background()
+	st := startFresh(t, p, sdk.ChainOptions{})
+	if st.ChainID != 31337 {
+		t.Fatalf("chain id from settings = %d, want 31337", st.ChainID)
+	}
+	eth, err := ethclient.Dial(st.RPCURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	if id, _ := eth.ChainID(ctx); id.Int64() != 31337 {
+		t.Fatalf("node chain id = %d", id)
+	}
+	other := common.HexToAddress("0x09781764C08DE8CA82E156bbf156A3ca217C7950")
+
+	snap, err := p.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.SetBalance(ctx, other.Hex(), "0x2a"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := eth.BalanceAt(ctx, other, nil); b.Int64() != 42 {
+		t.Fatalf("balance after set_balance = %s, want 42", b)
+	}
+	if err := p.Mine(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := eth.BlockNumber(ctx); n != 3 {
+		t.Fatalf("block after mining 3 = %d", n)
+	}
+	if err := p.Revert(ctx, snap); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := eth.BlockNumber(ctx); n != 0 {
+		t.Fatalf("block after revert = %d, want 0", n)
+	}
+	if b, _ := eth.BalanceAt(ctx, other, nil); b.Cmp(big.NewInt(42)) == 0 {
+		t.Fatal("balance not reverted")
+	}
+	wantCode(t, p.Revert(ctx, snap), sdk.CodeInvalidInput)
+	wantCode(t, p.SetBalance(ctx, "0x123", "1"), sdk.CodeInvalidInput)
+	wantCode(t, p.SetBalance(ctx, other.Hex(), "-5"), sdk.CodeInvalidInput)
+	wantCode(t, p.Mine(ctx, 0), sdk.CodeInvalidInput)
+}
+
+func TestAttachToRunningNode(t *testing.T) {
+	t.Parallel()
+	owner, _ := newPlugin(t, nil)
+	ctx := context.Background()
+	st := startFresh(t, owner, sdk.ChainOptions{})
+	guest, _ := newPlugin(t, nil)
+	gst, err := guest.Start(ctx, sdk.ChainOptions{RPCURL: st.RPCURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !gst.External || gst.ChainID != 1337 || gst.Port != st.Port {
+		t.Fatalf("attached status = %+v", gst)
+	}
+	if err := guest.Mine(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := guest.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The owner's Anvil still runs after the guest let go.
+	if s, _ := owner.Status(ctx); !s.Running || s.BlockNumber != 2 {
+		t.Fatalf("owner status after guest stop = %+v", s)
+	}
+
+	dead, _ := newPlugin(t, nil)
+	_, err = dead.Start(ctx, sdk.ChainOptions{RPCURL: fmt.Sprintf("http://127.0.0.1:%d", freePort(t))})
+	wantCode(t, err, sdk.CodeChainNotRunning)
+}
+
+func TestAnvilThatExitsIsLaunchFailedWithItsOutput(t *testing.T) {
+	t.Parallel()
+	p, _ := newPlugin(t, nil)
+	start := time.Now()
+	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: freePort(t), Hardfork: "no-such-fork"})
+	e := wantCode(t, err, sdk.CodeLaunchFailed)
+	if tail, _ := e.Details["tail"].(string); !strings.Contains(strings.ToLower(tail), "hardfork") {
+		t.Fatalf("details.tail does not show anvil's complaint: %+v", e)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatalf("an early exit was noticed only after %s", time.Since(start))
+	}
+	if st, _ := p.Status(context.Background()); st.Running {
+		t.Fatal("status says running after a failed start")
+	}
+}
+
+func TestToolsDriveTheChain(t *testing.T) {
+	t.Parallel()
+	p, _ := newPlugin(t, nil)
+	ctx := context.Background()
+	ev := sdk.NopEvents{}
+	port := freePort(t)
+
+	_, err := p.CallTool(ctx, "start", []byte(`{"port":`+fmt.Sprint(port)+`,"colour":"red"}`), ev)
+	wantCode(t, err, sdk.CodeInvalidInput)
+	res, err := p.CallTool(ctx, "start", []byte(`{"port":`+fmt.Sprint(port)+`}`), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := res.(sdk.ChainStatus); !st.Running || st.Port != port {
+		t.Fatalf("start result = %+v", st)
+	}
+	res, err = p.CallTool(ctx, "snapshot", nil, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.(map[string]any)["id"].(string)
+	res, err = p.CallTool(ctx, "mine", []byte(`{"blocks":4}`), ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bn := res.(map[string]any)["blockNumber"]; bn != uint64(4) {
+		t.Fatalf("mine result = %v", res)
+	}
+	if _, err := p.CallTool(ctx, "revert", []byte(`{"id":"`+id+`"}`), ev); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.CallTool(ctx, "set_balance", []byte(`{"address":"`+account0.Hex()+`","wei":"1000"}`), ev); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.CallTool(ctx, "stop", []byte(`{}`), ev); err != nil {
+		t.Fatal(err)
+	}
+	res, err = p.CallTool(ctx, "status", nil, ev)
+	if err != nil || res.(sdk.ChainStatus).Running {
+		t.Fatalf("status after stop = %v, %v", res, err)
+	}
+	_, err = p.CallTool(ctx, "mine", nil, ev)
+	wantCode(t, err, sdk.CodeChainNotRunning)
+	_, err = p.CallTool(ctx, "fly", nil, ev)
+	wantCode(t, err, sdk.CodeInvalidInput)
+}
+
+func BenchmarkAnvilStartToReady(b *testing.B) {
+	p, _ := newPlugin(b, nil)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := p.Start(ctx, sdk.ChainOptions{Port: freePort(b)}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if err := p.Stop(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}

@@ -1,0 +1,144 @@
+package chain
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// repoRoot walks up from the package to go.mod.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found")
+		}
+		dir = parent
+	}
+}
+
+// anvilBin is $ANVIL_PATH or the repo's .tools Anvil.
+func anvilBin(t testing.TB) string {
+	t.Helper()
+	p := os.Getenv("ANVIL_PATH")
+	if p == "" {
+		p = filepath.Join(repoRoot(t), ".tools", "node_modules", ".bin", "anvil")
+	}
+	if !isExecutable(p) {
+		t.Fatalf("anvil not found at %s: run `npm ci --prefix .tools`", p)
+	}
+	return p
+}
+
+// freePort returns a port nothing listens on right now.
+// nextPort walks a range below the kernel's ephemeral ports, so that a
+// port picked here is not taken meanwhile by some client connection.
+var nextPort atomic.Int64
+
+// freePort returns a port nothing listens on right now.
+func freePort(t testing.TB) int {
+	t.Helper()
+	nextPort.CompareAndSwap(0, int64(20000+rand.IntN(9000)))
+	for range 200 {
+		port := int(nextPort.Add(1))
+		if port > 31000 {
+			nextPort.Store(20000)
+			continue
+		}
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			l.Close()
+			return port
+		}
+	}
+	t.Fatal("no free port")
+	return 0
+}
+
+// syncBuffer is a goroutine-safe log sink.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// newPlugin returns a configured plugin with the repo's Anvil and a debug
+// log captured in the returned buffer; it is stopped at the end of the test.
+func newPlugin(t testing.TB, settings map[string]any) (*Plugin, *syncBuffer) {
+	t.Helper()
+	buf := &syncBuffer{}
+	log := hclog.New(&hclog.LoggerOptions{Output: buf, Level: hclog.Debug})
+	p := New(log)
+	if settings == nil {
+		settings = map[string]any{}
+	}
+	if _, ok := settings["anvilPath"]; !ok {
+		settings["anvilPath"] = anvilBin(t)
+	}
+	raw, _ := json.Marshal(settings)
+	if err := p.Configure(context.Background(), sdk.Config{Workspace: t.TempDir(), Settings: raw}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Stop(context.Background()) })
+	return p, buf
+}
+
+// wantCode fails unless err is an *sdk.Error with code.
+func wantCode(t testing.TB, err error, code string) *sdk.Error {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("got no error, want %s", code)
+	}
+	e := sdk.AsError(err)
+	if e.Code != code {
+		t.Fatalf("got %v (details %v), want code %s", err, e.Details, code)
+	}
+	return e
+}
+
+// startFresh starts p on a free port, trying another port when a process
+// outside this test took the picked one in the meantime.
+func startFresh(t testing.TB, p *Plugin, o sdk.ChainOptions) sdk.ChainStatus {
+	t.Helper()
+	for try := 0; ; try++ {
+		o.Port = freePort(t)
+		st, err := p.Start(context.Background(), o)
+		if err == nil {
+			return st
+		}
+		if sdk.AsError(err).Code != sdk.CodePortInUse || try == 4 {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package chain
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Defaults of MetaMask's E2E Anvil.
+const (
+	// DefaultPort is the port MetaMask's wallet fixtures point at.
+	DefaultPort = 8545
+	// DefaultChainID is the chain id of the "Localhost 8545" network.
+	DefaultChainID int64 = 1337
+	// DefaultMnemonic is the SRP of MetaMask's default test wallet.
+	DefaultMnemonic = "spread raise short crane omit tent fringe mandate neglect detail suspect cradle"
+	// DefaultBalance is the balance of every dev account, in ether.
+	DefaultBalance int64 = 25
+	// DefaultHardfork is the EVM hardfork Anvil runs.
+	DefaultHardfork = "prague"
+	// DefaultBlockTime is 0: automine, one block per transaction.
+	DefaultBlockTime = 0
+)
+
+// Settings is the plugin's section of the mmcp config. Every field is
+// optional; zero means the default.
+type Settings struct {
+	// AnvilPath is the Anvil binary, absolute or relative to the workspace.
+	AnvilPath string `json:"anvilPath,omitempty"`
+	// Port Anvil listens on (127.0.0.1 only).
+	Port int `json:"port,omitempty"`
+	// ChainID of the node.
+	ChainID int64 `json:"chainId,omitempty"`
+	// Mnemonic the dev accounts derive from. Never logged.
+	Mnemonic string `json:"mnemonic,omitempty"`
+	// Balance of every dev account, in ether.
+	Balance int64 `json:"balance,omitempty"`
+	// Hardfork Anvil runs, e.g. "prague", "cancun".
+	Hardfork string `json:"hardfork,omitempty"`
+	// BlockTime in seconds; 0 is automine.
+	BlockTime int `json:"blockTime,omitempty"`
+	// RPCURL attaches to a running node instead of starting Anvil.
+	RPCURL string `json:"rpcUrl,omitempty"`
+}
+
+// parseSettings decodes the settings strictly: an unknown field is an
+// MM_INVALID_CONFIG error naming it.
+func parseSettings(raw json.RawMessage) (Settings, error) {
+	var s Settings
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return s, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return s, sdk.Errorf(sdk.CodeInvalidConfig, "invalid chain settings: %v", err)
+	}
+	if s.Port < 0 || s.Port > 65535 || s.BlockTime < 0 || s.Balance < 0 || s.ChainID < 0 {
+		return s, sdk.Errorf(sdk.CodeInvalidConfig, "invalid chain settings: port, chainId, balance and blockTime must be positive")
+	}
+	return s, nil
+}
+
+// resolve merges start options over settings over defaults.
+func resolve(s Settings, o sdk.ChainOptions) (sdk.ChainOptions, error) {
+	if o.Port < 0 || o.Port > 65535 || o.BlockTime < 0 || o.Balance < 0 || o.ChainID < 0 {
+		return o, sdk.Errorf(sdk.CodeInvalidInput, "port, chainId, balance and blockTime must be positive")
+	}
+	r := sdk.ChainOptions{
+		Port:      firstInt(o.Port, s.Port, DefaultPort),
+		ChainID:   firstInt64(o.ChainID, s.ChainID, DefaultChainID),
+		Mnemonic:  firstString(o.Mnemonic, s.Mnemonic, DefaultMnemonic),
+		Balance:   firstInt64(o.Balance, s.Balance, DefaultBalance),
+		Hardfork:  firstString(o.Hardfork, s.Hardfork, DefaultHardfork),
+		BlockTime: firstInt(o.BlockTime, s.BlockTime, DefaultBlockTime),
+		RPCURL:    firstString(o.RPCURL, s.RPCURL, ""),
+	}
+	return r, nil
+}
+
+// anvilArgs is MetaMask's Anvil command line for the options.
+func anvilArgs(o sdk.ChainOptions) []string {
+	args := []string{
+		"--balance", fmt.Sprint(o.Balance),
+		"--chain-id", fmt.Sprint(o.ChainID),
+		"--gas-limit", "30000000",
+		"--gas-price", "2000000000",
+		"--hardfork", o.Hardfork,
+		"--host", "127.0.0.1",
+		"--mnemonic", o.Mnemonic,
+		"--port", fmt.Sprint(o.Port),
+		"--color", "never",
+	}
+	if o.BlockTime > 0 {
+		args = append(args, "--block-time", fmt.Sprint(o.BlockTime))
+	}
+	return args
+}
+
+func firstInt(v ...int) int {
+	for _, x := range v {
+		if x != 0 {
+			return x
+		}
+	}
+	return 0
+}
+
+func firstInt64(v ...int64) int64 {
+	for _, x := range v {
+		if x != 0 {
+			return x
+		}
+	}
+	return 0
+}
+
+func firstString(v ...string) string {
+	for _, x := range v {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

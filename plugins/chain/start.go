@@ -1,0 +1,167 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/ethclient"
+	"github.com/ethereum/go-ethereum/rpc"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+const (
+	// readyTimeout bounds how long Anvil may take to answer.
+	readyTimeout = 10 * time.Second
+	// readyPoll is the interval of the readiness poll.
+	readyPoll = 10 * time.Millisecond
+	// attachTimeout bounds the first answer of an external node.
+	attachTimeout = 5 * time.Second
+)
+
+// Start implements sdk.Chain. It starts Anvil with MetaMask's flags, or
+// with opts.RPCURL (or the rpcUrl setting) checks that node answers and
+// attaches to it. It returns once eth_blockNumber answers. When a chain
+// already runs, Start returns its status unchanged.
+func (p *Plugin) Start(ctx context.Context, opts sdk.ChainOptions) (sdk.ChainStatus, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.node != nil && (p.node.proc == nil || !p.node.proc.exited()) {
+		return p.statusOf(ctx, p.node), nil
+	}
+	p.node = nil
+	o, err := resolve(p.settings, opts)
+	if err != nil {
+		return sdk.ChainStatus{}, err
+	}
+	var n *node
+	if o.RPCURL != "" {
+		n, err = p.attach(ctx, o)
+	} else {
+		n, err = p.launch(ctx, o)
+	}
+	if err != nil {
+		return sdk.ChainStatus{}, err
+	}
+	p.node = n
+	return p.statusOf(ctx, n), nil
+}
+
+// attach checks that an external node answers.
+func (p *Plugin) attach(ctx context.Context, o sdk.ChainOptions) (*node, error) {
+	c, err := rpc.DialContext(ctx, o.RPCURL)
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeInvalidInput, "invalid rpcUrl %q: %v", o.RPCURL, err)
+	}
+	eth := ethclient.NewClient(c)
+	actx, cancel := context.WithTimeout(ctx, attachTimeout)
+	defer cancel()
+	id, err := eth.ChainID(actx)
+	if err != nil {
+		c.Close()
+		return nil, sdk.Errorf(sdk.CodeChainNotRunning, "the node at %s does not answer: %v", o.RPCURL, err)
+	}
+	o.ChainID = id.Int64()
+	o.Port = portOf(o.RPCURL)
+	p.log.Info("attached to external chain", "rpcUrl", o.RPCURL, "chainId", o.ChainID)
+	return &node{opts: o, rpcURL: o.RPCURL, external: true, rpc: c, eth: eth}, nil
+}
+
+// launch starts Anvil and waits for it to answer.
+func (p *Plugin) launch(ctx context.Context, o sdk.ChainOptions) (*node, error) {
+	bin, err := findAnvil(p.settings.AnvilPath, p.cfg.Workspace, p.env)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPortFree(o.Port); err != nil {
+		return nil, err
+	}
+	proc, err := startAnvil(bin, anvilArgs(o), []string{o.Mnemonic}, p.log)
+	if err != nil {
+		return nil, sdk.Errorf(sdk.CodeLaunchFailed, "cannot start anvil (%s): %v", bin, err)
+	}
+	url := fmt.Sprintf("http://127.0.0.1:%d", o.Port)
+	p.log.Info("starting anvil", "bin", bin, "port", o.Port, "chainId", o.ChainID, "blockTime", o.BlockTime, "hardfork", o.Hardfork)
+	c, err := rpc.DialContext(ctx, url)
+	if err != nil {
+		_ = proc.stop(context.Background())
+		return nil, fmt.Errorf("dial anvil: %w", err)
+	}
+	eth := ethclient.NewClient(c)
+	if err := waitReady(ctx, eth, proc); err != nil {
+		c.Close()
+		_ = proc.stop(context.Background())
+		return nil, err
+	}
+	return &node{opts: o, rpcURL: url, proc: proc, rpc: c, eth: eth}, nil
+}
+
+// waitReady polls eth_blockNumber until it answers, the process exits
+// (MM_LAUNCH_FAILED with the output tail) or readyTimeout passes.
+func waitReady(ctx context.Context, eth *ethclient.Client, proc *anvilProcess) error {
+	deadline := time.Now().Add(readyTimeout)
+	for {
+		actx, cancel := context.WithTimeout(ctx, 250*time.Millisecond)
+		_, err := eth.BlockNumber(actx)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if proc.exited() {
+			tail := proc.out.lastLines()
+			if strings.Contains(strings.ToLower(strings.Join(tail, "\n")), "address already in use") {
+				return sdk.Errorf(sdk.CodePortInUse, "anvil could not listen: the port is in use; stop what listens there or choose another port").
+					WithDetails(map[string]any{"tail": strings.Join(tail, "\n")})
+			}
+			return sdk.Errorf(sdk.CodeLaunchFailed, "anvil exited before it answered: %s", lastNonEmpty(tail, proc.err)).
+				WithDetails(map[string]any{"tail": strings.Join(tail, "\n")})
+		}
+		if ctx.Err() != nil {
+			return sdk.Errorf(sdk.CodeCancelled, "anvil start cancelled: %v", ctx.Err())
+		}
+		if time.Now().After(deadline) {
+			return sdk.Errorf(sdk.CodeLaunchFailed, "anvil did not answer within %s", readyTimeout).
+				WithDetails(map[string]any{"tail": strings.Join(proc.out.lastLines(), "\n")})
+		}
+		select {
+		case <-time.After(readyPoll):
+		case <-proc.done:
+		case <-ctx.Done():
+		}
+	}
+}
+
+func lastNonEmpty(lines []string, err error) string {
+	if len(lines) > 0 {
+		return lines[len(lines)-1]
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return "no output"
+}
+
+// checkPortFree is MM_PORT_IN_USE when something listens on 127.0.0.1:port.
+func checkPortFree(port int) error {
+	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		return sdk.Errorf(sdk.CodePortInUse, "port %d is in use; stop what listens there or choose another port", port).
+			WithDetails(map[string]any{"port": port, "error": err.Error()})
+	}
+	return l.Close()
+}
+
+// portOf extracts the port of an http URL, 0 when there is none.
+func portOf(rawURL string) int {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return 0
+	}
+	port, _ := strconv.Atoi(u.Port())
+	return port
+}

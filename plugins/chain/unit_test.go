@@ -1,0 +1,132 @@
+package chain
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+func TestFindAnvilOrder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mk := func(rel string) string {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	envPath := mk("env/anvil")
+	ws := filepath.Join(dir, "ws")
+	wsBin := mk("ws/node_modules/.bin/anvil")
+	nmBin := mk("nm/.bin/anvil")
+	exeBin := mk("install/.tools/node_modules/.bin/anvil")
+	pathBin := mk("path/anvil")
+
+	vars := map[string]string{"ANVIL_PATH": envPath, "MMCP_NODE_MODULES": filepath.Join(dir, "nm")}
+	env := lookupEnv{
+		getenv:     func(k string) string { return vars[k] },
+		executable: func() (string, error) { return filepath.Join(dir, "install", "bin", "mmcp-plugin-chain"), nil },
+		lookPath:   func(string) (string, error) { return pathBin, nil },
+	}
+	steps := []struct {
+		want   string
+		remove func()
+	}{
+		{envPath, func() { delete(vars, "ANVIL_PATH") }},
+		{wsBin, func() { os.Remove(wsBin) }},
+		{nmBin, func() { delete(vars, "MMCP_NODE_MODULES") }},
+		{exeBin, func() { os.Remove(exeBin) }},
+		{pathBin, func() { env.lookPath = func(string) (string, error) { return "", errors.New("not found") } }},
+	}
+	for _, s := range steps {
+		got, err := findAnvil("", ws, env)
+		if err != nil || got != s.want {
+			t.Fatalf("findAnvil = %q, %v; want %q", got, err, s.want)
+		}
+		s.remove()
+	}
+	_, err := findAnvil("", ws, env)
+	e := wantCode(t, err, sdk.CodeDependenciesMissing)
+	if !strings.Contains(e.Message, "npm i @foundry-rs/anvil-linux-amd64") {
+		t.Fatalf("message does not say how to install: %s", e.Message)
+	}
+
+	// The setting wins, relative to the workspace; a wrong one is a config error.
+	if got, err := findAnvil("../path/anvil", ws, env); err != nil || got != filepath.Join(ws, "../path/anvil") {
+		t.Fatalf("setting: %q, %v", got, err)
+	}
+	_, err = findAnvil("nope/anvil", ws, env)
+	wantCode(t, err, sdk.CodeInvalidConfig)
+}
+
+func TestStartWithoutAnvilIsDependenciesMissing(t *testing.T) {
+	t.Parallel()
+	p := New(nil)
+	p.env = lookupEnv{
+		getenv:     func(string) string { return "" },
+		executable: func() (string, error) { return "/nonexistent/bin/x", nil },
+		lookPath:   func(string) (string, error) { return "", errors.New("no") },
+	}
+	if err := p.Configure(context.Background(), sdk.Config{Workspace: t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: freePort(t)})
+	wantCode(t, err, sdk.CodeDependenciesMissing)
+}
+
+func TestSettingsAndOptions(t *testing.T) {
+	t.Parallel()
+	_, err := parseSettings([]byte(`{"port":9000,"block_time":2}`))
+	wantCode(t, err, sdk.CodeInvalidConfig)
+
+	s, err := parseSettings([]byte(`{"port":9000,"blockTime":2,"hardfork":"cancun"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := resolve(s, sdk.ChainOptions{Port: 9100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Port != 9100 || o.BlockTime != 2 || o.Hardfork != "cancun" || o.ChainID != 1337 || o.Balance != 25 || o.Mnemonic != DefaultMnemonic {
+		t.Fatalf("resolved = %+v", o)
+	}
+	args := anvilArgs(o)
+	for _, want := range [][]string{{"--block-time", "2"}, {"--port", "9100"}, {"--chain-id", "1337"}, {"--gas-limit", "30000000"}, {"--gas-price", "2000000000"}, {"--host", "127.0.0.1"}} {
+		i := slices.Index(args, want[0])
+		if i < 0 || args[i+1] != want[1] {
+			t.Fatalf("args %v lack %v", args, want)
+		}
+	}
+	d, _ := resolve(Settings{}, sdk.ChainOptions{})
+	if slices.Contains(anvilArgs(d), "--block-time") {
+		t.Fatal("default should automine (no --block-time)")
+	}
+}
+
+func TestRedactHidesKeysAndMnemonic(t *testing.T) {
+	t.Parallel()
+	key := "(0) 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
+	if got := redact(key, nil); strings.Contains(got, "ac0974") {
+		t.Fatalf("key kept: %s", got)
+	}
+	if got := redact("Mnemonic:          a b c", nil); strings.Contains(got, "a b c") {
+		t.Fatalf("mnemonic kept: %s", got)
+	}
+	if got := redact("using words spread raise here", []string{"spread raise"}); strings.Contains(got, "spread") {
+		t.Fatalf("secret kept: %s", got)
+	}
+	tx := "    Transaction: 0x3d5b8c0f7e5dc3a0e9a3a2c1b3f7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5"
+	if got := redact(tx, nil); got != tx {
+		t.Fatalf("tx hash line changed: %s", got)
+	}
+}

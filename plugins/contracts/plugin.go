@@ -1,0 +1,112 @@
+package contracts
+
+import (
+	"context"
+	"os"
+	"sync"
+
+	"github.com/ethereum/go-ethereum/rpc"
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Version is the plugin's version string.
+const Version = "0.1.0"
+
+// DefaultRPCURL is the chain deployed to when no RPC URL is given.
+const DefaultRPCURL = "http://127.0.0.1:8545"
+
+// Plugin deploys seedable contracts and remembers what it deployed. It
+// implements sdk.Plugin, sdk.ContractSeeder and sdk.ToolProvider.
+type Plugin struct {
+	log        hclog.Logger
+	getenv     func(string) string
+	executable func() (string, error)
+	catalog    *catalog
+	registry   registry
+
+	mu       sync.Mutex
+	cfg      sdk.Config
+	settings Settings
+	clients  map[string]*rpc.Client // by RPC URL
+}
+
+// New returns a contracts plugin logging to log (nil means no logging).
+func New(log hclog.Logger) *Plugin {
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	return &Plugin{
+		log:        log,
+		getenv:     os.Getenv,
+		executable: os.Executable,
+		catalog:    newCatalog(),
+		clients:    map[string]*rpc.Client{},
+	}
+}
+
+// Info implements sdk.Plugin.
+func (p *Plugin) Info() sdk.Info { return sdk.Info{Name: "contracts", Version: Version} }
+
+// Configure implements sdk.Plugin: it reads the settings.
+func (p *Plugin) Configure(ctx context.Context, cfg sdk.Config) error {
+	s, err := parseSettings(cfg.Settings)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cfg, p.settings = cfg, s
+	return nil
+}
+
+// Stop implements sdk.Plugin: it closes the RPC clients. The registry is
+// kept.
+func (p *Plugin) Stop(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for url, c := range p.clients {
+		c.Close()
+		delete(p.clients, url)
+	}
+	return nil
+}
+
+// Deployed implements sdk.ContractSeeder.
+func (p *Plugin) Deployed(ctx context.Context) ([]sdk.Deployment, error) {
+	return p.registry.list(), nil
+}
+
+// Clear implements sdk.ContractSeeder.
+func (p *Plugin) Clear(ctx context.Context) error {
+	p.registry.clear()
+	return nil
+}
+
+// Available implements sdk.ContractSeeder: the nine built-ins and the
+// deployable artifacts, sorted.
+func (p *Plugin) Available(ctx context.Context) ([]string, error) {
+	names := builtinNames()
+	for n := range p.customArtifacts() {
+		names = append(names, n)
+	}
+	return sortedUnique(names), nil
+}
+
+// customArtifacts scans the configured artifact directories.
+func (p *Plugin) customArtifacts() map[string]customArtifact {
+	p.mu.Lock()
+	ws, dirs := p.cfg.Workspace, p.settings.ArtifactDirs
+	p.mu.Unlock()
+	if len(dirs) == 0 {
+		return nil
+	}
+	return scanArtifacts(ws, dirs)
+}
+
+var (
+	_ sdk.Plugin         = (*Plugin)(nil)
+	_ sdk.ContractSeeder = (*Plugin)(nil)
+	_ sdk.ToolProvider   = (*Plugin)(nil)
+)

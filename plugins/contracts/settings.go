@@ -1,0 +1,36 @@
+package contracts
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Settings is the plugin's section of the mmcp config.
+type Settings struct {
+	// NodeModules is a node_modules directory searched first for
+	// @metamask/test-dapp and @account-abstraction/contracts (absolute or
+	// relative to the workspace).
+	NodeModules string `json:"nodeModules,omitempty"`
+	// ArtifactDirs are directories (relative to the workspace) searched for
+	// Foundry (out/X.sol/X.json) and Hardhat artifact JSON files; each
+	// artifact with bytecode and no constructor arguments is deployable by
+	// its contract name.
+	ArtifactDirs []string `json:"artifactDirs,omitempty"`
+}
+
+// parseSettings decodes settings strictly (unknown field = MM_INVALID_CONFIG).
+func parseSettings(raw json.RawMessage) (Settings, error) {
+	var s Settings
+	b := bytes.TrimSpace(raw)
+	if len(b) == 0 || string(b) == "null" {
+		return s, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return s, sdk.Errorf(sdk.CodeInvalidConfig, "invalid contracts settings: %v", err)
+	}
+	return s, nil
+}

@@ -1,0 +1,173 @@
+package client
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestLogLineFormat(t *testing.T) {
+	t.Parallel()
+	h, buf := connect(t, Options{})
+	ctx := testCtx(t)
+	if _, err := h.Call(ctx, "echo", map[string]any{"text": "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Call(ctx, "fail", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Call(ctx, "envelope", map[string]any{"ok": false}); err != nil {
+		t.Fatal(err)
+	}
+	lines := parseLog(t, buf.String())
+	if len(lines) != 6 {
+		t.Fatalf("got %d lines:\n%s", len(lines), buf.String())
+	}
+	want := [][]string{
+		{"name", "arguments", "_phase", "_seq"},
+		{"name", "arguments", "_phase", "_seq", "_ms", "_ok", "_result"},
+		{"name", "arguments", "_phase", "_seq"},
+		{"name", "arguments", "_phase", "_seq", "_ms", "_ok", "_error"},
+		{"name", "arguments", "_phase", "_seq"},
+		{"name", "arguments", "_phase", "_seq", "_ms", "_ok", "_error", "_result"},
+	}
+	for i, l := range lines {
+		if !reflect.DeepEqual(l.keys, want[i]) {
+			t.Errorf("line %d keys = %v, want %v\n%s", i, l.keys, want[i], l.raw)
+		}
+	}
+	if got := lines[0].raw; got != `{"name":"echo","arguments":{"text":"hi"},"_phase":"before","_seq":1}` {
+		t.Errorf("before line = %s", got)
+	}
+	// A small JSON result is inlined as JSON, not as a string.
+	if r, ok := lines[1].m["_result"].(map[string]any); !ok || r["text"] != "hi" || lines[1].m["_ok"] != true {
+		t.Errorf("after line = %s", lines[1].raw)
+	}
+	if lines[3].m["_ok"] != false || !strings.Contains(lines[3].m["_error"].(string), "it failed") {
+		t.Errorf("error result line = %s", lines[3].raw)
+	}
+	if lines[5].m["_ok"] != false || !strings.Contains(lines[5].m["_error"].(string), "MM_TEST_FAILED") {
+		t.Errorf("failed envelope line = %s", lines[5].raw)
+	}
+}
+
+func TestLogLargeResultsAndSidecars(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "log")
+	h, buf := connect(t, Options{Log: LoggerOptions{Sidecars: true, SidecarDir: dir}})
+	ctx := testCtx(t)
+	for _, c := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"big", map[string]any{"n": 150}},  // inline: under the threshold
+		{"big", map[string]any{"n": 1000}}, // sidecar 2-big.txt
+		{"image", nil},
+		{"big", map[string]any{"n": 300}}, // sidecar 4-big.txt
+	} {
+		if _, err := h.Call(ctx, c.name, c.args); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines := parseLog(t, buf.String())
+	results := []any{lines[1].m["_result"], lines[3].m["_result"], lines[5].m["_result"], lines[7].m["_result"]}
+	want := []any{
+		strings.Repeat("x", 150),
+		"[text 1000 chars -> " + filepath.Join(dir, "2-big.txt") + "]",
+		"[image image/png 68 bytes]",
+		"[text 300 chars -> " + filepath.Join(dir, "4-big.txt") + "]",
+	}
+	if !reflect.DeepEqual(results, want) {
+		t.Fatalf("_result values = %q\nwant %q", results, want)
+	}
+	for name, n := range map[string]int{"2-big.txt": 1000, "4-big.txt": 300} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || len(b) != n {
+			t.Fatalf("sidecar %s: %d bytes, %v", name, len(b), err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Fatalf("sidecar dir has %d files, want 2", len(entries))
+	}
+}
+
+func TestLogLargeResultWithoutSidecars(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "log")
+	h, buf := connect(t, Options{Log: LoggerOptions{SidecarDir: dir, Threshold: 50}})
+	if _, err := h.Call(testCtx(t), "big", map[string]any{"n": 60}); err != nil {
+		t.Fatal(err)
+	}
+	lines := parseLog(t, buf.String())
+	if got := lines[1].m["_result"]; got != "[text 60 chars]" {
+		t.Fatalf("_result = %v", got)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("sidecar dir exists with sidecars off: %v", err)
+	}
+}
+
+func TestLogRedactsSecrets(t *testing.T) {
+	t.Parallel()
+	const srp = "test test test test test test test test test test test junk"
+	const key = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
+	cases := map[string]struct {
+		args     map[string]any
+		redacted []string // argument names that must not be logged
+	}{
+		"password target":  {map[string]any{"text": "hunter2", "testId": "create-password-new"}, []string{"text"}},
+		"srp selector":     {map[string]any{"text": "abcd", "selector": "[data-testid=srp-input]"}, []string{"text"}},
+		"phrase as text":   {map[string]any{"text": srp, "testId": "some-field"}, []string{"text"}},
+		"key as text":      {map[string]any{"text": key}, []string{"text"}},
+		"password arg":     {map[string]any{"password": "hunter2", "text": "plain"}, []string{"password", "text"}},
+		"plain text stays": {map[string]any{"text": "hello", "testId": "search-box"}, nil},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h, buf := connect(t, Options{})
+			res, err := h.Call(testCtx(t), "echo", c.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The server got the real values.
+			if echo := decodeText(t, Text(res)); !reflect.DeepEqual(echo, c.args) {
+				t.Fatalf("server got %v, want %v", echo, c.args)
+			}
+			// The before line only shows them redacted.
+			line := parseLog(t, buf.String())[0]
+			args := line.m["arguments"].(map[string]any)
+			for k, v := range c.args {
+				s := v.(string)
+				wantRedacted := false
+				for _, r := range c.redacted {
+					wantRedacted = wantRedacted || r == k
+				}
+				if wantRedacted {
+					if args[k] != redacted(s) {
+						t.Errorf("%s logged as %v, want %s", k, args[k], redacted(s))
+					}
+					if strings.Contains(buf.String(), s) {
+						t.Errorf("secret %q reached the log:\n%s", s, buf.String())
+					}
+				} else if args[k] != s {
+					t.Errorf("%s logged as %v, want %q", k, args[k], s)
+				}
+			}
+		})
+	}
+}
+
+func TestLogSecretsOptIn(t *testing.T) {
+	t.Parallel()
+	h, buf := connect(t, Options{Log: LoggerOptions{LogSecrets: true}})
+	if _, err := h.Call(testCtx(t), "echo", map[string]any{"password": "hunter2"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"password":"hunter2"`) {
+		t.Fatalf("LogSecrets did not log the password:\n%s", buf.String())
+	}
+}
