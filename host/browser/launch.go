@@ -368,6 +368,9 @@ func (s *Session) close(ctx context.Context) error {
 	if err := waitGroupGone(wctx, s.pid); err != nil {
 		errs = append(errs, fmt.Errorf("chrome (pid %d) still running: %w", s.pid, err))
 	}
+	if s.ownsDir {
+		killStragglers(wctx, s.userDir)
+	}
 	if err := s.removeUserDir(); err != nil {
 		errs = append(errs, err)
 	}
