@@ -127,3 +127,5 @@ func eventuallyText(t testing.TB, h *Host, id, want string) {
 func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+func renameFile(a, b string) error { return os.Rename(a, b) }
