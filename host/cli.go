@@ -21,6 +21,20 @@ Commands:
   demo         run a short real flow: the test wallet in Chrome, Anvil, the fixture server
   plugins      list discovered plugins, their capabilities and tools, and why any failed
   version      print the version
+  serve --http [addr]
+               serve MCP over streamable HTTP (default 127.0.0.1, a free port) so several
+               clients share one session; writes <repo>/.mmcp/serve.json {url, token, pid}
+  call [--log FILE] <tool> ['<json>'|-]
+               call one tool, print its envelope (exit 1 when ok is false); attaches to
+               the workspace's running serve, else spawns a host for the call
+  tools [--json]
+               list the tools and their input schemas (attach or spawn, as call)
+  replay <log.jsonl> [--keep-going] [--log FILE]
+               rerun the calls of a JSONL call log (its "before" lines); stops at the
+               first failure unless --keep-going (attach or spawn, as call)
+  gen [--out FILE] [--package NAME] [--all]
+               write typed Go handles of the host's own tools (default
+               sdk/client/mmcp/tools_gen.go; --all includes plugin tools)
 
 Flags:
 `
@@ -64,8 +78,18 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	switch cmd {
-	case "", "serve":
+	case "":
 		return runServe(ctx, cfg, rest, stdin, stdout, stderr)
+	case "serve":
+		return runServeCmd(ctx, cfg, rest, stdin, stdout, stderr)
+	case "call":
+		return runCall(ctx, cfg, rest, stdin, stdout, stderr)
+	case "tools":
+		return runTools(ctx, cfg, rest, stdout, stderr)
+	case "replay":
+		return runReplay(ctx, cfg, rest, stdout, stderr)
+	case "gen":
+		return runGen(ctx, cfg, rest, stdout, stderr)
 	case "plugins":
 		return runPlugins(ctx, cfg, rest, stdout, stderr)
 	case "demo":

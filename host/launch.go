@@ -61,10 +61,19 @@ func (h *Host) launch(ctx context.Context, in launchInput, progress func(float64
 	}
 	s := &session{id: newSessionID(), createdAt: time.Now(), launch: in}
 	var pre []prerequisite
+	// Each step's log line carries the milliseconds since the previous one
+	// (the split of a launch's time).
+	last := time.Now()
+	lap := func() int64 {
+		now := time.Now()
+		ms := now.Sub(last).Milliseconds()
+		last = now
+		return ms
+	}
 	step := func(name, desc string) {
 		pre = append(pre, prerequisite{Step: name, Description: desc})
 		progress(float64(len(pre)), 0, desc)
-		h.log.Info("launch", "step", name, "detail", desc)
+		h.log.Info("launch", "step", name, "ms", lap(), "detail", desc)
 	}
 	ok := false
 	defer func() {
@@ -77,6 +86,22 @@ func (h *Host) launch(ctx context.Context, in launchInput, progress func(float64
 	if err != nil {
 		return nil, err
 	}
+
+	// The wallet state is resolved before anything starts: an unknown
+	// preset or a malformed fixture fails without starting a chain.
+	var state sdk.WalletState
+	if h.plugins.ByCapability(sdk.CapFixture) != nil {
+		err := h.plugins.Use(ctx, sdk.CapFixture, func(c *sdk.Client) error {
+			var err error
+			state, err = h.walletState(ctx, c.Fixture(), in)
+			return err
+		})
+		if err != nil {
+			return nil, launchErr("fixture", err)
+		}
+	}
+	hasVault := stateHasVault(state)
+	h.log.Debug("launch", "step", "wallet-state", "ms", lap(), "detail", "resolved the "+in.StateMode+" wallet state")
 
 	if h.plugins.ByCapability(sdk.CapChain) != nil {
 		var st sdk.ChainStatus
@@ -97,16 +122,7 @@ func (h *Host) launch(ctx context.Context, in launchInput, progress func(float64
 		if s.chain == nil {
 			return nil, sdk.Errorf(sdk.CodeInvalidConfig, "seedContracts needs a chain: install mmcp-plugin-chain")
 		}
-		var res sdk.DeployManyResult
-		err := h.plugins.Use(ctx, sdk.CapContractSeeding, func(c *sdk.Client) error {
-			if err := c.ContractSeeder().Clear(ctx); err != nil {
-				return err
-			}
-			s.contracts = true
-			var err error
-			res, err = c.ContractSeeder().DeployMany(ctx, s.chain.RPCURL, in.SeedContracts, sdk.DeployOptions{})
-			return err
-		})
+		res, err := h.seedAtLaunch(ctx, s, in.SeedContracts)
 		if err != nil {
 			return nil, launchErr("contracts", err)
 		}
@@ -120,20 +136,10 @@ func (h *Host) launch(ctx context.Context, in launchInput, progress func(float64
 		step("contracts", fmt.Sprintf("deployed %d contracts", len(res.Deployed)))
 	}
 
-	hasVault := false
-	if h.plugins.ByCapability(sdk.CapFixture) != nil {
-		var st sdk.FixtureStatus
-		err := h.plugins.Use(ctx, sdk.CapFixture, func(c *sdk.Client) error {
-			state, err := h.walletState(ctx, c.Fixture(), in)
-			if err != nil {
-				return err
-			}
-			hasVault = stateHasVault(state)
-			st, err = c.Fixture().Start(ctx, state, sdk.FixtureOptions{Port: in.Ports.FixtureServer, Contracts: contracts})
-			return err
-		})
+	if state != nil {
+		st, err := h.serveFixture(ctx, s, state, in.Ports.FixtureServer, contracts, step)
 		if err != nil {
-			return nil, launchErr("fixture", err)
+			return nil, err
 		}
 		s.fixture = true
 		step("fixture", fmt.Sprintf("%s wallet state served at %s", in.StateMode, st.URL))
@@ -157,6 +163,7 @@ func (h *Host) launch(ctx context.Context, in launchInput, progress func(float64
 	if err != nil {
 		return nil, launchErr("extension", err)
 	}
+	h.log.Info("launch", "step", "extension", "ms", lap(), "detail", "extension ready on "+st.CurrentScreen)
 	if in.StateMode == "default" && hasVault && !st.IsUnlocked {
 		if err := b.Unlock(ctx, DefaultPassword); err != nil {
 			return nil, launchErr("unlock", err)
@@ -165,12 +172,81 @@ func (h *Host) launch(ctx context.Context, in launchInput, progress func(float64
 	}
 	h.sess = s
 	ok = true
-	state, err := h.state(ctx, s)
+	view, err := h.state(ctx, s)
 	if err != nil {
 		h.log.Warn("state after launch", "error", err)
 	}
 	h.sessionStarted(s, ext)
-	return map[string]any{"sessionId": s.id, "extensionId": b.ExtensionID(), "state": state, "prerequisites": pre}, nil
+	h.log.Debug("launch", "step", "ready", "ms", lap(), "detail", "state read, session recorded")
+	return map[string]any{"sessionId": s.id, "extensionId": b.ExtensionID(), "state": view, "prerequisites": pre}, nil
+}
+
+// seedAtLaunch deploys names on the session's chain, emptying the
+// registry first (a new session).
+func (h *Host) seedAtLaunch(ctx context.Context, s *session, names []string) (sdk.DeployManyResult, error) {
+	var res sdk.DeployManyResult
+	err := h.plugins.Use(ctx, sdk.CapContractSeeding, func(c *sdk.Client) error {
+		if !s.contracts {
+			if err := c.ContractSeeder().Clear(ctx); err != nil {
+				return err
+			}
+			s.contracts = true
+		}
+		var err error
+		res, err = c.ContractSeeder().DeployMany(ctx, s.chain.RPCURL, names, sdk.DeployOptions{})
+		return err
+	})
+	return res, err
+}
+
+// serveFixture starts the fixture server. A state that references a
+// contract seedContracts did not list (a preset with tokens or NFTs) gets
+// it deployed, then the server is started again: the fixture plugin
+// answers such a state with MM_INVALID_INPUT and details.contract.
+func (h *Host) serveFixture(ctx context.Context, s *session, state sdk.WalletState, port int, contracts map[string]string, step func(string, string)) (sdk.FixtureStatus, error) {
+	for {
+		var st sdk.FixtureStatus
+		err := h.plugins.Use(ctx, sdk.CapFixture, func(c *sdk.Client) error {
+			var err error
+			st, err = c.Fixture().Start(ctx, state, sdk.FixtureOptions{Port: port, Contracts: contracts})
+			return err
+		})
+		name := missingContract(err)
+		if name == "" {
+			if err != nil {
+				return st, launchErr("fixture", err)
+			}
+			return st, nil
+		}
+		if _, done := contracts[name]; done || s.chain == nil {
+			return st, launchErr("fixture", err)
+		}
+		res, err := h.seedAtLaunch(ctx, s, []string{name})
+		if err != nil {
+			return st, launchErr("contracts", err)
+		}
+		if len(res.Failed) > 0 || len(res.Deployed) == 0 {
+			msg := "nothing deployed"
+			if len(res.Failed) > 0 {
+				msg = res.Failed[0].Error
+			}
+			return st, sdk.Errorf(sdk.CodeLaunchFailed, "the wallet state needs contract %s, and deploying it failed: %s", name, msg).
+				WithDetails(map[string]any{"step": "contracts", "contract": name})
+		}
+		contracts[name] = res.Deployed[0].ContractAddress
+		step("contracts", fmt.Sprintf("deployed %s at %s for the wallet state", name, res.Deployed[0].ContractAddress))
+	}
+}
+
+// missingContract is the contract named by the fixture plugin's
+// undeployed-contract error, or "".
+func missingContract(err error) string {
+	var de *sdk.Error
+	if !errors.As(err, &de) || de.Code != sdk.CodeInvalidInput {
+		return ""
+	}
+	name, _ := de.Details["contract"].(string)
+	return name
 }
 
 // launchErr keeps a step's domain code (MM_PORT_IN_USE, MM_INVALID_CONFIG

@@ -1,0 +1,462 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+const account1 = "0x09781764c08de8ca82e156bbf156a3ca217c7950"
+
+// launchRetry launches like launch, but reruns while another agent's test
+// holds a shared port (12345, 8545): MM_PORT_IN_USE is then not ours.
+func launchRetry(t testing.TB, h *Host, args map[string]any) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		env := h.Call("mm_launch", args)
+		if env.OK {
+			var out map[string]any
+			env.Decode(t, &out)
+			return out
+		}
+		if env.Error.Code != "MM_PORT_IN_USE" || time.Now().After(deadline) {
+			t.Fatalf("launch failed: %+v\nstderr tail:\n%s", env.Error, tail(h.Stderr.String(), 20))
+		}
+		t.Logf("shared port busy, retrying: %s", env.Error.Message)
+		time.Sleep(2 * time.Second)
+	}
+}
+
+// launchState decodes a launch result's state.
+func launchState(t testing.TB, res map[string]any) state {
+	t.Helper()
+	var st state
+	if err := json.Unmarshal([]byte(jsonOf(res["state"])), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// steps lists a launch result's prerequisites' step names.
+func steps(res map[string]any) []string {
+	var pre []struct{ Step string }
+	_ = json.Unmarshal([]byte(jsonOf(res["prerequisites"])), &pre)
+	var out []string
+	for _, p := range pre {
+		out = append(out, p.Step)
+	}
+	return out
+}
+
+// chainURL is the session chain's RPC URL, from the chain plugin's status.
+func chainURL(t testing.TB, h *Host) string {
+	t.Helper()
+	var st struct {
+		Running bool
+		RPCURL  string `json:"rpcUrl"`
+	}
+	must(t, h.Call("chain_status", map[string]any{})).Decode(t, &st)
+	if !st.Running || st.RPCURL == "" {
+		t.Fatalf("chain status %+v", st)
+	}
+	return st.RPCURL
+}
+
+// ethRPC calls a JSON-RPC method on url and decodes its result into out.
+func ethRPC(t testing.TB, url, method string, out any, params ...any) {
+	t.Helper()
+	if params == nil {
+		params = []any{}
+	}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	defer resp.Body.Close()
+	var r struct {
+		Result json.RawMessage
+		Error  *struct{ Message string }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	if r.Error != nil {
+		t.Fatalf("%s: %s", method, r.Error.Message)
+	}
+	if err := json.Unmarshal(r.Result, out); err != nil {
+		t.Fatalf("%s result %s: %v", method, r.Result, err)
+	}
+}
+
+// weiOf reads an account's balance in wei.
+func weiOf(t testing.TB, url, addr string) *big.Int {
+	t.Helper()
+	var hexWei string
+	ethRPC(t, url, "eth_getBalance", &hexWei, addr, "latest")
+	n, ok := new(big.Int).SetString(strings.TrimPrefix(hexWei, "0x"), 16)
+	if !ok {
+		t.Fatalf("balance %q", hexWei)
+	}
+	return n
+}
+
+// anvilOn lists the Anvil processes listening on port.
+func anvilOn(port int) []int {
+	return pidsMatching("anvil", "--port "+strconv.Itoa(port)+" ")
+}
+
+// portFree reports whether 127.0.0.1:port can be bound.
+func portFree(port int) bool {
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return false
+	}
+	_ = l.Close()
+	return true
+}
+
+// nothingLeft fails the test when the session's Anvil, fixture server or
+// Chrome survived.
+func nothingLeft(t *testing.T, ws string, anvilPort int) {
+	t.Helper()
+	if !eventually(10*time.Second, func() bool { return len(anvilOn(anvilPort)) == 0 }) {
+		t.Errorf("Anvil left on port %d: %v", anvilPort, anvilOn(anvilPort))
+	}
+	if !eventually(10*time.Second, func() bool { return len(chromeFor(ws)) == 0 }) {
+		t.Errorf("Chrome left: %v", chromeFor(ws))
+	}
+	if !eventually(10*time.Second, func() bool { return portFree(12345) }) {
+		t.Errorf("port 12345 still busy (fixture server left?)")
+	}
+}
+
+// TestLaunchDefaultSession: a default launch lands on an unlocked home with
+// account 0 and 25 ETH read from Anvil; a second launch is refused; the
+// balance follows the chain; a dapp connects and sends a transaction that
+// lands on Anvil.
+func TestLaunchDefaultSession(t *testing.T) {
+	h, ws := walletHost(t)
+	res := launchRetry(t, h, map[string]any{"goal": "default launch", "flowTags": []string{"launch"}, "tags": []string{"e2e"}})
+	st := launchState(t, res)
+	if st.CurrentScreen != "home" || !st.IsUnlocked {
+		t.Fatalf("launch state %+v", st)
+	}
+	if st.AccountAddress == nil || !strings.EqualFold(*st.AccountAddress, "0x5CfE73b6021E818B776b421B1c4Db2474086a7e1") {
+		t.Fatalf("account %v", st.AccountAddress)
+	}
+	if st.Balance == nil || *st.Balance != "25 ETH" {
+		t.Fatalf("balance %v, want 25 ETH", st.Balance)
+	}
+	if got := strings.Join(steps(res), ","); got != "chain,fixture,browser,unlock" {
+		t.Fatalf("prerequisites %s", got)
+	}
+	// Port 8545 is shared with other tests: remember our Anvil by pid.
+	ours := anvilOn(8545)
+	if len(ours) != 1 {
+		t.Fatalf("Anvil processes on port 8545: %v", ours)
+	}
+	wantCode(t, h.Call("mm_launch", map[string]any{}), "MM_SESSION_ALREADY_RUNNING")
+	url := chainURL(t, h)
+
+	t.Run("balance follows the chain", func(t *testing.T) {
+		must(t, h.Call("chain_set_balance", map[string]any{"address": account0, "wei": "7500000000000000000"}))
+		if st := getState(t, h); st.Balance == nil || *st.Balance != "7.5 ETH" {
+			t.Fatalf("balance after chain_set_balance: %v", st.Balance)
+		}
+	})
+
+	t.Run("dapp connects and sends a transaction", func(t *testing.T) {
+		before := weiOf(t, url, account1)
+		srv := dappServer(t)
+		must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL}))
+		must(t, h.Call("mm_click", map[string]any{"testId": "connect"}))
+		must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 10000}))
+		must(t, h.Call("mm_click", map[string]any{"testId": "confirm-btn"}))
+		must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
+		eventuallyText(t, h, "account", account0)
+		must(t, h.Call("mm_click", map[string]any{"testId": "send"}))
+		must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 10000}))
+		must(t, h.Call("mm_click", map[string]any{"testId": "confirm-footer-button"}))
+		must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
+		var hash string
+		if !eventually(15*time.Second, func() bool {
+			hash = testIDText(t, h, "tx")
+			return strings.HasPrefix(hash, "0x") && len(hash) == 66
+		}) {
+			t.Fatalf("no transaction hash on the dapp: %q", hash)
+		}
+		var receipt struct {
+			Status string
+			From   string
+		}
+		ethRPC(t, url, "eth_getTransactionReceipt", &receipt, hash)
+		if receipt.Status != "0x1" || !strings.EqualFold(receipt.From, account0) {
+			t.Fatalf("receipt %+v", receipt)
+		}
+		after := weiOf(t, url, account1)
+		oneEth := new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil)
+		if new(big.Int).Sub(after, before).Cmp(oneEth) != 0 {
+			t.Fatalf("account 1 balance %s -> %s, want +1 ETH", before, after)
+		}
+	})
+
+	must(t, h.Call("mm_cleanup", map[string]any{}))
+	if !eventually(10*time.Second, func() bool { return !pidAlive(ours[0]) }) {
+		t.Errorf("Anvil %d left after cleanup", ours[0])
+	}
+	if !eventually(10*time.Second, func() bool { return len(chromeFor(ws)) == 0 }) {
+		t.Errorf("Chrome left: %v", chromeFor(ws))
+	}
+}
+
+// pidAlive reports whether pid runs (and is not a zombie).
+func pidAlive(pid int) bool {
+	st, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	return err == nil && !strings.Contains(string(st), ") Z ")
+}
+
+// TestLaunchAnvilPort: ports.anvil moves the chain, and the wallet still
+// reads its balance there.
+func TestLaunchAnvilPort(t *testing.T) {
+	h, ws := walletHost(t)
+	port := freePort(t)
+	res := launchRetry(t, h, map[string]any{"ports": map[string]any{"anvil": port}})
+	st := launchState(t, res)
+	if st.CurrentScreen != "home" || st.Balance == nil || *st.Balance != "25 ETH" {
+		t.Fatalf("launch state %+v (balance %v)", st, st.Balance)
+	}
+	if len(anvilOn(port)) != 1 {
+		t.Fatalf("Anvil processes on %d: %v", port, anvilOn(port))
+	}
+	if got := chainURL(t, h); !strings.HasSuffix(got, ":"+strconv.Itoa(port)) {
+		t.Fatalf("chain URL %s", got)
+	}
+	// The wallet itself talks to the moved chain: its home shows the balance.
+	eventuallyText(t, h, "eth-overview__primary-currency", "25 ETH")
+	must(t, h.Call("mm_cleanup", map[string]any{}))
+	nothingLeft(t, ws, port)
+}
+
+// TestLaunchOnboarding: the onboarding state lands on the welcome screen.
+func TestLaunchOnboarding(t *testing.T) {
+	h, _ := walletHost(t)
+	res := launchRetry(t, h, map[string]any{"stateMode": "onboarding", "ports": map[string]any{"anvil": freePort(t)}})
+	if st := launchState(t, res); st.CurrentScreen != "onboarding-welcome" || st.IsUnlocked {
+		t.Fatalf("launch state %+v", st)
+	}
+	if got := strings.Join(steps(res), ","); strings.Contains(got, "unlock") {
+		t.Fatalf("onboarding launch unlocked: %s", got)
+	}
+}
+
+// defaultStateWith fetches the default state through the fixture plugin's
+// own tool and selects addr in it.
+func defaultStateWith(t *testing.T, h *Host, addr string) map[string]any {
+	t.Helper()
+	var fx map[string]any
+	must(t, h.Call("fixture_default_state", map[string]any{})).Decode(t, &fx)
+	data := fx["data"].(map[string]any)
+	prefs := data["PreferencesController"].(map[string]any)
+	prefs["selectedAddress"] = addr
+	// Newer states select through AccountsController; keep them in step.
+	if ac, ok := data["AccountsController"].(map[string]any); ok {
+		if ia, ok := ac["internalAccounts"].(map[string]any); ok {
+			if accts, ok := ia["accounts"].(map[string]any); ok {
+				for id, a := range accts {
+					if m, ok := a.(map[string]any); ok && strings.EqualFold(fmt.Sprint(m["address"]), addr) {
+						ia["selectedAccount"] = id
+					}
+				}
+			}
+		}
+	}
+	return fx
+}
+
+// TestLaunchCustomFixture: stateMode custom serves the given fixture: a
+// vault-less one lands on onboarding, one with the default vault and account
+// 1 selected lands locked (custom never unlocks) and shows account 1 once
+// unlocked by hand.
+func TestLaunchCustomFixture(t *testing.T) {
+	h, _ := walletHost(t)
+	anvil := freePort(t)
+
+	t.Run("no vault", func(t *testing.T) {
+		fixture := map[string]any{
+			"PreferencesController": map[string]any{"selectedAddress": account1},
+			"NetworkController": map[string]any{"providerConfig": map[string]any{
+				"rpcUrl": "http://localhost:" + strconv.Itoa(anvil), "chainId": "0x539", "nickname": "Localhost", "ticker": "ETH"}},
+		}
+		res := launchRetry(t, h, map[string]any{"stateMode": "custom", "fixture": fixture, "ports": map[string]any{"anvil": anvil}})
+		if st := launchState(t, res); st.CurrentScreen != "onboarding-welcome" {
+			t.Fatalf("launch state %+v", st)
+		}
+		must(t, h.Call("mm_cleanup", map[string]any{}))
+	})
+
+	t.Run("account 1 selected", func(t *testing.T) {
+		fx := defaultStateWith(t, h, account1)
+		res := launchRetry(t, h, map[string]any{"stateMode": "custom", "fixture": fx, "ports": map[string]any{"anvil": anvil}})
+		if st := launchState(t, res); st.CurrentScreen != "unlock" || st.IsUnlocked {
+			t.Fatalf("launch state %+v", st)
+		}
+		must(t, h.Call("mm_type", map[string]any{"testId": "unlock-password", "text": e2ePassword}))
+		must(t, h.Call("mm_click", map[string]any{"testId": "unlock-submit"}))
+		must(t, h.Call("mm_wait_for", map[string]any{"testId": "account-menu-icon"}))
+		st := getState(t, h)
+		if !st.IsUnlocked || st.AccountAddress == nil || !strings.EqualFold(*st.AccountAddress, account1) {
+			t.Fatalf("after unlock %+v (account %v)", st, st.AccountAddress)
+		}
+		must(t, h.Call("mm_cleanup", map[string]any{}))
+	})
+}
+
+// TestLaunchPresetFile: a preset file dropped into <ws>/.mmcp/presets is
+// used by name; an unknown preset lists the presets.
+func TestLaunchPresetFile(t *testing.T) {
+	h, ws := walletHost(t)
+	fx := defaultStateWith(t, h, account1)
+	dir := filepath.Join(ws, ".mmcp", "presets")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "teamAccount1.json"), []byte(jsonOf(fx)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	anvil := freePort(t)
+
+	env := h.Call("mm_launch", map[string]any{"fixturePreset": "noSuchPreset", "ports": map[string]any{"anvil": anvil}})
+	wantCode(t, env, "MM_INVALID_CONFIG")
+	if av := jsonOf(env.Error.Details["available"]); !strings.Contains(av, "teamAccount1") || !strings.Contains(av, "withNFTs") {
+		t.Fatalf("available presets %s", av)
+	}
+	if !eventually(10*time.Second, func() bool { return len(anvilOn(anvil)) == 0 }) {
+		t.Fatalf("Anvil left after the refused preset")
+	}
+
+	res := launchRetry(t, h, map[string]any{"fixturePreset": "teamAccount1", "ports": map[string]any{"anvil": anvil}})
+	st := launchState(t, res)
+	if st.CurrentScreen != "home" || !st.IsUnlocked || st.AccountAddress == nil || !strings.EqualFold(*st.AccountAddress, account1) {
+		t.Fatalf("launch state %+v (account %v)", st, st.AccountAddress)
+	}
+	if st.Balance == nil || *st.Balance != "25 ETH" {
+		t.Fatalf("balance %v", st.Balance)
+	}
+}
+
+// TestLaunchPortInUse: a busy fixture port answers MM_PORT_IN_USE and the
+// chain started before it is gone.
+func TestLaunchPortInUse(t *testing.T) {
+	h, ws := walletHost(t)
+	var l net.Listener
+	if !eventually(60*time.Second, func() bool {
+		var err error
+		l, err = net.Listen("tcp", "127.0.0.1:12345")
+		return err == nil
+	}) {
+		t.Skip("port 12345 stays busy (another test holds it)")
+	}
+	defer l.Close()
+	anvil := freePort(t)
+	env := h.Call("mm_launch", map[string]any{"ports": map[string]any{"anvil": anvil}})
+	wantCode(t, env, "MM_PORT_IN_USE")
+	if !strings.Contains(env.Error.Message, "12345") {
+		t.Errorf("message does not name the port: %s", env.Error.Message)
+	}
+	if !eventually(10*time.Second, func() bool { return len(anvilOn(anvil)) == 0 }) {
+		t.Errorf("Anvil left on port %d: %v", anvil, anvilOn(anvil))
+	}
+	if len(chromeFor(ws)) != 0 {
+		t.Errorf("Chrome started: %v", chromeFor(ws))
+	}
+	wantCode(t, h.Call("mm_get_state", map[string]any{}), "MM_NO_ACTIVE_SESSION")
+}
+
+// TestLaunchFailsHalfway: a launch failing after the chain (unknown seed
+// contract) or after the chain and the fixture server (Chrome cannot start)
+// leaves nothing behind, and the next launch works.
+func TestLaunchFailsHalfway(t *testing.T) {
+	t.Run("unknown seed contract", func(t *testing.T) {
+		h, ws := walletHost(t)
+		anvil := freePort(t)
+		env := h.Call("mm_launch", map[string]any{"seedContracts": []string{"hst", "noSuchContract"}, "ports": map[string]any{"anvil": anvil}})
+		wantCode(t, env, "MM_LAUNCH_FAILED")
+		if !strings.Contains(env.Error.Message, "noSuchContract") || env.Error.Details["step"] != "contracts" {
+			t.Fatalf("error %+v", env.Error)
+		}
+		nothingLeft(t, ws, anvil)
+		// The host is clean: the next launch works.
+		res := launchRetry(t, h, map[string]any{"ports": map[string]any{"anvil": anvil}})
+		if st := launchState(t, res); st.CurrentScreen != "home" {
+			t.Fatalf("relaunch state %+v", st)
+		}
+		must(t, h.Call("mm_cleanup", map[string]any{}))
+		nothingLeft(t, ws, anvil)
+	})
+
+	t.Run("Chrome fails after the fixture server", func(t *testing.T) {
+		h, ws := walletHost(t, "--chrome", "/bin/false")
+		anvil := freePort(t)
+		var env Envelope
+		deadline := time.Now().Add(time.Minute)
+		for {
+			env = h.Call("mm_launch", map[string]any{"ports": map[string]any{"anvil": anvil}})
+			if env.OK || env.Error.Code != "MM_PORT_IN_USE" || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(2 * time.Second)
+		}
+		wantCode(t, env, "MM_LAUNCH_FAILED")
+		if env.Error.Details["step"] != "browser" {
+			t.Fatalf("error %+v", env.Error)
+		}
+		nothingLeft(t, ws, anvil)
+	})
+}
+
+// stepLine matches the host's per-step launch log lines.
+var stepLine = regexp.MustCompile(`launch: step=([\w-]+) ms=(\d+)`)
+
+// BenchmarkFullLaunch: a full default mm_launch (chain, fixture, Chrome,
+// extension ready, unlocked home) and its cleanup, on one running host. It
+// reports the medians of the launch, of each of its steps (from the host's
+// "launch: step=... ms=..." log lines) and of the cleanup. Target: launch
+// median <= 2000 ms. Run with -benchtime=10x for the median of 10.
+func BenchmarkFullLaunch(b *testing.B) {
+	h, _ := walletHost(b, "--log-level", "debug")
+	var total, cleanup []time.Duration
+	split := map[string][]time.Duration{}
+	for i := 0; i < b.N; i++ {
+		mark := len(h.Stderr.String())
+		start := time.Now()
+		env := h.Call("mm_launch", map[string]any{})
+		if !env.OK {
+			b.Fatalf("launch: %+v", env.Error)
+		}
+		total = append(total, time.Since(start))
+		for _, m := range stepLine.FindAllStringSubmatch(h.Stderr.String()[mark:], -1) {
+			ms, _ := strconv.Atoi(m[2])
+			split[m[1]] = append(split[m[1]], time.Duration(ms)*time.Millisecond)
+		}
+		start = time.Now()
+		must(b, h.Call("mm_cleanup", map[string]any{}))
+		cleanup = append(cleanup, time.Since(start))
+	}
+	b.ReportMetric(median(total), "launch-median-ms")
+	b.ReportMetric(median(cleanup), "cleanup-median-ms")
+	for name, ds := range split {
+		b.ReportMetric(median(ds), name+"-ms")
+	}
+}

@@ -1,0 +1,271 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mmcp-dev/mmcp/sdk/client"
+)
+
+// cliConnectTimeout bounds connecting to (or spawning) a host for the CLI.
+const cliConnectTimeout = 60 * time.Second
+
+// cliConn is the CLI's connection to a host: attached to a running
+// `mmcp serve --http` of the workspace, or a host spawned for the command.
+type cliConn struct {
+	*client.Handle
+	// Attached is the serve it attached to (nil when spawned).
+	Attached *ServeState
+	logFile  *os.File
+}
+
+// Close closes the connection; a spawned host exits (ending its session).
+func (c *cliConn) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_ = c.Handle.Close(ctx)
+	if c.logFile != nil {
+		_ = c.logFile.Close()
+	}
+}
+
+// spawnArgs are the host flags of raw (flag values as given) for a host
+// spawned over stdio on the workspace repo.
+func spawnArgs(raw Config, repo string) []string {
+	args := []string{"--repo", repo}
+	add := func(flag, v string) {
+		if v != "" {
+			args = append(args, flag, v)
+		}
+	}
+	add("--artifacts-dir", raw.ArtifactsDir)
+	if len(raw.PluginPath) > 0 {
+		args = append(args, "--plugin-path", strings.Join(raw.PluginPath, string(os.PathListSeparator)))
+	}
+	add("--config", raw.ConfigFile)
+	level := raw.LogLevel
+	if level == "" && os.Getenv("MMCP_LOG_LEVEL") == "" {
+		level = "warn" // a CLI command shows its result, not the host's chatter
+	}
+	add("--log-level", level)
+	add("--log-file", raw.LogFile)
+	add("--tool-prefix", raw.ToolPrefix)
+	add("--chrome", raw.Chrome)
+	if raw.Headless {
+		args = append(args, "--headless")
+	}
+	add("--cdp-url", raw.CDPURL)
+	return args
+}
+
+// connectCLI attaches to the workspace's running serve, else spawns this
+// executable as a stdio host with the same flags. logPath, when set,
+// appends the JSONL call log there.
+func connectCLI(ctx context.Context, raw Config, logPath string, stderr io.Writer) (*cliConn, error) {
+	resolved := raw
+	resolved.PluginPath = append([]string(nil), raw.PluginPath...)
+	if err := resolved.Resolve(); err != nil {
+		return nil, err
+	}
+	conn := &cliConn{}
+	opts := client.Options{Log: client.LoggerOptions{Writer: io.Discard}}
+	if logPath != "" {
+		f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("call log: %w", err)
+		}
+		conn.logFile = f
+		opts.Log.Writer = f
+	}
+	if st, ok := ReadServeState(resolved.Repo); ok {
+		conn.Attached = st
+		opts.URL, opts.Token = st.URL, st.Token
+	} else {
+		exe, err := os.Executable()
+		if err != nil {
+			conn.closeLog()
+			return nil, fmt.Errorf("spawn host: %w", err)
+		}
+		opts.Command = client.Command{Path: exe, Args: spawnArgs(raw, resolved.Repo), Stderr: stderr}
+	}
+	cctx, cancel := context.WithTimeout(ctx, cliConnectTimeout)
+	defer cancel()
+	h, err := client.Connect(cctx, opts)
+	if err != nil {
+		conn.closeLog()
+		if conn.Attached != nil {
+			return nil, fmt.Errorf("attach to mmcp serve at %s (pid %d): %w", conn.Attached.URL, conn.Attached.PID, err)
+		}
+		return nil, err
+	}
+	conn.Handle = h
+	return conn, nil
+}
+
+func (c *cliConn) closeLog() {
+	if c.logFile != nil {
+		_ = c.logFile.Close()
+	}
+}
+
+// prettyResult returns the result's text, re-indented when it is JSON.
+func prettyResult(res *mcp.CallToolResult) string {
+	text := client.Text(res)
+	var buf bytes.Buffer
+	if json.Valid([]byte(text)) && json.Indent(&buf, []byte(text), "", "  ") == nil {
+		return buf.String()
+	}
+	if text == "" && res != nil && len(res.Content) > 0 {
+		b, _ := json.MarshalIndent(res.Content, "", "  ")
+		return string(b)
+	}
+	return text
+}
+
+// runCall is `mmcp call [--log FILE] <tool> ['<json>'|-]`: it prints the
+// tool's envelope and exits 1 when the call failed (ok false).
+func runCall(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	const use = "usage: mmcp [flags] call [--log FILE] <tool> ['<json arguments>' | -]"
+	var logPath string
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--log" || a == "-log":
+			if i+1 >= len(args) {
+				fmt.Fprintln(stderr, use)
+				return 2
+			}
+			logPath = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--log="):
+			logPath = strings.TrimPrefix(a, "--log=")
+		case a == "-h" || a == "--help":
+			fmt.Fprintln(stderr, use)
+			return 2
+		default:
+			pos = append(pos, a)
+		}
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		fmt.Fprintln(stderr, use)
+		return 2
+	}
+	tool, raw := pos[0], "{}"
+	if len(pos) == 2 {
+		raw = pos[1]
+	}
+	if raw == "-" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintln(stderr, "mmcp call: read arguments:", err)
+			return 2
+		}
+		raw = string(b)
+	}
+	var callArgs map[string]any
+	if strings.TrimSpace(raw) == "" {
+		raw = "{}"
+	}
+	if err := json.Unmarshal([]byte(raw), &callArgs); err != nil {
+		fmt.Fprintf(stderr, "mmcp call: arguments must be a JSON object: %v\n", err)
+		return 2
+	}
+	if callArgs == nil {
+		callArgs = map[string]any{}
+	}
+	conn, err := connectCLI(ctx, cfg, logPath, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "mmcp call:", err)
+		return 1
+	}
+	defer conn.Close()
+	res, err := conn.Call(ctx, tool, callArgs)
+	if err != nil {
+		fmt.Fprintf(stderr, "mmcp call %s: %v\n", tool, err)
+		return 1
+	}
+	fmt.Fprintln(stdout, prettyResult(res))
+	if client.ResultError(res) != nil {
+		return 1
+	}
+	return 0
+}
+
+// runTools is `mmcp tools [--json]`: the tools the host lists, with their
+// input schemas.
+func runTools(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) int {
+	asJSON := false
+	for _, a := range args {
+		switch a {
+		case "--json", "-json":
+			asJSON = true
+		default:
+			fmt.Fprintln(stderr, "usage: mmcp [flags] tools [--json]")
+			return 2
+		}
+	}
+	conn, err := connectCLI(ctx, cfg, "", stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "mmcp tools:", err)
+		return 1
+	}
+	defer conn.Close()
+	tools := append([]mcp.Tool(nil), conn.Tools()...)
+	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
+	if asJSON {
+		type row struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description,omitempty"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		rows := make([]row, 0, len(tools))
+		for _, t := range tools {
+			rows = append(rows, row{Name: t.Name, Description: t.Description, InputSchema: toolSchema(t)})
+		}
+		b, _ := json.MarshalIndent(rows, "", "  ")
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
+	for _, t := range tools {
+		fmt.Fprintf(stdout, "%s\n", t.Name)
+		if d := firstLine(t.Description); d != "" {
+			fmt.Fprintf(stdout, "  %s\n", d)
+		}
+		fmt.Fprintf(stdout, "  schema: %s\n", toolSchema(t))
+	}
+	fmt.Fprintf(stdout, "%d tools (registry hash %s)\n", len(tools), conn.Hash())
+	return 0
+}
+
+// toolSchema is the tool's input schema as compact JSON.
+func toolSchema(t mcp.Tool) json.RawMessage {
+	if len(t.RawInputSchema) > 0 {
+		var buf bytes.Buffer
+		if json.Compact(&buf, t.RawInputSchema) == nil {
+			return buf.Bytes()
+		}
+	}
+	b, err := json.Marshal(t.InputSchema)
+	if err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return b
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}

@@ -1,0 +1,121 @@
+package host
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-hclog"
+)
+
+func TestHTTPGuard(t *testing.T) {
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	addr := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4321}
+	g := newHTTPGuard(ok, addr, "secret", hclog.NewNullLogger())
+	for _, c := range []struct {
+		name, host, origin, auth string
+		want                     int
+	}{
+		{"ok", "127.0.0.1:4321", "", "Bearer secret", http.StatusTeapot},
+		{"localhost", "localhost:4321", "http://localhost:5173", "Bearer secret", http.StatusTeapot},
+		{"ipv6 origin", "[::1]:4321", "http://[::1]:8080", "bearer secret", http.StatusTeapot},
+		{"no token", "127.0.0.1:4321", "", "", http.StatusUnauthorized},
+		{"token prefix", "127.0.0.1:4321", "", "Bearer secre", http.StatusUnauthorized},
+		{"basic", "127.0.0.1:4321", "", "Basic secret", http.StatusUnauthorized},
+		{"foreign origin", "127.0.0.1:4321", "https://evil.example", "Bearer secret", http.StatusForbidden},
+		{"lookalike origin", "127.0.0.1:4321", "http://localhost.evil.example", "Bearer secret", http.StatusForbidden},
+		{"file origin", "127.0.0.1:4321", "null", "Bearer secret", http.StatusForbidden},
+		{"rebinding", "evil.example:4321", "", "Bearer secret", http.StatusForbidden},
+		{"other port", "127.0.0.1:80", "", "Bearer secret", http.StatusForbidden},
+		{"no port", "localhost", "", "Bearer secret", http.StatusForbidden},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+		req.Host = c.host
+		if c.origin != "" {
+			req.Header.Set("Origin", c.origin)
+		}
+		if c.auth != "" {
+			req.Header.Set("Authorization", c.auth)
+		}
+		rec := httptest.NewRecorder()
+		g.ServeHTTP(rec, req)
+		if rec.Code != c.want {
+			t.Errorf("%s: status %d, want %d", c.name, rec.Code, c.want)
+		}
+	}
+}
+
+func TestListenAddr(t *testing.T) {
+	for in, want := range map[string]string{"": "127.0.0.1:0", "8080": "127.0.0.1:8080", "0.0.0.0:9": "0.0.0.0:9", ":9": ":9"} {
+		if got := listenAddr(in); got != want {
+			t.Errorf("listenAddr(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if u := endpointURL(&net.TCPAddr{IP: net.IPv4zero, Port: 9}); u != "http://127.0.0.1:9/mcp" {
+		t.Errorf("endpointURL = %s", u)
+	}
+}
+
+func TestServeStateClaim(t *testing.T) {
+	repo := t.TempDir()
+	path := ServeStatePath(repo)
+	me := ServeState{URL: "http://127.0.0.1:1/mcp", Token: "t1", PID: os.Getpid()}
+	if err := claimServeState(path, me); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("serve.json mode %v, %v", st.Mode(), err)
+	}
+	if dir, _ := os.Stat(filepath.Dir(path)); dir.Mode().Perm() != 0o700 {
+		t.Fatalf(".mmcp mode %v", dir.Mode())
+	}
+	if got, ok := ReadServeState(repo); !ok || got.Token != "t1" {
+		t.Fatalf("ReadServeState = %+v, %v", got, ok)
+	}
+	// A live owner refuses a second claim, naming its URL.
+	err = claimServeState(path, ServeState{URL: "http://127.0.0.1:2/mcp", Token: "t2", PID: os.Getpid()})
+	if err == nil || !strings.Contains(err.Error(), me.URL) {
+		t.Fatalf("second claim: %v", err)
+	}
+	// Removing checks ownership.
+	removeServeState(path, ServeState{PID: me.PID, Token: "other"})
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal("removed a file owned by another serve")
+	}
+	removeServeState(path, me)
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatal("serve.json not removed")
+	}
+
+	// A file whose process is gone is stale: ignored and replaced.
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip("no `true` binary")
+	}
+	dead := ServeState{URL: "http://127.0.0.1:3/mcp", Token: "dead", PID: cmd.Process.Pid}
+	if err := writeServeState(path, dead); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ReadServeState(repo); ok {
+		t.Fatal("a dead pid's serve.json counts as running")
+	}
+	if err := claimServeState(path, me); err != nil {
+		t.Fatalf("claim over a stale file: %v", err)
+	}
+	if got, ok := ReadServeState(repo); !ok || got.Token != me.Token {
+		t.Fatalf("after takeover: %+v", got)
+	}
+}
+
+func TestSpawnArgs(t *testing.T) {
+	got := strings.Join(spawnArgs(Config{Headless: true, PluginPath: []string{"a", "b"}, ToolPrefix: "mm"}, "/ws"), " ")
+	if !strings.HasPrefix(got, "--repo /ws --plugin-path a:b") || !strings.Contains(got, "--headless") || !strings.Contains(got, "--tool-prefix mm") {
+		t.Fatalf("spawnArgs = %s", got)
+	}
+}
