@@ -3,7 +3,6 @@ package build
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -65,8 +64,8 @@ func (p *Plugin) Configure(_ context.Context, cfg sdk.Config) error {
 	p.workspace = cfg.Workspace
 	if len(cfg.Settings) > 0 {
 		var s Settings
-		if err := json.Unmarshal(cfg.Settings, &s); err != nil {
-			return sdk.Errorf(sdk.CodeInvalidConfig, "build plugin settings: %v", err)
+		if err := sdk.DecodeSettings("build", cfg.Settings, &s); err != nil {
+			return err
 		}
 		if s.Command != "" {
 			p.settings.Command = s.Command

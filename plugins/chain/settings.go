@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -49,13 +48,8 @@ type Settings struct {
 // MM_INVALID_CONFIG error naming it.
 func parseSettings(raw json.RawMessage) (Settings, error) {
 	var s Settings
-	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		return s, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return s, sdk.Errorf(sdk.CodeInvalidConfig, "invalid chain settings: %v", err)
+	if err := sdk.DecodeSettings("chain", raw, &s); err != nil {
+		return s, err
 	}
 	if s.Port < 0 || s.Port > 65535 || s.BlockTime < 0 || s.Balance < 0 || s.ChainID < 0 {
 		return s, sdk.Errorf(sdk.CodeInvalidConfig, "invalid chain settings: port, chainId, balance and blockTime must be positive")

@@ -1,7 +1,6 @@
 package contracts
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -23,14 +22,6 @@ type Settings struct {
 // parseSettings decodes settings strictly (unknown field = MM_INVALID_CONFIG).
 func parseSettings(raw json.RawMessage) (Settings, error) {
 	var s Settings
-	b := bytes.TrimSpace(raw)
-	if len(b) == 0 || string(b) == "null" {
-		return s, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return s, sdk.Errorf(sdk.CodeInvalidConfig, "invalid contracts settings: %v", err)
-	}
-	return s, nil
+	err := sdk.DecodeSettings("contracts", raw, &s)
+	return s, err
 }
