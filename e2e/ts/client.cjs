@@ -67,6 +67,29 @@ async function main() {
     // so the last step's notification may be missing here.
     check('progress per step', progress.length >= 2 && progress.every((p, i) => p.progress === i + 1 && p.total === 3), progress);
 
+    // Cancellation: abort a batch during its first step (a long wait); the
+    // host must stop that step and skip the rest, so it is free at once and
+    // the second step (navigate home) never ran.
+    const ac = new AbortController();
+    const started = Date.now();
+    setTimeout(() => ac.abort(), 700);
+    let aborted = false;
+    try {
+      await client.callTool({
+        name: 'mm_run_steps',
+        arguments: { steps: [
+          { tool: 'mm_wait_for', args: { testId: 'never-there', timeoutMs: 20000 } },
+          { tool: 'mm_navigate', args: { screen: 'home' } },
+        ] },
+      }, undefined, { signal: ac.signal, timeout: 60000 });
+    } catch (err) {
+      aborted = true;
+    }
+    check('abort rejects the call', aborted);
+    const after = envelope(await client.callTool({ name: 'mm_get_state', arguments: {} }));
+    const elapsed = Date.now() - started;
+    check('cancel stops the running step and the rest', elapsed < 5000 && after.result.state.currentScreen === 'settings', { elapsed, screen: after.result.state.currentScreen });
+
     const shot = await client.callTool({ name: 'mm_screenshot', arguments: { name: 'ts-sdk', includeBase64: true } });
     check('image content', shot.content.length === 2 && shot.content[1].type === 'image' && shot.content[1].mimeType === 'image/png', shot.content.map((c) => c.type));
 
