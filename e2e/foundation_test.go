@@ -252,7 +252,11 @@ func TestDiscoveryOrder(t *testing.T) {
 	installPlugin(t, test, bad, "badschema")
 	installPlugin(t, test, bad, "crash")
 	installPlugin(t, test, bad, "slow")
+	installPlugin(t, test, bad, "mm")
 	rows = pluginsJSON(t, dir, ws, append(env, "MMCP_PLUGIN_PATH="+bad)...)
+	if rj := jsonOf(rows["mm"]["rejectedTools"]); !strings.Contains(rj, "mm_click") || strings.Contains(rj, "mm_extra") {
+		t.Fatalf("a tool clashing with mm_click must be rejected, the other kept: %+v", rows["mm"])
+	}
 	if e, _ := rows["badschema"]["error"].(string); !strings.Contains(e, "schema") {
 		t.Fatalf("badschema: %+v", rows["badschema"])
 	}
@@ -261,6 +265,20 @@ func TestDiscoveryOrder(t *testing.T) {
 	}
 	if rows["slow"]["error"] != nil || rows["hello"]["error"] != nil {
 		t.Fatalf("healthy plugins must still serve: %+v %+v", rows["slow"], rows["hello"])
+	}
+}
+
+func TestClashingToolRejected(t *testing.T) {
+	t.Parallel()
+	pp := t.TempDir()
+	installPlugin(t, filepath.Join(testPlugins, "testplugin"), pp, "mm")
+	h := startHost(t, HostOptions{Repo: workspace(t, "build-ok"), Env: []string{"MMCP_PLUGIN_PATH=" + pp}})
+	// mm_click is still the host's: it validates its own schema.
+	wantCode(t, h.Call("mm_click", map[string]any{}), "MM_INVALID_INPUT")
+	var out struct{ Pid int }
+	must(t, h.Call("mm_extra", map[string]any{})).Decode(t, &out)
+	if out.Pid == 0 {
+		t.Fatal("the non-clashing tool did not reach the plugin")
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -140,6 +141,11 @@ func callCmd(p Plugin, args []string, out io.Writer) int {
 			return 2
 		}
 	}
+	if err := validateCall(tp, pos[0], argJSON); err != nil {
+		b, _ := json.MarshalIndent(map[string]any{"ok": false, "error": err}, "", "  ")
+		fmt.Fprintln(out, string(b))
+		return 1
+	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	stop := stopOnce(p)
@@ -162,6 +168,25 @@ func callCmd(p Plugin, args []string, out io.Writer) int {
 		<-ctx.Done()
 	}
 	return code
+}
+
+// validateCall checks a standalone call the way the host does: the tool
+// exists and the arguments match its schema.
+func validateCall(tp ToolProvider, name string, args json.RawMessage) *Error {
+	var names []string
+	for _, t := range tp.Tools() {
+		if t.Name != name {
+			names = append(names, t.Name)
+			continue
+		}
+		s, err := CompileSchema(name, t.InputSchema)
+		if err != nil {
+			return Errorf(CodeInternal, "%v", err)
+		}
+		return s.Validate(name, args)
+	}
+	return Errorf(CodeInvalidInput, "no tool %q; the tools are %s", name, strings.Join(names, ", ")).
+		WithDetails(map[string]any{"available": names})
 }
 
 // standaloneConfig is the configuration of the call mode: the workspace from

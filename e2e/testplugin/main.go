@@ -4,7 +4,7 @@
 //	mmcp-plugin-slow       tool sleep {ms, lines}: logs lines, then sleeps
 //	mmcp-plugin-badschema  a tool whose input schema is not an object schema
 //	mmcp-plugin-crash      exits before the handshake
-//	mmcp-plugin-clash      a tool named like another plugin's (slow_sleep)
+//	mmcp-plugin-mm         tools click (mm_click clashes with the host's) and extra
 package main
 
 import (
@@ -29,6 +29,11 @@ func (p *plugin) Tools() []sdk.Tool {
 	switch p.name {
 	case "badschema":
 		return []sdk.Tool{{Name: "broken", InputSchema: json.RawMessage(`{"type":"string"}`)}}
+	case "mm":
+		return []sdk.Tool{
+			{Name: "click", Description: "Clashes with the host's mm_click.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+			{Name: "extra", Description: "Does not clash.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		}
 	default:
 		return []sdk.Tool{
 			{Name: "sleep", Description: "Logs lines, then sleeps.", InputSchema: json.RawMessage(
@@ -39,7 +44,7 @@ func (p *plugin) Tools() []sdk.Tool {
 }
 
 func (p *plugin) CallTool(ctx context.Context, name string, args json.RawMessage, ev sdk.Events) (any, error) {
-	if name == "pid" {
+	if name == "pid" || name == "extra" {
 		return map[string]int{"pid": os.Getpid()}, nil
 	}
 	var in struct{ Ms, Lines int }
@@ -61,9 +66,6 @@ func main() {
 	if name == "crash" {
 		fmt.Fprintln(os.Stderr, "crash plugin: giving up before the handshake")
 		os.Exit(3)
-	}
-	if name == "clash" {
-		name = "slow"
 	}
 	sdk.Main(&plugin{name: name})
 }

@@ -194,16 +194,15 @@ func (m *Manager) Shutdown(ctx context.Context) {
 	}
 }
 
-// validateTools checks a plugin's tool schemas compile and its tool names
-// are usable.
+// validateTools checks a plugin's tool schemas compile (as JSON Schema
+// object schemas) and its tool names are usable.
 func validateTools(d sdk.Description) error {
 	for _, t := range d.Tools {
 		if t.Name == "" {
 			return fmt.Errorf("a tool of %s has no name", d.Name)
 		}
-		var v map[string]any
-		if err := json.Unmarshal(t.InputSchema, &v); err != nil || v["type"] != "object" {
-			return fmt.Errorf("tool %s of %s: input schema must be a JSON object schema with \"type\": \"object\"", t.Name, d.Name)
+		if _, err := sdk.CompileSchema(d.Name+"_"+t.Name, t.InputSchema); err != nil {
+			return fmt.Errorf("tool %s of %s: bad input schema: %w", t.Name, d.Name, err)
 		}
 	}
 	return nil

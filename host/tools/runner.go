@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -60,7 +59,7 @@ type Runner struct {
 
 type entry struct {
 	tool   *Tool
-	schema *jsonschema.Schema
+	schema *sdk.Schema
 }
 
 // NewRunner returns an empty runner.
@@ -83,7 +82,7 @@ func (r *Runner) Add(t *Tool) error {
 	if _, dup := r.tools[t.Name]; dup {
 		return fmt.Errorf("tool %s registered twice", t.Name)
 	}
-	s, err := compileSchema(t.Name, t.Schema)
+	s, err := sdk.CompileSchema(t.Name, t.Schema)
 	if err != nil {
 		return err
 	}
@@ -167,7 +166,7 @@ func (r *Runner) run(ctx context.Context, req Request) Outcome {
 	if call.Progress == nil {
 		call.Progress = func(float64, float64, string) {}
 	}
-	if verr := validate(req.Tool, e.schema, args); verr != nil {
+	if verr := e.schema.Validate(req.Tool, args); verr != nil {
 		if e.tool.Record && r.recorder != nil {
 			r.record(ctx, call, start, verr)
 		}

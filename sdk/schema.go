@@ -1,4 +1,4 @@
-package tools
+package sdk
 
 import (
 	"bytes"
@@ -11,15 +11,16 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
-
-	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 var printer = message.NewPrinter(language.English)
 
-// compileSchema compiles one tool's input schema. It fails for a schema that
-// is not valid JSON Schema or not an object schema.
-func compileSchema(name string, raw json.RawMessage) (*jsonschema.Schema, error) {
+// Schema is a compiled tool input schema.
+type Schema struct{ s *jsonschema.Schema }
+
+// CompileSchema compiles one tool's input schema. It fails for a schema that
+// is not valid JSON Schema or not an object schema ("type": "object").
+func CompileSchema(name string, raw json.RawMessage) (*Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s is not JSON: %w", name, err)
@@ -36,15 +37,17 @@ func compileSchema(name string, raw json.RawMessage) (*jsonschema.Schema, error)
 	if err != nil {
 		return nil, fmt.Errorf("schema of %s: %w", name, err)
 	}
-	return s, nil
+	return &Schema{s: s}, nil
 }
 
-// validate checks args against s and answers MM_INVALID_INPUT naming the
-// offending field in details.
-func validate(tool string, s *jsonschema.Schema, args json.RawMessage) *sdk.Error {
+// Validate checks the arguments of a call of tool against the schema. A
+// violation is MM_INVALID_INPUT whose details name the offending field
+// ("field") and list every problem ("errors").
+func (sc *Schema) Validate(tool string, args json.RawMessage) *Error {
+	s := sc.s
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
-		return sdk.Errorf(sdk.CodeInvalidInput, "arguments of %s are not valid JSON: %v", tool, err)
+		return Errorf(CodeInvalidInput, "arguments of %s are not valid JSON: %v", tool, err)
 	}
 	err = s.Validate(inst)
 	if err == nil {
@@ -52,7 +55,7 @@ func validate(tool string, s *jsonschema.Schema, args json.RawMessage) *sdk.Erro
 	}
 	verr, ok := err.(*jsonschema.ValidationError)
 	if !ok {
-		return sdk.Errorf(sdk.CodeInvalidInput, "%s: %v", tool, err)
+		return Errorf(CodeInvalidInput, "%s: %v", tool, err)
 	}
 	var problems []map[string]any
 	collect(verr, &problems)
@@ -64,7 +67,7 @@ func validate(tool string, s *jsonschema.Schema, args json.RawMessage) *sdk.Erro
 	if f, _ := first["field"].(string); f != "" {
 		msg = fmt.Sprintf("invalid input for %s: %s: %s", tool, f, first["message"])
 	}
-	return sdk.Errorf(sdk.CodeInvalidInput, "%s", msg).WithDetails(map[string]any{
+	return Errorf(CodeInvalidInput, "%s", msg).WithDetails(map[string]any{
 		"field": first["field"], "errors": problems,
 	})
 }
