@@ -87,12 +87,20 @@ func (h *Host) state(ctx context.Context, s *session) (observation.State, error)
 	if err != nil {
 		return st, err
 	}
-	if s.chain != nil && st.AccountAddress != nil && *st.AccountAddress != "" {
-		if bal, err := balanceOf(ctx, s.chain.RPCURL, *st.AccountAddress); err == nil {
-			st.Balance = &bal
-		} else {
-			h.log.Debug("balance from chain", "error", err)
-		}
-	}
+	h.chainBalance(ctx, s, &st)
 	return st, nil
+}
+
+// chainBalance replaces the page's balance with the account's balance on
+// the session's chain, when there is one.
+func (h *Host) chainBalance(ctx context.Context, s *session, st *observation.State) {
+	if s.chain == nil || st.AccountAddress == nil || *st.AccountAddress == "" {
+		return
+	}
+	bal, err := balanceOf(ctx, s.chain.RPCURL, *st.AccountAddress)
+	if err != nil {
+		h.log.Debug("balance from chain", "error", err)
+		return
+	}
+	st.Balance = &bal
 }

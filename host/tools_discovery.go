@@ -76,7 +76,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 				if err != nil {
 					return nil, err
 				}
-				c.Observation = h.partialObservation(ctx, s, items, nil)
+				c.Observation = h.partialObservation(ctx, items, nil)
 				return map[string]any{"items": items}, nil
 			},
 		},
@@ -98,7 +98,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 					return nil, err
 				}
 				s.refs = refs
-				c.Observation = h.partialObservation(ctx, s, nil, nodes)
+				c.Observation = h.partialObservation(ctx, nil, nodes)
 				return map[string]any{"nodes": nodes}, nil
 			},
 		},
@@ -120,9 +120,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 					return nil, err
 				}
 				obs := h.Observe(ctx, true)
-				if st, err := h.state(ctx, s); err == nil {
-					obs.State = st
-				}
+				h.chainBalance(ctx, s, &obs.State)
 				c.Observation = obs
 				out := map[string]any{
 					"state":      obs.State,
@@ -250,7 +248,7 @@ func (h *Host) page() (*session, error) {
 
 // partialObservation is the observation of a discovery tool: the state plus
 // what the tool itself gathered.
-func (h *Host) partialObservation(ctx context.Context, s *session, ids []observation.TestIDItem, nodes []observation.A11yNode) *observation.Observation {
+func (h *Host) partialObservation(ctx context.Context, ids []observation.TestIDItem, nodes []observation.A11yNode) *observation.Observation {
 	obs := h.Observe(ctx, false)
 	if ids != nil {
 		obs.TestIDs = ids
