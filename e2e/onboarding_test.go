@@ -69,6 +69,9 @@ func TestOnboardingNoSecrets(t *testing.T) {
 	if st.CurrentScreen != "home" || !st.IsUnlocked {
 		t.Fatalf("after onboarding: %+v", st)
 	}
+	// A call that fails validation or has two targets must not leak either.
+	wantCode(t, h.Call("mm_type", map[string]any{"testId": "create-password-new", "selector": "#x", "text": e2eSRP}), "MM_INVALID_INPUT")
+	wantCode(t, h.Call("mm_type", map[string]any{"testId": "create-password-new", "bogus": true, "text": e2eSRP}), "MM_INVALID_INPUT")
 	// The clipboard path of SRP entry, too.
 	must(t, h.Call("mm_clipboard", map[string]any{"action": "write", "text": e2eSRP}))
 	must(t, h.Call("mm_cleanup", map[string]any{}))

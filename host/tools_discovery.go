@@ -3,10 +3,10 @@ package host
 import (
 	"context"
 
-	"encoding/json"
+	"time"
+
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
-	"time"
 
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
@@ -175,16 +175,13 @@ func (h *Host) discoveryTools() []*tools.Tool {
 			Name:        h.name("type"),
 			Description: "Replace the value of an input given by exactly one of a11yRef, testId or selector with text.",
 			Schema:      schemas.Get("type"), Observe: true, Record: true, Timeout: 75 * time.Second,
+			// Until the field is known the record keeps no text at all.
+			HoldBack: "text",
 			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
 				in, err := decodeTarget(c)
 				if err != nil {
 					return nil, err
 				}
-				// Until the field is known the record keeps no text at all.
-				c.RecordInput = withoutText(c.Args)
-				c.TextRedacted = true
-				n := len([]rune(in.Text))
-				c.TextLength = &n
 				s, err := h.page()
 				if err != nil {
 					return nil, err
@@ -196,7 +193,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 					return nil, err
 				}
 				if !sensitiveField(res.Field, in.Target) {
-					c.RecordInput, c.TextRedacted, c.TextLength = nil, false, nil
+					c.Release()
 				}
 				return res, nil
 			},
@@ -257,15 +254,4 @@ func (h *Host) partialObservation(ctx context.Context, ids []observation.TestIDI
 		obs.A11y.Nodes = nodes
 	}
 	return obs
-}
-
-// withoutText drops the text argument from a type call's input.
-func withoutText(args json.RawMessage) json.RawMessage {
-	var m map[string]any
-	if json.Unmarshal(args, &m) != nil {
-		return json.RawMessage("{}")
-	}
-	delete(m, "text")
-	b, _ := json.Marshal(m)
-	return b
 }

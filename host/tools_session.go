@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host/browser"
@@ -135,18 +134,12 @@ func (h *Host) sessionTools() []*tools.Tool {
 		{
 			Name:        h.name("clipboard"),
 			Description: "Read or write the browser clipboard (e.g. write an SRP, then click a paste button).",
-			Schema:      schemas.Get("clipboard"), Record: true,
+			// The clipboard may hold a secret: the record keeps its length only.
+			Schema: schemas.Get("clipboard"), Record: true, HoldBack: "text",
 			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
 				var in struct{ Action, Text string }
 				if err := c.Decode(&in); err != nil {
 					return nil, err
-				}
-				// The clipboard may hold a secret: the record keeps the length only.
-				c.RecordInput, _ = json.Marshal(map[string]any{"action": in.Action, "textLength": len([]rune(in.Text))})
-				c.TextRedacted = in.Text != ""
-				if c.TextRedacted {
-					n := len([]rune(in.Text))
-					c.TextLength = &n
 				}
 				s, err := h.active()
 				if err != nil {

@@ -10,14 +10,29 @@ import (
 // typo never falls back to a default silently. Empty or null settings leave
 // v as it is.
 func DecodeSettings(plugin string, raw json.RawMessage, v any) error {
+	if err := decodeStrict(raw, v); err != nil {
+		return Errorf(CodeInvalidConfig, "invalid %s plugin settings: %v", plugin, err)
+	}
+	return nil
+}
+
+// DecodeArgs decodes a tool call's arguments into v strictly: an unknown
+// key is MM_INVALID_INPUT. Empty or null arguments leave v as it is. The
+// host validates against the tool's schema first; this also guards calls
+// that reach a plugin some other way.
+func DecodeArgs(args json.RawMessage, v any) error {
+	if err := decodeStrict(args, v); err != nil {
+		return Errorf(CodeInvalidInput, "invalid arguments: %v", err)
+	}
+	return nil
+}
+
+func decodeStrict(raw json.RawMessage, v any) error {
 	b := bytes.TrimSpace(raw)
 	if len(b) == 0 || string(b) == "null" {
 		return nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return Errorf(CodeInvalidConfig, "invalid %s plugin settings: %v", plugin, err)
-	}
-	return nil
+	return dec.Decode(v)
 }

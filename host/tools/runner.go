@@ -166,6 +166,7 @@ func (r *Runner) run(ctx context.Context, req Request) Outcome {
 	if call.Progress == nil {
 		call.Progress = func(float64, float64, string) {}
 	}
+	call.holdBack()
 	if verr := e.schema.Validate(req.Tool, args); verr != nil {
 		if e.tool.Record && r.recorder != nil {
 			r.record(ctx, call, start, verr)

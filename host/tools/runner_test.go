@@ -205,3 +205,34 @@ func TestRunStepsCancel(t *testing.T) {
 		t.Fatal("context not cancelled")
 	}
 }
+
+// TestHoldBack: a held-back argument never reaches the record, even when
+// the call fails validation, unless the handler releases it.
+func TestHoldBack(t *testing.T) {
+	r := NewRunner(nil)
+	rec := &fakeRecorder{}
+	r.SetRecorder(rec)
+	if err := r.Add(&Tool{Name: "mm_type", Record: true, HoldBack: "text",
+		Schema: json.RawMessage(`{"type":"object","additionalProperties":false,"properties":{"text":{"type":"string"},"testId":{"type":"string"}}}`),
+		Handler: func(_ context.Context, c *Call) (any, error) {
+			var in struct{ Text, TestID string }
+			_ = c.Decode(&in)
+			if in.TestID == "amount" {
+				c.Release()
+			}
+			return nil, nil
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	run(r, "mm_type", `{"text":"secret words here","testId":"srp","bogus":1}`)
+	run(r, "mm_type", `{"text":"secret words here","testId":"srp"}`)
+	run(r, "mm_type", `{"text":"0.5","testId":"amount"}`)
+	for i, s := range rec.steps[:2] {
+		if strings.Contains(string(s.Input), "secret") || !s.TextRedacted || s.TextLength == nil || *s.TextLength != 17 {
+			t.Fatalf("step %d leaked or lost the length: %s %+v", i, s.Input, s)
+		}
+	}
+	if s := rec.steps[2]; s.TextRedacted || !strings.Contains(string(s.Input), "0.5") {
+		t.Fatalf("released text not recorded: %s", s.Input)
+	}
+}

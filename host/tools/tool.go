@@ -36,6 +36,11 @@ type Tool struct {
 	Record bool
 	// NoBatch keeps the tool out of mm_run_steps.
 	NoBatch bool
+	// HoldBack names a string argument that may be a secret (typed text).
+	// The record leaves it out, with textRedacted and its length, from the
+	// moment the call arrives (even when it fails validation) until the
+	// handler calls Release because it knows the value is not a secret.
+	HoldBack string
 }
 
 // DefaultTimeout bounds a call whose tool sets no Timeout.
@@ -99,6 +104,37 @@ type ScreenshotRef struct {
 type Image struct {
 	MIMEType string
 	Base64   string
+}
+
+// holdBack keeps the tool's HoldBack argument out of the record.
+func (c *Call) holdBack() {
+	key := c.Tool.HoldBack
+	if key == "" {
+		return
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(c.Args, &m) != nil {
+		c.RecordInput = json.RawMessage("{}")
+		return
+	}
+	raw, ok := m[key]
+	if !ok {
+		return
+	}
+	delete(m, key)
+	c.RecordInput, _ = json.Marshal(m)
+	var v string
+	if json.Unmarshal(raw, &v) == nil {
+		n := len([]rune(v))
+		c.TextLength = &n
+	}
+	c.TextRedacted = true
+}
+
+// Release puts the held-back argument back into the record: the handler
+// has established it is not a secret.
+func (c *Call) Release() {
+	c.RecordInput, c.TextRedacted, c.TextLength = nil, false, nil
 }
 
 // Decode unmarshals the call's arguments into v.

@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 
@@ -40,12 +39,12 @@ func (p *Plugin) CallTool(ctx context.Context, name string, args json.RawMessage
 	switch name {
 	case "start":
 		var o sdk.ChainOptions
-		if err := decodeArgs(args, &o); err != nil {
+		if err := sdk.DecodeArgs(args, &o); err != nil {
 			return nil, err
 		}
 		return p.Start(ctx, o)
 	case "stop":
-		if err := decodeArgs(args, &struct{}{}); err != nil {
+		if err := sdk.DecodeArgs(args, &struct{}{}); err != nil {
 			return nil, err
 		}
 		if err := p.Stop(ctx); err != nil {
@@ -53,12 +52,12 @@ func (p *Plugin) CallTool(ctx context.Context, name string, args json.RawMessage
 		}
 		return map[string]any{"stopped": true}, nil
 	case "status":
-		if err := decodeArgs(args, &struct{}{}); err != nil {
+		if err := sdk.DecodeArgs(args, &struct{}{}); err != nil {
 			return nil, err
 		}
 		return p.Status(ctx)
 	case "snapshot":
-		if err := decodeArgs(args, &struct{}{}); err != nil {
+		if err := sdk.DecodeArgs(args, &struct{}{}); err != nil {
 			return nil, err
 		}
 		id, err := p.Snapshot(ctx)
@@ -70,7 +69,7 @@ func (p *Plugin) CallTool(ctx context.Context, name string, args json.RawMessage
 		var a struct {
 			ID string `json:"id"`
 		}
-		if err := decodeArgs(args, &a); err != nil {
+		if err := sdk.DecodeArgs(args, &a); err != nil {
 			return nil, err
 		}
 		if err := p.Revert(ctx, a.ID); err != nil {
@@ -82,7 +81,7 @@ func (p *Plugin) CallTool(ctx context.Context, name string, args json.RawMessage
 			Address string `json:"address"`
 			Wei     string `json:"wei"`
 		}
-		if err := decodeArgs(args, &a); err != nil {
+		if err := sdk.DecodeArgs(args, &a); err != nil {
 			return nil, err
 		}
 		if err := p.SetBalance(ctx, a.Address, a.Wei); err != nil {
@@ -93,7 +92,7 @@ func (p *Plugin) CallTool(ctx context.Context, name string, args json.RawMessage
 		a := struct {
 			Blocks int `json:"blocks"`
 		}{Blocks: 1}
-		if err := decodeArgs(args, &a); err != nil {
+		if err := sdk.DecodeArgs(args, &a); err != nil {
 			return nil, err
 		}
 		if err := p.Mine(ctx, a.Blocks); err != nil {
@@ -103,18 +102,4 @@ func (p *Plugin) CallTool(ctx context.Context, name string, args json.RawMessage
 		return map[string]any{"mined": a.Blocks, "blockNumber": st.BlockNumber}, nil
 	}
 	return nil, sdk.Errorf(sdk.CodeInvalidInput, "unknown tool %q", name)
-}
-
-// decodeArgs decodes tool arguments strictly into v; empty means {}.
-func decodeArgs(args json.RawMessage, v any) error {
-	b := bytes.TrimSpace(args)
-	if len(b) == 0 || string(b) == "null" {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return sdk.Errorf(sdk.CodeInvalidInput, "invalid arguments: %v", err)
-	}
-	return nil
 }

@@ -1,7 +1,6 @@
 package contracts
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 
@@ -41,7 +40,7 @@ func (p *Plugin) CallTool(ctx context.Context, name string, args json.RawMessage
 			Hardfork     string              `json:"hardfork"`
 			Deployer     sdk.DeployerOptions `json:"deployerOptions"`
 		}
-		if err := decodeArgs(args, &a); err != nil {
+		if err := sdk.DecodeArgs(args, &a); err != nil {
 			return nil, err
 		}
 		if a.ContractName == "" {
@@ -55,7 +54,7 @@ func (p *Plugin) CallTool(ctx context.Context, name string, args json.RawMessage
 			Hardfork  string              `json:"hardfork"`
 			Deployer  sdk.DeployerOptions `json:"deployerOptions"`
 		}
-		if err := decodeArgs(args, &a); err != nil {
+		if err := sdk.DecodeArgs(args, &a); err != nil {
 			return nil, err
 		}
 		if len(a.Contracts) == 0 {
@@ -63,31 +62,17 @@ func (p *Plugin) CallTool(ctx context.Context, name string, args json.RawMessage
 		}
 		return p.deployMany(ctx, a.RPCURL, a.Contracts, sdk.DeployOptions{Hardfork: a.Hardfork, DeployerOptions: a.Deployer}, ev)
 	case "list":
-		if err := decodeArgs(args, &struct{}{}); err != nil {
+		if err := sdk.DecodeArgs(args, &struct{}{}); err != nil {
 			return nil, err
 		}
 		d, _ := p.Deployed(ctx)
 		return map[string]any{"contracts": d}, nil
 	case "available":
-		if err := decodeArgs(args, &struct{}{}); err != nil {
+		if err := sdk.DecodeArgs(args, &struct{}{}); err != nil {
 			return nil, err
 		}
 		n, _ := p.Available(ctx)
 		return map[string]any{"contracts": n}, nil
 	}
 	return nil, sdk.Errorf(sdk.CodeInvalidInput, "unknown tool %q", name)
-}
-
-// decodeArgs decodes tool arguments strictly into v; empty means {}.
-func decodeArgs(args json.RawMessage, v any) error {
-	b := bytes.TrimSpace(args)
-	if len(b) == 0 || string(b) == "null" {
-		return nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return sdk.Errorf(sdk.CodeInvalidInput, "invalid arguments: %v", err)
-	}
-	return nil
 }
