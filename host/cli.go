@@ -77,6 +77,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A client that closes our stdout or stderr early must not kill us with
+	// SIGPIPE before the session and the plugins are shut down: writes to a
+	// closed pipe then just fail.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	switch cmd {
 	case "":
 		return runServe(ctx, cfg, rest, stdin, stdout, stderr)
