@@ -59,6 +59,9 @@ func Serve(p Plugin) {
 	nullStdin()
 	stop := stopOnce(p)
 	go watchParent(stop)
+	// Logging into the pipe of a host that died must not kill the plugin
+	// (SIGPIPE) before Stop has released its children.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	go func() {
 		ch := make(chan os.Signal, 1)
 		signal.Notify(ch, syscall.SIGTERM)
