@@ -41,33 +41,21 @@ func (h *Host) sessionTools() []*tools.Tool {
 			Name:        h.name("get_state"),
 			Description: "Current extension state (screen, unlocked, account, network, chain id, balance) and the tracked tabs.",
 			Schema:      schemas.Get("get_state"), Observe: true, Record: true,
-			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
-				s, err := h.active()
-				if err != nil {
-					return nil, err
-				}
+			Handler: sessionCall(h, func(ctx context.Context, s *session, _ struct{}) (any, error) {
 				st, err := h.state(ctx, s)
 				if err != nil {
 					return nil, err
 				}
 				return map[string]any{"state": st, "tabs": s.browser.Tabs()}, nil
-			},
+			}),
 		},
 		{
 			Name:        h.name("navigate"),
 			Description: "Navigate to a screen: home, settings, notification, or url (opens the URL in a new tab, which becomes active).",
 			Schema:      schemas.Get("navigate"), Observe: true, Record: true,
-			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
-				var in struct{ Screen, URL string }
-				if err := c.Decode(&in); err != nil {
-					return nil, err
-				}
-				s, err := h.active()
-				if err != nil {
-					return nil, err
-				}
+			Handler: sessionCall(h, func(ctx context.Context, s *session, in struct{ Screen, URL string }) (any, error) {
 				return s.browser.Navigate(ctx, in.Screen, in.URL)
-			},
+			}),
 		},
 		{
 			Name:        h.name("wait_for_notification"),
@@ -91,33 +79,17 @@ func (h *Host) sessionTools() []*tools.Tool {
 			Name:        h.name("switch_to_tab"),
 			Description: "Make another tracked tab active, by role (extension, notification, dapp, other) or URL prefix.",
 			Schema:      schemas.Get("switch_to_tab"), Record: true,
-			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
-				var in struct{ Role, URL string }
-				if err := c.Decode(&in); err != nil {
-					return nil, err
-				}
-				s, err := h.active()
-				if err != nil {
-					return nil, err
-				}
+			Handler: sessionCall(h, func(ctx context.Context, s *session, in tabArgs) (any, error) {
 				return s.browser.SwitchTab(ctx, in.Role, in.URL)
-			},
+			}),
 		},
 		{
 			Name:        h.name("close_tab"),
 			Description: "Close a tab by role (notification, dapp, other) or URL prefix. The extension home page cannot be closed.",
 			Schema:      schemas.Get("close_tab"), Record: true,
-			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
-				var in struct{ Role, URL string }
-				if err := c.Decode(&in); err != nil {
-					return nil, err
-				}
-				s, err := h.active()
-				if err != nil {
-					return nil, err
-				}
+			Handler: sessionCall(h, func(ctx context.Context, s *session, in tabArgs) (any, error) {
 				return s.browser.CloseTab(ctx, in.Role, in.URL)
-			},
+			}),
 		},
 		{
 			Name:        h.name("screenshot"),
@@ -136,18 +108,30 @@ func (h *Host) sessionTools() []*tools.Tool {
 			Description: "Read or write the browser clipboard (e.g. write an SRP, then click a paste button).",
 			// The clipboard may hold a secret: the record keeps its length only.
 			Schema: schemas.Get("clipboard"), Record: true, HoldBack: "text",
-			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
-				var in struct{ Action, Text string }
-				if err := c.Decode(&in); err != nil {
-					return nil, err
-				}
-				s, err := h.active()
-				if err != nil {
-					return nil, err
-				}
+			Handler: sessionCall(h, func(ctx context.Context, s *session, in struct{ Action, Text string }) (any, error) {
 				return s.browser.Clipboard(ctx, in.Action, in.Text)
-			},
+			}),
 		},
+	}
+}
+
+// tabArgs are the arguments of switch_to_tab and close_tab.
+type tabArgs struct{ Role, URL string }
+
+// sessionCall is the handler of a tool that works on the active session:
+// it decodes the arguments into In, answers MM_NO_ACTIVE_SESSION without a
+// session, and runs fn.
+func sessionCall[In any](h *Host, fn func(ctx context.Context, s *session, in In) (any, error)) tools.Handler {
+	return func(ctx context.Context, c *tools.Call) (any, error) {
+		var in In
+		if err := c.Decode(&in); err != nil {
+			return nil, err
+		}
+		s, err := h.active()
+		if err != nil {
+			return nil, err
+		}
+		return fn(ctx, s, in)
 	}
 }
 
