@@ -105,6 +105,34 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 }
 
+// subcommand returns a flag set for a subcommand whose usage line is use.
+func subcommand(name, use string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("mmcp "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, use)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseInterspersed parses fs's flags wherever they stand among the
+// positional arguments (`replay log.jsonl --keep-going`) and returns the
+// positionals in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
 func runServe(ctx context.Context, cfg Config, _ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	h, err := New(cfg)
 	if err != nil {
@@ -124,7 +152,14 @@ func runServe(ctx context.Context, cfg Config, _ []string, stdin io.Reader, stdo
 }
 
 func runPlugins(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) int {
-	asJSON := len(args) > 0 && (args[0] == "--json" || args[0] == "-json")
+	fs := subcommand("plugins", "usage: mmcp [flags] plugins [--json]", stderr)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {
+		if err == nil {
+			fs.Usage()
+		}
+		return 2
+	}
 	h, err := New(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)
@@ -161,7 +196,7 @@ func runPlugins(ctx context.Context, cfg Config, args []string, stdout, stderr i
 		}
 		rows = append(rows, r)
 	}
-	if asJSON {
+	if *asJSON {
 		b, _ := json.MarshalIndent(rows, "", "  ")
 		fmt.Fprintln(stdout, string(b))
 		return 0

@@ -135,29 +135,15 @@ func prettyResult(res *mcp.CallToolResult) string {
 // tool's envelope and exits 1 when the call failed (ok false).
 func runCall(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	const use = "usage: mmcp [flags] call [--log FILE] <tool> ['<json arguments>' | -]"
-	var logPath string
-	var pos []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--log" || a == "-log":
-			if i+1 >= len(args) {
-				fmt.Fprintln(stderr, use)
-				return 2
-			}
-			logPath = args[i+1]
-			i++
-		case strings.HasPrefix(a, "--log="):
-			logPath = strings.TrimPrefix(a, "--log=")
-		case a == "-h" || a == "--help":
-			fmt.Fprintln(stderr, use)
-			return 2
-		default:
-			pos = append(pos, a)
-		}
+	fs := subcommand("call", use, stderr)
+	logFlag := fs.String("log", "", "append the JSONL call log to this file")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
 	}
+	logPath := *logFlag
 	if len(pos) < 1 || len(pos) > 2 {
-		fmt.Fprintln(stderr, use)
+		fs.Usage()
 		return 2
 	}
 	tool, raw := pos[0], "{}"
@@ -204,16 +190,15 @@ func runCall(ctx context.Context, cfg Config, args []string, stdin io.Reader, st
 // runTools is `mmcp tools [--json]`: the tools the host lists, with their
 // input schemas.
 func runTools(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) int {
-	asJSON := false
-	for _, a := range args {
-		switch a {
-		case "--json", "-json":
-			asJSON = true
-		default:
-			fmt.Fprintln(stderr, "usage: mmcp [flags] tools [--json]")
-			return 2
+	fs := subcommand("tools", "usage: mmcp [flags] tools [--json]", stderr)
+	jsonFlag := fs.Bool("json", false, "print JSON")
+	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {
+		if err == nil {
+			fs.Usage()
 		}
+		return 2
 	}
+	asJSON := *jsonFlag
 	conn, err := connectCLI(ctx, cfg, "", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp tools:", err)

@@ -95,38 +95,18 @@ func OwnTools(tools []mcp.Tool, prefix string) []mcp.Tool {
 // runGen is `mmcp gen [--out FILE] [--package NAME] [--all]`.
 func runGen(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) int {
 	const use = "usage: mmcp [flags] gen [--out FILE] [--package NAME] [--builtin-only | --all]"
-	out, pkg, all := DefaultGenOut, "", false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") {
-			fmt.Fprintln(stderr, use)
-			return 2
+	fs := subcommand("gen", use, stderr)
+	outFlag := fs.String("out", DefaultGenOut, "file to write")
+	pkgFlag := fs.String("package", "", "package name (default: the output directory's name, else mmcp)")
+	allFlag := fs.Bool("all", false, "include plugin tools")
+	builtinOnly := fs.Bool("builtin-only", false, "only the host's own tools (the default)")
+	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {
+		if err == nil {
+			fs.Usage()
 		}
-		switch name {
-		case "out", "package":
-			if !hasVal {
-				if i+1 >= len(args) {
-					fmt.Fprintln(stderr, use)
-					return 2
-				}
-				val = args[i+1]
-				i++
-			}
-			if name == "out" {
-				out = val
-			} else {
-				pkg = val
-			}
-		case "all":
-			all = true
-		case "builtin-only":
-			all = false
-		default:
-			fmt.Fprintln(stderr, use)
-			return 2
-		}
+		return 2
 	}
+	out, pkg, all := *outFlag, *pkgFlag, *allFlag && !*builtinOnly
 	if pkg == "" {
 		pkg = "mmcp"
 		if abs, err := filepath.Abs(out); err == nil {

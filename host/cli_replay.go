@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/mmcp-dev/mmcp/sdk/client"
 )
@@ -16,36 +15,18 @@ import (
 // summary, and exits 1 when a call failed.
 func runReplay(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) int {
 	const use = "usage: mmcp [flags] replay <log.jsonl | -> [--keep-going] [--log FILE]"
-	var (
-		keepGoing bool
-		logPath   string
-		pos       []string
-	)
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--keep-going" || a == "-keep-going":
-			keepGoing = true
-		case a == "--log" || a == "-log":
-			if i+1 >= len(args) {
-				fmt.Fprintln(stderr, use)
-				return 2
-			}
-			logPath = args[i+1]
-			i++
-		case strings.HasPrefix(a, "--log="):
-			logPath = strings.TrimPrefix(a, "--log=")
-		case a == "-h" || a == "--help":
-			fmt.Fprintln(stderr, use)
-			return 2
-		default:
-			pos = append(pos, a)
-		}
-	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, use)
+	fs := subcommand("replay", use, stderr)
+	keepGoingFlag := fs.Bool("keep-going", false, "run every call even after a failure")
+	logFlag := fs.String("log", "", "append the JSONL call log of the replay to this file")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		return 2
 	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return 2
+	}
+	keepGoing, logPath := *keepGoingFlag, *logFlag
 	var in io.Reader = os.Stdin
 	if pos[0] != "-" {
 		f, err := os.Open(pos[0])

@@ -149,17 +149,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 			Name:        h.name("click"),
 			Description: "Click an element given by exactly one of a11yRef, testId or selector; waits until it is visible, enabled and stable.",
 			Schema:      schemas.Get("click"), Observe: true, Record: true, Timeout: 75 * time.Second,
-			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
-				in, err := decodeTarget(c)
-				if err != nil {
-					return nil, err
-				}
-				s, err := h.page()
-				if err != nil {
-					return nil, err
-				}
-				actx, cancel := context.WithTimeout(ctx, in.timeout())
-				defer cancel()
+			Handler: h.targetCall(func(ctx, actx context.Context, _ *tools.Call, s *session, in targetInput) (any, error) {
 				page := s.browser.ActivePage()
 				popup := s.browser.Tabs().Active.Role == "notification"
 				res, err := discovery.Click(actx, page, s.refs, in.Target)
@@ -169,7 +159,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 					res.PageClosedAfterClick = waitClosed(ctx, page, 500*time.Millisecond)
 				}
 				return res, err
-			},
+			}),
 		},
 		{
 			Name:        h.name("type"),
@@ -177,17 +167,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 			Schema:      schemas.Get("type"), Observe: true, Record: true, Timeout: 75 * time.Second,
 			// Until the field is known the record keeps no text at all.
 			HoldBack: "text",
-			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
-				in, err := decodeTarget(c)
-				if err != nil {
-					return nil, err
-				}
-				s, err := h.page()
-				if err != nil {
-					return nil, err
-				}
-				actx, cancel := context.WithTimeout(ctx, in.timeout())
-				defer cancel()
+			Handler: h.targetCall(func(_, actx context.Context, c *tools.Call, s *session, in targetInput) (any, error) {
 				res, err := discovery.Type(actx, s.browser.ActivePage(), s.refs, in.Target, in.Text)
 				if err != nil {
 					return nil, err
@@ -196,26 +176,35 @@ func (h *Host) discoveryTools() []*tools.Tool {
 					c.Release()
 				}
 				return res, nil
-			},
+			}),
 		},
 		{
 			Name:        h.name("wait_for"),
 			Description: "Wait until an element given by exactly one of a11yRef, testId or selector is visible.",
 			Schema:      schemas.Get("wait_for"), Observe: true, Record: true, Timeout: 135 * time.Second,
-			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
-				in, err := decodeTarget(c)
-				if err != nil {
-					return nil, err
-				}
-				s, err := h.page()
-				if err != nil {
-					return nil, err
-				}
-				actx, cancel := context.WithTimeout(ctx, in.timeout())
-				defer cancel()
+			Handler: h.targetCall(func(_, actx context.Context, _ *tools.Call, s *session, in targetInput) (any, error) {
 				return discovery.WaitFor(actx, s.browser.ActivePage(), s.refs, in.Target)
-			},
+			}),
 		},
+	}
+}
+
+// targetCall is the handler of click, type and wait_for: it decodes and
+// checks the target, needs an active page, and runs fn with the call's ctx
+// and actx, which also ends at the interaction's timeoutMs.
+func (h *Host) targetCall(fn func(ctx, actx context.Context, c *tools.Call, s *session, in targetInput) (any, error)) tools.Handler {
+	return func(ctx context.Context, c *tools.Call) (any, error) {
+		in, err := decodeTarget(c)
+		if err != nil {
+			return nil, err
+		}
+		s, err := h.page()
+		if err != nil {
+			return nil, err
+		}
+		actx, cancel := context.WithTimeout(ctx, in.timeout())
+		defer cancel()
+		return fn(ctx, actx, c, s, in)
 	}
 }
 
