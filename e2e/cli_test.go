@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/sdk/client"
 	"github.com/mmcp-dev/mmcp/sdk/client/mmcp"
@@ -66,7 +67,7 @@ type serveState struct {
 type serveProc struct {
 	Cmd    *exec.Cmd
 	State  serveState
-	Stderr *syncBuffer
+	Stderr *testutil.Buffer
 	ws     string
 }
 
@@ -77,7 +78,7 @@ func servePath(ws string) string { return filepath.Join(ws, ".mmcp", "serve.json
 func startServe(t testing.TB, ws string) *serveProc {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(bin, "mmcp"), "--repo", ws, "--headless", "serve", "--http")
-	p := &serveProc{Cmd: cmd, Stderr: &syncBuffer{}, ws: ws}
+	p := &serveProc{Cmd: cmd, Stderr: &testutil.Buffer{}, ws: ws}
 	cmd.Stderr = p.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,27 +13,17 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk/client"
 )
 
 // logLines is a concurrency-safe JSONL sink.
-type logLines struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logLines) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
+type logLines struct{ testutil.Buffer }
 
 // phases returns "name:phase" per logged line.
 func (l *logLines) phases(t *testing.T) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	var out []string
-	for _, line := range strings.Split(strings.TrimSpace(l.buf.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(l.String()), "\n") {
 		var m map[string]any
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("log line %q: %v", line, err)
@@ -86,7 +75,7 @@ func TestClientAgainstRealHost(t *testing.T) {
 		t.Fatalf("serialized calls interleaved: %s", got)
 	}
 	// Parallel opt-in: both requests leave before either answer arrives.
-	log.buf.Reset()
+	log.Reset()
 	for i := 0; i < 2; i++ {
 		wg.Add(1)
 		go func(i int) {

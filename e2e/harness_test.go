@@ -19,6 +19,7 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 )
 
 // bin is the directory of the built host and plugins (MMCP_BIN, or built by
@@ -116,7 +117,7 @@ type Host struct {
 	t      testing.TB
 	Cmd    *exec.Cmd
 	Client *mcpclient.Client
-	Stderr *syncBuffer
+	Stderr *testutil.Buffer
 
 	mu       sync.Mutex
 	bad      []string // stdout lines that are not JSON-RPC
@@ -152,7 +153,7 @@ func startHost(t testing.TB, o HostOptions) *Host {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &Host{t: t, Cmd: cmd, Stderr: &syncBuffer{}, done: make(chan struct{})}
+	h := &Host{t: t, Cmd: cmd, Stderr: &testutil.Buffer{}, done: make(chan struct{})}
 	cmd.Stderr = h.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -322,23 +323,6 @@ func wantCode(t testing.TB, e Envelope, code string) {
 	if e.Error.Code != code {
 		t.Fatalf("error %s (%s), want %s", e.Error.Code, e.Error.Message, code)
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func tail(s string, n int) string {

@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,40 +8,21 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
-
-// repoRoot walks up from the package to go.mod.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
-}
 
 // anvilBin is $ANVIL_PATH or the repo's .tools Anvil.
 func anvilBin(t testing.TB) string {
 	t.Helper()
 	p := os.Getenv("ANVIL_PATH")
 	if p == "" {
-		p = filepath.Join(repoRoot(t), ".tools", "node_modules", ".bin", "anvil")
+		p = filepath.Join(testutil.RepoRoot(t), ".tools", "node_modules", ".bin", "anvil")
 	}
 	if !isExecutable(p) {
 		t.Fatalf("anvil not found at %s: run `npm ci --prefix .tools`", p)
@@ -75,29 +55,11 @@ func freePort(t testing.TB) int {
 	return 0
 }
 
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // newPlugin returns a configured plugin with the repo's Anvil and a debug
 // log captured in the returned buffer; it is stopped at the end of the test.
-func newPlugin(t testing.TB, settings map[string]any) (*Plugin, *syncBuffer) {
+func newPlugin(t testing.TB, settings map[string]any) (*Plugin, *testutil.Buffer) {
 	t.Helper()
-	buf := &syncBuffer{}
+	buf := &testutil.Buffer{}
 	log := hclog.New(&hclog.LoggerOptions{Output: buf, Level: hclog.Debug})
 	p := New(log)
 	if settings == nil {

@@ -22,35 +22,17 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/plugins/chain"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
-
-// repoRoot walks up from the package to go.mod.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
-}
 
 // nodeModules is $MMCP_NODE_MODULES or the repo's .tools/node_modules.
 func nodeModules(t testing.TB) string {
 	if nm := os.Getenv("MMCP_NODE_MODULES"); nm != "" {
 		return nm
 	}
-	return filepath.Join(repoRoot(t), ".tools", "node_modules")
+	return filepath.Join(testutil.RepoRoot(t), ".tools", "node_modules")
 }
 
 // anvilBin is $ANVIL_PATH or the repo's .tools Anvil.
@@ -58,7 +40,7 @@ func anvilBin(t testing.TB) string {
 	if p := os.Getenv("ANVIL_PATH"); p != "" {
 		return p
 	}
-	return filepath.Join(repoRoot(t), ".tools", "node_modules", ".bin", "anvil")
+	return filepath.Join(testutil.RepoRoot(t), ".tools", "node_modules", ".bin", "anvil")
 }
 
 // nextPort walks a range below the kernel's ephemeral ports, so that a

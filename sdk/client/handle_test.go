@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/sdk/client/internal/testserver"
 )
@@ -96,7 +97,7 @@ func TestConnectDetectsRegistryDrift(t *testing.T) {
 	_, err := Connect(testCtx(t), Options{
 		Command:      serverCommand(t, testserver.EnvExtraTool+"=1", env),
 		ExpectedHash: want,
-		Log:          LoggerOptions{Writer: newSyncBuffer()},
+		Log:          LoggerOptions{Writer: &testutil.Buffer{}},
 	})
 	if !errors.Is(err, ErrRegistryDrift) {
 		t.Fatalf("Connect = %v, want ErrRegistryDrift", err)
@@ -134,7 +135,7 @@ func TestMMCPAdapterLaunchFailure(t *testing.T) {
 	_, err := Connect(testCtx(t), Options{
 		Command: serverCommand(t, env),
 		Adapter: MMCPAdapter{LaunchArgs: map[string]any{"stateMode": "onboarding"}},
-		Log:     LoggerOptions{Writer: newSyncBuffer()},
+		Log:     LoggerOptions{Writer: &testutil.Buffer{}},
 	})
 	var se *sdk.Error
 	if !errors.As(err, &se) || se.Code != sdk.CodeLaunchFailed {

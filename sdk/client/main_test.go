@@ -9,11 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk/client/internal/testserver"
 )
 
@@ -61,31 +61,11 @@ func testCtx(t testing.TB) context.Context {
 	return ctx
 }
 
-// syncBuffer is a bytes.Buffer safe for the logger's concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func newSyncBuffer() *syncBuffer { return &syncBuffer{} }
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // connect opens a handle on the test server, closed at cleanup, logging
 // into the returned buffer.
-func connect(t testing.TB, opts Options, env ...string) (*Handle, *syncBuffer) {
+func connect(t testing.TB, opts Options, env ...string) (*Handle, *testutil.Buffer) {
 	t.Helper()
-	buf := newSyncBuffer()
+	buf := &testutil.Buffer{}
 	if opts.Command.Path == "" && opts.URL == "" {
 		opts.Command = serverCommand(t, env...)
 	}
