@@ -10,12 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/host/tools"
-	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // recorder turns the runner's steps into StepRecords in the knowledge store.
@@ -187,12 +185,6 @@ func gitInfo(repo string) *knowledge.GitInfo {
 	}
 	dirty := cmdOutput(repo, "git", "status", "--porcelain") != ""
 	return &knowledge.GitInfo{Branch: cmdOutput(repo, "git", "rev-parse", "--abbrev-ref", "HEAD"), Commit: commit, Dirty: &dirty}
-}
-
-var errNoPage = sdk.Errorf(sdk.CodeNoActiveSession, "the session has no active page: switch to a tab with mm_switch_to_tab")
-
-func screenshotOpts(name string, b64 bool) browser.ScreenshotOptions {
-	return browser.ScreenshotOptions{Name: name, IncludeBase64: b64}
 }
 
 // knowledgeRoot is where the store lives.

@@ -8,10 +8,12 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/host/schemas"
 	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // targetInput is the target part of click, type and wait_for.
@@ -133,7 +135,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 					if name == "" {
 						name = "describe-" + time.Now().UTC().Format("20060102T150405.000Z")
 					}
-					shot, err := h.screenshot(ctx, c, screenshotOpts(name, in.IncludeScreenshotBase64))
+					shot, err := h.screenshot(ctx, c, browser.ScreenshotOptions{Name: name, IncludeBase64: in.IncludeScreenshotBase64})
 					if err != nil {
 						return nil, err
 					}
@@ -219,6 +221,9 @@ func waitClosed(ctx context.Context, page *rod.Page, d time.Duration) bool {
 	}
 	return false
 }
+
+// errNoPage answers a call that needs a page when the active one is gone.
+var errNoPage = sdk.Errorf(sdk.CodeNoActiveSession, "the session has no active page: switch to a tab with mm_switch_to_tab")
 
 // page returns the session when it has an active page.
 func (h *Host) page() (*session, error) {
