@@ -1,4 +1,4 @@
-package host
+package cli
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mmcp-dev/mmcp/host"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -30,7 +32,7 @@ type demoStep struct {
 // (with its plugins), launches the embedded test wallet in Chrome against
 // Anvil and the fixture server, runs a short flow, saves a screenshot and
 // prints every step.
-func runDemo(ctx context.Context, cfg Config, stdout, stderr io.Writer) int {
+func runDemo(ctx context.Context, cfg host.Config, stdout, stderr io.Writer) int {
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp demo:", err)
@@ -164,7 +166,7 @@ func spawnStdio(ctx context.Context, exe string, args []string, stderr io.Writer
 	}
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "mmcp-demo", Version: Version}
+	req.Params.ClientInfo = mcp.Implementation{Name: "mmcp-demo", Version: host.Version}
 	if _, err := c.Initialize(ctx, req); err != nil {
 		_ = c.Close()
 		return nil, err
