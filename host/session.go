@@ -8,6 +8,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/discovery"
+	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -22,11 +23,7 @@ type session struct {
 	// tab switch drops it.
 	refs *discovery.RefMap
 
-	chain     *sdk.ChainStatus // nil when no chain runs for the session
-	fixture   bool             // the fixture server runs
-	contracts bool             // the contracts registry holds this session's deployments
-	launch    launchInput
-	extension string // the loaded extension's directory
+	parts *launch.Parts // what the launch started (chain, fixture, contracts, browser)
 }
 
 func newSessionID() string {
@@ -94,10 +91,10 @@ func (h *Host) state(ctx context.Context, s *session) (observation.State, error)
 // chainBalance replaces the page's balance with the account's balance on
 // the session's chain, when there is one.
 func (h *Host) chainBalance(ctx context.Context, s *session, st *observation.State) {
-	if s.chain == nil || st.AccountAddress == nil || *st.AccountAddress == "" {
+	if s.parts.Chain == nil || st.AccountAddress == nil || *st.AccountAddress == "" {
 		return
 	}
-	bal, err := balanceOf(ctx, s.chain.RPCURL, *st.AccountAddress)
+	bal, err := balanceOf(ctx, s.parts.Chain.RPCURL, *st.AccountAddress)
 	if err != nil {
 		h.log.Debug("balance from chain", "error", err)
 		return
