@@ -78,7 +78,7 @@ func (c chain) Start(_ context.Context, o sdk.ChainOptions) (sdk.ChainStatus, er
 	return sdk.ChainStatus{Running: true, Port: c.w.chainPort, ChainID: c.w.chainID,
 		RPCURL: fmt.Sprintf("http://127.0.0.1:%d", c.w.chainPort)}, c.w.call("chain.start")
 }
-func (c chain) Stop(context.Context) error                     { return c.w.call("chain.stop") }
+func (c chain) Stop(context.Context) error                      { return c.w.call("chain.stop") }
 func (c chain) Status(context.Context) (sdk.ChainStatus, error) { return sdk.ChainStatus{}, nil }
 func (c chain) Snapshot(context.Context) (string, error)        { return "", nil }
 func (c chain) Revert(context.Context, string) error            { return nil }
