@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host/browser"
@@ -12,7 +13,7 @@ import (
 // launchDeps are the capabilities a launch and a teardown use: the
 // plugins' typed adapters, nil for a capability no plugin provides.
 func (h *Host) launchDeps() launch.Deps {
-	d := launch.Deps{Path: h.cfg.path, Tool: h.name, Log: h.log.Named("launch")}
+	d := launch.Deps{Path: h.cfg.path, Tool: h.name, SettleTimeout: h.cfg.SettleTimeout, Log: h.log.Named("launch")}
 	if h.plugins.Has(sdk.CapBuild) {
 		d.Builder = h.plugins.Builder()
 	}
@@ -31,9 +32,19 @@ func (h *Host) launchDeps() launch.Deps {
 // launch runs mm_launch: chain, contracts, fixture, Chrome, extension
 // ready, unlock (package launch). A failure undoes the steps already taken.
 func (h *Host) launch(ctx context.Context, in launch.Input, progress func(float64, float64, string)) (map[string]any, error) {
-	if h.sess != nil {
-		return nil, sdk.Errorf(sdk.CodeSessionAlreadyRunning, "session %s is running: call %s first", h.sess.id, h.name("cleanup")).
-			WithDetails(map[string]any{"sessionId": h.sess.id})
+	var replaced *launch.Prerequisite
+	if old := h.sess; old != nil {
+		// A session with a dead part is torn down and replaced; a healthy
+		// one is kept.
+		part := h.health(ctx, old).down()
+		if part == "" {
+			return nil, sdk.Errorf(sdk.CodeSessionAlreadyRunning, "session %s is running: call %s first", old.id, h.name("cleanup")).
+				WithDetails(map[string]any{"sessionId": old.id})
+		}
+		h.log.Warn("replacing a session with a dead part", "sessionId", old.id, "part", part)
+		h.teardown(old)
+		h.sess = nil
+		replaced = &launch.Prerequisite{Step: "replace", Description: fmt.Sprintf("cleaned up session %s, whose %s was down", old.id, part)}
 	}
 	s := &session{id: newSessionID(), createdAt: time.Now()}
 	d := h.launchDeps()
@@ -53,7 +64,13 @@ func (h *Host) launch(ctx context.Context, in launch.Input, progress func(float6
 	if err != nil {
 		return nil, err
 	}
+	if replaced != nil {
+		parts.Prerequisites = append([]launch.Prerequisite{*replaced}, parts.Prerequisites...)
+	}
 	s.parts = parts
+	if p := h.plugins.ByCapability(sdk.CapChain); p != nil {
+		_, s.chainRestarts = p.Health()
+	}
 	h.sess = s
 	view, err := h.state(ctx, s)
 	if err != nil {

@@ -24,6 +24,9 @@ type session struct {
 	refs *discovery.RefMap
 
 	parts *launch.Parts // what the launch started (chain, fixture, contracts, browser)
+	// chainRestarts is the chain plugin's relaunch count at launch: more
+	// later means it crashed, and took the session's Anvil with it.
+	chainRestarts int
 }
 
 func newSessionID() string {
@@ -32,10 +35,14 @@ func newSessionID() string {
 	return "mm-" + time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b)
 }
 
-// active returns the session or MM_NO_ACTIVE_SESSION.
+// active returns the session, MM_NO_ACTIVE_SESSION, or MM_BROWSER_CLOSED
+// when its Chrome went away.
 func (h *Host) active() (*session, error) {
 	if h.sess == nil {
 		return nil, sdk.Errorf(sdk.CodeNoActiveSession, "no active session: call %s first", h.name("launch"))
+	}
+	if err := h.sess.browser.Alive(); err != nil {
+		return nil, err
 	}
 	return h.sess, nil
 }
@@ -96,7 +103,9 @@ func (h *Host) chainBalance(ctx context.Context, s *session, st *observation.Sta
 	}
 	bal, err := balanceOf(ctx, s.parts.Chain.RPCURL, *st.AccountAddress)
 	if err != nil {
+		// Never report what the page shows from a dead chain as current.
 		h.log.Debug("balance from chain", "error", err)
+		st.Balance = nil
 		return
 	}
 	st.Balance = &bal

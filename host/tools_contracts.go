@@ -33,7 +33,7 @@ func (h *Host) contractTools() []*tools.Tool {
 				if in.DeployerOptions.FromPrivateKey != "" {
 					c.RecordInput = redactPrivateKey(c.Args)
 				}
-				s, err := h.seedingSession()
+				s, err := h.seedingSession(ctx)
 				if err != nil {
 					return nil, err
 				}
@@ -61,7 +61,7 @@ func (h *Host) contractTools() []*tools.Tool {
 				if err := c.Decode(&in); err != nil {
 					return nil, err
 				}
-				s, err := h.seedingSession()
+				s, err := h.seedingSession(ctx)
 				if err != nil {
 					return nil, err
 				}
@@ -129,13 +129,16 @@ func (h *Host) contractTools() []*tools.Tool {
 }
 
 // seedingSession returns the active session, which must run a chain.
-func (h *Host) seedingSession() (*session, error) {
+func (h *Host) seedingSession(ctx context.Context) (*session, error) {
 	s, err := h.active()
 	if err != nil {
 		return nil, err
 	}
 	if s.parts.Chain == nil {
 		return nil, sdk.Errorf(sdk.CodeChainNotRunning, "the session has no local chain: install mmcp-plugin-chain and relaunch with %s", h.name("launch"))
+	}
+	if err := h.chainAlive(ctx, s); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

@@ -47,7 +47,7 @@ func (h *Host) sessionTools() []*tools.Tool {
 				if err != nil {
 					return nil, err
 				}
-				return map[string]any{"state": st, "tabs": s.browser.Tabs()}, nil
+				return map[string]any{"state": st, "tabs": s.browser.Tabs(), "health": h.health(ctx, s)}, nil
 			}),
 		},
 		{

@@ -32,6 +32,7 @@ type Session struct {
 	extID  string
 	tabs   *tracker
 	worlds *isolatedWorlds
+	health *health
 
 	cancel   context.CancelFunc // stops the event loop and rod's goroutines
 	loopDone chan struct{}

@@ -66,6 +66,9 @@ func spawnArgs(raw host.Config, repo string) []string {
 		args = append(args, "--headless")
 	}
 	add("--cdp-url", raw.CDPURL)
+	if raw.SettleTimeout > 0 {
+		add("--settle-timeout", raw.SettleTimeout.String())
+	}
 	return args
 }
 

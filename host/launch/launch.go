@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -49,6 +50,22 @@ type Wallet interface {
 	WaitForScreen(ctx context.Context) (observation.State, error)
 	Unlock(ctx context.Context, password string) error
 	Close(ctx context.Context) error
+	// Diagnose reads the screen, URL and console errors and saves a
+	// screenshot named name, for a launch that cannot finish.
+	Diagnose(ctx context.Context, name string) browser.Diagnosis
+}
+
+// DefaultSettleTimeout bounds the wait for the extension to show a
+// recognized screen, and the unlock.
+const DefaultSettleTimeout = 30 * time.Second
+
+// stepLimits bound the steps that have no limit of their own (a build has
+// the build plugin's).
+var stepLimits = map[string]time.Duration{
+	"chain":     time.Minute,
+	"contracts": 2 * time.Minute,
+	"fixture":   30 * time.Second,
+	"browser":   time.Minute,
 }
 
 // Deps are what a launch uses. A nil capability means no plugin provides it.
@@ -63,6 +80,9 @@ type Deps struct {
 	Path func(string) string
 	// Tool names a tool with the host's prefix (for hints in errors).
 	Tool func(base string) string
+	// SettleTimeout bounds the extension's first screen and the unlock;
+	// 0 means DefaultSettleTimeout.
+	SettleTimeout time.Duration
 	Log  hclog.Logger
 }
 
@@ -111,7 +131,7 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 			p = nil
 		}
 	}()
-	for _, s := range []struct {
+	steps := []struct {
 		name string
 		run  func(context.Context) error
 	}{
@@ -121,12 +141,17 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 		{"fixture", l.fixture},
 		{"browser", l.browser},
 		{"unlock", l.unlock},
-	} {
+	}
+	for i, s := range steps {
+		// Progress goes out as a step starts (never right before the
+		// response, where some clients drop it).
+		l.step, l.total, l.sub = i, len(steps), 0
+		progress(float64(i), float64(len(steps)), "launch: "+s.name)
 		if err := ctx.Err(); err != nil {
 			return nil, sdk.Errorf(sdk.CodeCancelled, "launch cancelled before %s", s.name).WithDetails(map[string]any{"step": s.name})
 		}
-		if err := s.run(ctx); err != nil {
-			return nil, stepErr(s.name, err)
+		if err := l.run(ctx, s.name, s.run); err != nil {
+			return nil, err
 		}
 	}
 	return l.p, nil
@@ -140,12 +165,46 @@ type launcher struct {
 	p        *Parts
 	state    sdk.WalletState
 	last     time.Time
+
+	step, total, sub int // the running step, the step count, its sub-progress count
 }
 
-// done records a finished step as a prerequisite and reports it.
+// subProgress reports progress inside the running step (a build's output):
+// strictly increasing and below the next step's value, as MCP requires.
+func (l *launcher) subProgress(_, _ float64, msg string) {
+	l.sub++
+	l.progress(float64(l.step)+1-1/float64(l.sub+1), float64(l.total), msg)
+}
+
+// run runs one step within its limit. A step cut off by the call's
+// cancellation is MM_CANCELLED, by its own limit MM_LAUNCH_FAILED.
+func (l *launcher) run(ctx context.Context, name string, step func(context.Context) error) error {
+	sctx := ctx
+	if d, ok := stepLimits[name]; ok {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	err := step(sctx)
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return sdk.Errorf(sdk.CodeCancelled, "launch cancelled during %s", name).WithDetails(map[string]any{"step": name})
+	}
+	if sctx.Err() != nil && ctx.Err() == nil {
+		var de *sdk.Error
+		if !errors.As(err, &de) || de.Code != sdk.CodeLaunchFailed {
+			return sdk.Errorf(sdk.CodeLaunchFailed, "launch step %s did not finish within %s: %v", name, stepLimits[name], err).
+				WithDetails(map[string]any{"step": name})
+		}
+	}
+	return stepErr(name, err)
+}
+
+// done records a finished step as a prerequisite and logs it.
 func (l *launcher) done(step, desc string) {
 	l.p.Prerequisites = append(l.p.Prerequisites, Prerequisite{Step: step, Description: desc})
-	l.progress(float64(len(l.p.Prerequisites)), 0, desc)
 	now := time.Now()
 	if l.d.Log != nil {
 		l.d.Log.Info("launch", "step", step, "ms", now.Sub(l.last).Milliseconds(), "detail", desc)
@@ -186,7 +245,7 @@ func (l *launcher) extension(ctx context.Context) error {
 		return sdk.Errorf(sdk.CodeLaunchFailed, "no extension build at %s (manifest.json missing): run %s, pass extensionPath, or launch with autoBuild true", ext, l.d.Tool("build")).
 			WithDetails(map[string]any{"extensionPath": ext})
 	}
-	res, err := l.d.Builder.Build(ctx, sdk.BuildOptions{}, Events{OnProgress: l.progress, Logger: l.d.Log})
+	res, err := l.d.Builder.Build(ctx, sdk.BuildOptions{}, Events{OnProgress: l.subProgress, Logger: l.d.Log})
 	if err != nil {
 		return err
 	}
@@ -327,12 +386,26 @@ func (l *launcher) browser(ctx context.Context) error {
 	return nil
 }
 
-// unlock waits for the extension's first screen and unlocks a default
-// wallet with the default password.
+// unlock waits (within SettleTimeout) for the extension's first
+// recognized screen and unlocks a default wallet with the default
+// password. A wallet that never settles, or shows its error page, fails
+// the launch with a diagnosis: last screen and URL, console errors of the
+// extension, a screenshot.
 func (l *launcher) unlock(ctx context.Context) error {
-	st, err := l.p.Wallet.WaitForScreen(ctx)
-	if err != nil {
-		return stepErr("extension", err)
+	settle := l.d.SettleTimeout
+	if settle <= 0 {
+		settle = DefaultSettleTimeout
+	}
+	wctx, cancel := context.WithTimeout(ctx, settle)
+	st, err := l.p.Wallet.WaitForScreen(wctx)
+	cancel()
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		return l.failed(ctx, "extension", fmt.Sprintf("the wallet did not reach a recognized screen within %s", settle))
+	case st.CurrentScreen == "error":
+		return l.failed(ctx, "extension", "the wallet shows its error page")
 	}
 	if l.d.Log != nil {
 		l.d.Log.Info("launch", "step", "extension", "detail", "extension ready on "+st.CurrentScreen)
@@ -340,11 +413,29 @@ func (l *launcher) unlock(ctx context.Context) error {
 	if l.in.StateMode != "default" || !stateHasVault(l.state) || st.IsUnlocked {
 		return nil
 	}
-	if err := l.p.Wallet.Unlock(ctx, DefaultPassword); err != nil {
-		return err
+	uctx, cancel := context.WithTimeout(ctx, settle)
+	defer cancel()
+	if err := l.p.Wallet.Unlock(uctx, DefaultPassword); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return l.failed(ctx, "unlock", fmt.Sprintf("unlocking the wallet failed: %s", sdk.AsError(err).Message))
 	}
 	l.done("unlock", "wallet unlocked with the default password")
 	return nil
+}
+
+// failed is MM_LAUNCH_FAILED at step with the browser's diagnosis.
+func (l *launcher) failed(ctx context.Context, step, what string) error {
+	d := l.p.Wallet.Diagnose(ctx, "launch-failed-"+time.Now().UTC().Format("20060102-150405"))
+	msg := fmt.Sprintf("%s (last screen %q at %s; %d console errors of the extension in details.consoleErrors", what, d.LastScreen, d.LastURL, len(d.ConsoleErrors))
+	if d.Screenshot != "" {
+		msg += "; screenshot " + d.Screenshot
+	}
+	msg += "): check the build and the wallet state, then call " + l.d.Tool("launch") + " again"
+	return sdk.Errorf(sdk.CodeLaunchFailed, "%s", msg).WithDetails(map[string]any{
+		"step": step, "lastScreen": d.LastScreen, "lastUrl": d.LastURL, "consoleErrors": d.ConsoleErrors, "screenshot": d.Screenshot,
+	})
 }
 
 // Teardown undoes what a launch started, in reverse order. It never fails:

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -24,6 +25,9 @@ type world struct {
 	built     bool
 	chainPort int
 	chainID   int64
+
+	hang   bool   // WaitForScreen never returns on its own
+	screen string // the screen WaitForScreen reports; default "unlock"
 
 	stateOpts   sdk.StateOptions
 	chainOpts   sdk.ChainOptions
@@ -128,11 +132,23 @@ func (s seeder) Clear(context.Context) error                        { return s.w
 type wallet struct{ w *world }
 
 func (b wallet) ExtensionID() string { return "abcdefghijklmnopabcdefghijklmnop" }
-func (b wallet) WaitForScreen(context.Context) (observation.State, error) {
-	return observation.State{CurrentScreen: "unlock", IsUnlocked: b.w.unlocked}, b.w.call("wallet.wait")
+func (b wallet) WaitForScreen(ctx context.Context) (observation.State, error) {
+	if b.w.hang {
+		<-ctx.Done()
+		return observation.State{CurrentScreen: "unknown"}, sdk.Errorf(sdk.CodeWaitTimeout, "did not settle")
+	}
+	screen := b.w.screen
+	if screen == "" {
+		screen = "unlock"
+	}
+	return observation.State{CurrentScreen: screen, IsUnlocked: b.w.unlocked}, b.w.call("wallet.wait")
 }
 func (b wallet) Unlock(context.Context, string) error { return b.w.call("wallet.unlock") }
 func (b wallet) Close(context.Context) error          { return b.w.call("wallet.close") }
+func (b wallet) Diagnose(context.Context, string) browser.Diagnosis {
+	b.w.calls = append(b.w.calls, "wallet.diagnose")
+	return browser.Diagnosis{LastScreen: "unknown", LastURL: "chrome-extension://x/home.html", ConsoleErrors: []string{"boom"}, Screenshot: "/a/s.png"}
+}
 
 func newWorld() *world { return &world{chainPort: 9545, chainID: 31337} }
 
@@ -142,9 +158,20 @@ var fullInput = Input{SeedContracts: []string{"hst"}}
 // chain that runs), fixture server, browser, first screen, unlock.
 func TestLaunchOrder(t *testing.T) {
 	w := newWorld()
-	p, err := Launch(context.Background(), w.deps(), fullInput, nil)
+	var progress []float64
+	p, err := Launch(context.Background(), w.deps(), fullInput, func(done, _ float64, _ string) { progress = append(progress, done) })
 	if err != nil {
 		t.Fatal(err)
+	}
+	// One notification as each step starts, the build's own in between,
+	// strictly increasing (MCP requires it).
+	if len(progress) != 7 {
+		t.Fatalf("progress %v, want 6 steps and 1 build event", progress)
+	}
+	for i := 1; i < len(progress); i++ {
+		if progress[i] <= progress[i-1] {
+			t.Fatalf("progress not increasing: %v", progress)
+		}
 	}
 	want := []string{"build.path", "build.isBuilt", "build.build", "chain.start", "contracts.clear", "contracts.deploy",
 		"fixture.state", "fixture.start", "wallet.start", "wallet.wait", "wallet.unlock"}
@@ -177,8 +204,8 @@ func TestLaunchRollback(t *testing.T) {
 		{"fixture.state", "fixture", []string{"contracts.clear", "chain.stop"}},
 		{"fixture.start", "fixture", []string{"contracts.clear", "chain.stop"}},
 		{"wallet.start", "browser", []string{"fixture.stop", "contracts.clear", "chain.stop"}},
-		{"wallet.wait", "extension", []string{"wallet.close", "fixture.stop", "contracts.clear", "chain.stop"}},
-		{"wallet.unlock", "unlock", []string{"wallet.close", "fixture.stop", "contracts.clear", "chain.stop"}},
+		{"wallet.wait", "extension", []string{"wallet.diagnose", "wallet.close", "fixture.stop", "contracts.clear", "chain.stop"}},
+		{"wallet.unlock", "unlock", []string{"wallet.diagnose", "wallet.close", "fixture.stop", "contracts.clear", "chain.stop"}},
 	} {
 		t.Run(tc.fail, func(t *testing.T) {
 			w := newWorld()
@@ -300,4 +327,35 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// A wallet that never settles fails the launch after SettleTimeout (not
+// the call's deadline) with the diagnosis; so does its error page.
+func TestLaunchWalletNeverSettles(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*world)
+		want string
+	}{
+		{"spinner", func(w *world) { w.hang = true }, "did not reach a recognized screen within 50ms"},
+		{"error page", func(w *world) { w.screen = "error" }, "shows its error page"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld()
+			tc.set(w)
+			d := w.deps()
+			d.SettleTimeout = 50 * time.Millisecond
+			_, err := Launch(context.Background(), d, Input{}, nil)
+			e := sdk.AsError(err)
+			if e.Code != sdk.CodeLaunchFailed || e.Details["step"] != "extension" || !strings.Contains(e.Message, tc.want) {
+				t.Fatalf("error %s %q %v", e.Code, e.Message, e.Details)
+			}
+			if e.Details["screenshot"] != "/a/s.png" || !reflect.DeepEqual(e.Details["consoleErrors"], []string{"boom"}) || e.Details["lastUrl"] == "" {
+				t.Fatalf("no diagnosis in details: %v", e.Details)
+			}
+			if indexOf(w.calls, "chain.stop") < 0 {
+				t.Fatalf("not torn down: %v", w.calls)
+			}
+		})
+	}
 }
