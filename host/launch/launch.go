@@ -83,7 +83,7 @@ type Deps struct {
 	// SettleTimeout bounds the extension's first screen and the unlock;
 	// 0 means DefaultSettleTimeout.
 	SettleTimeout time.Duration
-	Log  hclog.Logger
+	Log           hclog.Logger
 }
 
 // Prerequisite is one step mm_launch took.
