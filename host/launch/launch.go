@@ -213,20 +213,25 @@ func (l *launcher) done(step, desc string) {
 }
 
 // extension resolves the extension to load: extensionPath when given,
-// else the build plugin's build (built first when missing and autoBuild).
+// else the build plugin's build (built first when missing and autoBuild),
+// else, with no build plugin, the workspace's sdk.DefaultExtensionPath.
 func (l *launcher) extension(ctx context.Context) error {
-	if l.in.ExtensionPath != "" {
-		ext := l.d.Path(l.in.ExtensionPath)
+	path := l.in.ExtensionPath
+	if path == "" && l.d.Builder == nil {
+		path = sdk.DefaultExtensionPath
+	}
+	if path != "" {
+		ext := l.d.Path(path)
 		if _, err := os.Stat(filepath.Join(ext, "manifest.json")); err != nil {
-			return sdk.Errorf(sdk.CodeLaunchFailed, "no extension at %s (manifest.json missing)", ext).
+			hint := ""
+			if l.in.ExtensionPath == "" {
+				hint = ": pass extensionPath, or install mmcp-plugin-build to build it"
+			}
+			return sdk.Errorf(sdk.CodeLaunchFailed, "no extension at %s (manifest.json missing)%s", ext, hint).
 				WithDetails(map[string]any{"extensionPath": ext})
 		}
 		l.p.Extension = ext
 		return nil
-	}
-	if l.d.Builder == nil {
-		return sdk.Errorf(sdk.CodeCapabilityMissing, "no extensionPath given and no build plugin to say where the build is: pass extensionPath or install mmcp-plugin-build").
-			WithDetails(map[string]any{"capability": string(sdk.CapBuild), "install": "mmcp-plugin-build"})
 	}
 	ext, err := l.d.Builder.ExtensionPath(ctx)
 	if err != nil {

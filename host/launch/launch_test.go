@@ -273,10 +273,11 @@ func TestLaunchExtensionFromBuilder(t *testing.T) {
 		t.Fatalf("started a chain without an extension: %v", w.calls)
 	}
 
+	// No build plugin: the workspace's dist/chrome.
 	d := newWorld().deps()
 	d.Builder = nil
 	_, err = Launch(context.Background(), d, Input{}, nil)
-	if e := sdk.AsError(err); e.Code != sdk.CodeCapabilityMissing {
+	if e := sdk.AsError(err); e.Code != sdk.CodeLaunchFailed || !strings.Contains(e.Message, "/ws/dist/chrome") {
 		t.Fatalf("no build plugin, no extensionPath: %v", e)
 	}
 }
