@@ -21,6 +21,9 @@ const usage = `usage: mmcp [command] [flags]   (flags may stand before or after 
 Commands:
   (none)       serve MCP over stdio (what an MCP client runs)
   demo         run a short real flow: the test wallet in Chrome, Anvil, the fixture server
+  doctor [--json]
+               check what a launch needs (Chrome, Anvil, node/yarn, ports, workspace,
+               plugins, artifacts dir), one line each with a fix; exit 0 when ready
   plugins      list discovered plugins, their capabilities and tools, and why any failed
   version      print the version
   serve --http [addr]
@@ -104,6 +107,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runPlugins(ctx, cfg, rest, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, cfg, stdout, stderr)
+	case "doctor":
+		return runDoctor(ctx, cfg, rest, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "mmcp: unknown command %q\n", cmd)
 		fs.Usage()
