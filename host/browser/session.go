@@ -28,10 +28,12 @@ type Session struct {
 	pid      int
 	ownsDir  bool
 	userDir  string
+	headed   bool // launched with a window on a display
 
 	extID  string
 	tabs   *tracker
 	worlds *isolatedWorlds
+	extLog extLog // the background's recent errors
 
 	cancel   context.CancelFunc // stops the event loop and rod's goroutines
 	loopDone chan struct{}
