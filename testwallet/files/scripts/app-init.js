@@ -6,6 +6,8 @@
 // routes to the request), closed from here once the queue is empty.
 'use strict';
 
+importScripts('ecrecover.js'); // ecRecoverPersonal, for personal_ecRecover
+
 const FIXTURE_URL = 'http://localhost:12345/state.json';
 const DEFAULT_NETWORK = { name: 'Localhost 8545', rpcUrl: 'http://localhost:8545', chainId: '0x539', ticker: 'ETH' };
 const VAULT_ITERATIONS = 10000;
@@ -426,6 +428,12 @@ async function dappRequest(origin, method, params = []) {
     case 'eth_signTypedData_v4':
       if (!authorized(params[0])) return rpcError(4100, 'The requested account has not been authorized by the user.');
       return approval('signTypedData_v4', origin, params);
+    case 'personal_ecRecover':
+      try {
+        return { result: ecRecoverPersonal(utf8Hex(String(params[0])), String(params[1])) };
+      } catch (err) {
+        return rpcError(-32602, err.message);
+      }
     case 'wallet_addEthereumChain':
       return addChainRequest(origin, params);
     case 'wallet_switchEthereumChain':
