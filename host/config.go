@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/mmcp-dev/mmcp/host/plugins"
 )
@@ -38,6 +39,10 @@ type Config struct {
 	Headless bool
 	// CDPURL is --cdp-url: attach to a running Chrome.
 	CDPURL string
+	// SettleTimeout is --settle-timeout / MMCP_SETTLE_TIMEOUT: how long
+	// mm_launch waits for the extension's first recognized screen (and for
+	// the unlock); 0 means launch.DefaultSettleTimeout.
+	SettleTimeout time.Duration
 
 	// From the config file.
 	filePlugins  map[string]plugins.ConfigEntry
@@ -104,6 +109,13 @@ func (c *Config) Resolve() error {
 	}
 	if c.Chrome == "" {
 		c.Chrome = os.Getenv("CHROME_PATH")
+	}
+	if env := os.Getenv("MMCP_SETTLE_TIMEOUT"); c.SettleTimeout == 0 && env != "" {
+		d, err := time.ParseDuration(env)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("MMCP_SETTLE_TIMEOUT %q: want a positive duration such as 30s", env)
+		}
+		c.SettleTimeout = d
 	}
 	return c.readFile()
 }

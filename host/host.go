@@ -120,3 +120,9 @@ func (h *Host) Close() {
 		}
 	})
 }
+
+// Log returns the host's logger.
+func (h *Host) Log() hclog.Logger { return h.log }
+
+// Config returns the resolved configuration.
+func (h *Host) Config() Config { return h.cfg }

@@ -49,7 +49,7 @@ type wallet struct {
 func startWallet(t *testing.T) *wallet {
 	t.Helper()
 	if _, err := os.Stat(chromeBin); err != nil {
-		t.Skipf("chromium not installed: %v", err)
+		t.Fatalf("chromium not installed (make setup installs it): %v", err)
 	}
 	dir := t.TempDir()
 	if err := testwallet.WriteTo(dir); err != nil {
@@ -254,7 +254,7 @@ func serveFixture(t *testing.T, fixture any) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Skipf("port 12345 is busy: %v", err)
+			t.Fatalf("port 12345 stayed busy: a test before this one left a server running: %v", err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -352,7 +352,7 @@ func bytesOf(s string) []int {
 func startAnvil(t *testing.T) string {
 	t.Helper()
 	if _, err := os.Stat(anvilBin); err != nil {
-		t.Skipf("anvil not installed: %v", err)
+		t.Fatalf("anvil not installed (make setup installs it): %v", err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

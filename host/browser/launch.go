@@ -50,6 +50,7 @@ func Launch(ctx context.Context, o Options) (*Session, error) {
 		log:      o.Log.Named("browser"),
 		profile:  o.Profile,
 		worlds:   newIsolatedWorlds(),
+		health:   newHealth(),
 		granted:  map[string]bool{},
 		focusSet: map[proto.TargetTargetID]bool{},
 	}
@@ -89,7 +90,6 @@ func Launch(ctx context.Context, o Options) (*Session, error) {
 		return nil, err
 	}
 	s.log.Debug("home page loaded")
-	s.watchExtension(s.browser.GetContext())
 	if s.headed {
 		s.fitWindow(ctx)
 	}
@@ -204,6 +204,7 @@ func (s *Session) connect(ctx context.Context, wsURL string) error {
 		return sdk.Errorf(sdk.CodeLaunchFailed, "attach to chrome: %v", err)
 	}
 	s.browser = b
+	s.watch(b)
 	events := b.Event()
 	seeded := make(chan error, 1)
 	s.loopDone = make(chan struct{})
@@ -234,6 +235,7 @@ func (s *Session) openHome(ctx context.Context) error {
 	if err == nil {
 		s.setExtID(id)
 	}
+	s.listenWorkers(ctx)
 	if start, ok := s.startTab(); ok {
 		page, err := s.attach(start)
 		if err == nil {
@@ -361,6 +363,7 @@ func (s *Session) attach(id proto.TargetTargetID) (*rod.Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attach to tab: %w", err)
 	}
+	listen(context.Background(), page)
 	s.tabs.setPage(id, page)
 	return page, nil
 }
@@ -385,6 +388,7 @@ func (s *Session) Close(ctx context.Context) error {
 }
 
 func (s *Session) close(ctx context.Context) error {
+	close(s.health.closing)
 	if s.launcher != nil && !s.ownsDir && s.browser != nil {
 		// A kept profile deserves a clean shutdown.
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)

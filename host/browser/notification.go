@@ -32,8 +32,8 @@ type NotificationResult struct {
 // it to load and its app to render (bounded by renderWait), and makes it
 // the active page. A popup that opens as about:blank and navigates later is
 // seen when it navigates. Errors: MM_NOTIFICATION_TIMEOUT (its message says
-// what the extension's background logged meanwhile, such as Chrome refusing
-// the popup's window bounds), MM_CANCELLED.
+// what the console showed meanwhile, such as Chrome refusing the popup's
+// window bounds in the wallet's service worker), MM_CANCELLED.
 func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration) (NotificationResult, error) {
 	if timeout <= 0 {
 		timeout = DefaultNotificationTimeout
@@ -72,15 +72,16 @@ func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration
 			if errors.Is(ctx.Err(), context.Canceled) {
 				return NotificationResult{}, sdk.Errorf(sdk.CodeCancelled, "cancelled while waiting for the notification page")
 			}
-			return NotificationResult{}, s.notificationTimeout(timeout, s.extLog.since(since))
+			return NotificationResult{}, s.notificationTimeout(timeout, s.consoleSince(since))
 		}
 	}
 }
 
 // notificationTimeout explains a notification page that never came, from
-// what the extension's background logged.
+// the console errors of the extension (its service worker and pages) and
+// the dapps seen meanwhile.
 func (s *Session) notificationTimeout(timeout time.Duration, logged []string) error {
-	details := map[string]any{"extensionErrors": logged}
+	details := map[string]any{"consoleErrors": logged}
 	for _, l := range logged {
 		if strings.Contains(strings.ToLower(l), "bounds") {
 			return sdk.Errorf(sdk.CodeNotificationTimeout,
@@ -91,11 +92,11 @@ func (s *Session) notificationTimeout(timeout time.Duration, logged []string) er
 	if len(logged) > 0 {
 		last := logged[max(0, len(logged)-3):]
 		return sdk.Errorf(sdk.CodeNotificationTimeout,
-			"no notification page opened within %s; the wallet's background logged errors meanwhile: %s", timeout, strings.Join(last, " | ")).
+			"no notification page opened within %s; the console showed errors meanwhile (the extension's or the dapp's): %s", timeout, strings.Join(last, " | ")).
 			WithDetails(details)
 	}
 	return sdk.Errorf(sdk.CodeNotificationTimeout,
-		"no notification page opened within %s and the wallet's background logged no error: no request that needs approval reached the wallet (did the dapp's call run? is the dapp already connected, so no popup is needed?)", timeout).
+		"no notification page opened within %s and no console error was seen: no request that needs approval reached the wallet (did the dapp's call run? is the dapp already connected, so no popup is needed?)", timeout).
 		WithDetails(details)
 }
 

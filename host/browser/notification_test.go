@@ -9,9 +9,9 @@ import (
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// TestNotificationTimeoutNamesTheCause: a timeout says whether the wallet
-// logged nothing (no request reached it) or Chrome refused its popup's
-// window bounds, read from the extension's background console.
+// TestNotificationTimeoutNamesTheCause: a timeout says whether nothing was
+// logged (no request reached the wallet) or Chrome refused its popup's
+// window bounds, read from the extension's service worker console.
 func TestNotificationTimeoutNamesTheCause(t *testing.T) {
 	s := launchTest(t)
 	ctx := tctx(t)
@@ -20,7 +20,7 @@ func TestNotificationTimeoutNamesTheCause(t *testing.T) {
 	}
 	_, err := s.WaitForNotification(ctx, 300*time.Millisecond)
 	wantCode(t, err, sdk.CodeNotificationTimeout)
-	if !strings.Contains(err.Error(), "logged no error") {
+	if !strings.Contains(err.Error(), "no console error was seen") {
 		t.Fatalf("quiet wallet: %v", err)
 	}
 
@@ -39,7 +39,7 @@ func TestNotificationTimeoutNamesTheCause(t *testing.T) {
 	if !errors.As(err, &se) || !strings.Contains(se.Message, "Invalid value for bounds") || !strings.Contains(se.Message, "half inside the screen") {
 		t.Fatalf("refused popup: %v", err)
 	}
-	if logged, _ := se.Details["extensionErrors"].([]string); len(logged) == 0 {
+	if logged, _ := se.Details["consoleErrors"].([]string); len(logged) == 0 {
 		t.Fatalf("details %v", se.Details)
 	}
 }

@@ -33,7 +33,7 @@ type Session struct {
 	extID  string
 	tabs   *tracker
 	worlds *isolatedWorlds
-	extLog extLog // the background's recent errors
+	health *health
 
 	cancel   context.CancelFunc // stops the event loop and rod's goroutines
 	loopDone chan struct{}

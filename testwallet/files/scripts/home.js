@@ -237,7 +237,9 @@ function settings() {
     onchange: () => chrome.storage.local.set({ testwalletShowTestNetworks: box.checked }) });
   chrome.storage.local.get('testwalletShowTestNetworks').then((v) => { box.checked = !!v.testwalletShowTestNetworks; });
   return h('main', { class: 'settings' },
-    h('button', { testid: 'settings-back', 'aria-label': 'Back', onclick: () => { location.hash = ''; } }, '← Back'),
+    // MetaMask's close button has no testid, only this class.
+    h('button', { testid: 'settings-back', class: 'settings-page__header__title-container__close-button', 'aria-label': 'Back',
+      onclick: () => { location.hash = ''; } }, '← Back'),
     h('h1', {}, 'Settings'),
     h('div', { class: 'row' }, box, h('label', { for: 'show-test-networks' }, 'Show test networks')));
 }

@@ -1,4 +1,4 @@
-package host
+package cli
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mmcp-dev/mmcp/host"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -30,7 +32,7 @@ type demoStep struct {
 // (with its plugins), launches the embedded test wallet in Chrome against
 // Anvil and the fixture server, runs a short flow, saves a screenshot and
 // prints every step.
-func runDemo(ctx context.Context, cfg Config, stdout, stderr io.Writer) int {
+func runDemo(ctx context.Context, cfg host.Config, stdout, stderr io.Writer) int {
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp demo:", err)
@@ -96,10 +98,11 @@ func runDemo(ctx context.Context, cfg Config, stdout, stderr io.Writer) int {
 			return fmt.Sprintf("%d testids, %d accessibility nodes", len(ids), len(nodes))
 		}},
 		{"mm_run_steps", map[string]any{"includeObservations": "none", "steps": []map[string]any{
+			// Testids that exist in real MetaMask, so the demo runs on both.
 			{"tool": "mm_navigate", "args": map[string]any{"screen": "settings"}},
-			{"tool": "mm_wait_for", "args": map[string]any{"testId": "settings-back"}},
-			{"tool": "mm_click", "args": map[string]any{"testId": "settings-back"}},
+			{"tool": "mm_navigate", "args": map[string]any{"screen": "home"}},
 			{"tool": "mm_wait_for", "args": map[string]any{"testId": "eth-overview-send"}},
+			{"tool": "mm_click", "args": map[string]any{"testId": "account-overview__activity-tab"}},
 		}}, func(r map[string]any) string {
 			return fmt.Sprintf("batch: %s of %s steps ok in %s ms", str(r, "summary", "succeeded"), str(r, "summary", "total"), str(r, "summary", "durationMs"))
 		}},
@@ -164,7 +167,7 @@ func spawnStdio(ctx context.Context, exe string, args []string, stderr io.Writer
 	}
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "mmcp-demo", Version: Version}
+	req.Params.ClientInfo = mcp.Implementation{Name: "mmcp-demo", Version: host.Version}
 	if _, err := c.Initialize(ctx, req); err != nil {
 		_ = c.Close()
 		return nil, err

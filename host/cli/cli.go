@@ -1,4 +1,4 @@
-package host
+package cli
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/mmcp-dev/mmcp/host"
 )
 
 // usage is printed by -h.
@@ -45,7 +47,7 @@ Flags:
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mmcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var cfg Config
+	var cfg host.Config
 	var pluginPath string
 	fs.StringVar(&cfg.Repo, "repo", "", "workspace (extension checkout); env MMCP_REPO; default: nearest package.json above the working directory")
 	fs.StringVar(&cfg.ArtifactsDir, "artifacts-dir", "", "artifacts directory (default <repo>/test-artifacts)")
@@ -57,6 +59,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Chrome, "chrome", "", "Chrome/Chromium binary; env CHROME_PATH (default: usual install locations)")
 	fs.BoolVar(&cfg.Headless, "headless", false, "force headless Chrome (default: headed when a display is available)")
 	fs.StringVar(&cfg.CDPURL, "cdp-url", "", "attach to an already running Chrome (DevTools URL) instead of launching one")
+	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -72,7 +75,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmd, rest = rest[0], rest[1:]
 	}
 	if cmd == "version" {
-		fmt.Fprintln(stdout, "mmcp", Version)
+		fmt.Fprintln(stdout, "mmcp", host.Version)
 		return 0
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -133,8 +136,8 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func runServe(ctx context.Context, cfg Config, _ []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	h, err := New(cfg)
+func runServe(ctx context.Context, cfg host.Config, _ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	h, err := host.New(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)
 		return 1
@@ -145,13 +148,13 @@ func runServe(ctx context.Context, cfg Config, _ []string, stdin io.Reader, stdo
 		return 1
 	}
 	if err := h.ServeStdio(ctx, stdin, stdout); err != nil {
-		h.log.Error("stdio server stopped", "error", err)
+		h.Log().Error("stdio server stopped", "error", err)
 		return 1
 	}
 	return 0
 }
 
-func runPlugins(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) int {
+func runPlugins(ctx context.Context, cfg host.Config, args []string, stdout, stderr io.Writer) int {
 	fs := subcommand("plugins", "usage: mmcp [flags] plugins [--json]", stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {
@@ -160,7 +163,7 @@ func runPlugins(ctx context.Context, cfg Config, args []string, stdout, stderr i
 		}
 		return 2
 	}
-	h, err := New(cfg)
+	h, err := host.New(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)
 		return 1
@@ -181,7 +184,7 @@ func runPlugins(ctx context.Context, cfg Config, args []string, stdout, stderr i
 		Error        string   `json:"error,omitempty"`
 	}
 	var rows []row
-	for _, p := range h.plugins.Plugins() {
+	for _, p := range h.Plugins().Plugins() {
 		r := row{Name: p.Spec.Name, Path: p.Spec.Path, Source: p.Spec.Source, Capabilities: []string{}, Tools: []string{}, Rejected: p.Rejected}
 		if p.Err != nil {
 			r.Error = p.Err.Error()
