@@ -183,12 +183,13 @@ func TestLaunchDefaultSession(t *testing.T) {
 		must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL}))
 		must(t, h.Call("mm_click", map[string]any{"testId": "connect"}))
 		must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 10000}))
-		must(t, h.Call("mm_click", map[string]any{"testId": "confirm-btn"}))
+		must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"})) // Next
+		must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"})) // Confirm
 		must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
 		eventuallyText(t, h, "account", account0)
 		must(t, h.Call("mm_click", map[string]any{"testId": "send"}))
 		must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 10000}))
-		must(t, h.Call("mm_click", map[string]any{"testId": "confirm-footer-button"}))
+		must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
 		must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
 		var hash string
 		if !eventually(15*time.Second, func() bool {

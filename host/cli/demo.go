@@ -98,10 +98,11 @@ func runDemo(ctx context.Context, cfg host.Config, stdout, stderr io.Writer) int
 			return fmt.Sprintf("%d testids, %d accessibility nodes", len(ids), len(nodes))
 		}},
 		{"mm_run_steps", map[string]any{"includeObservations": "none", "steps": []map[string]any{
+			// Testids that exist in real MetaMask, so the demo runs on both.
 			{"tool": "mm_navigate", "args": map[string]any{"screen": "settings"}},
-			{"tool": "mm_wait_for", "args": map[string]any{"testId": "settings-back"}},
-			{"tool": "mm_click", "args": map[string]any{"testId": "settings-back"}},
+			{"tool": "mm_navigate", "args": map[string]any{"screen": "home"}},
 			{"tool": "mm_wait_for", "args": map[string]any{"testId": "eth-overview-send"}},
+			{"tool": "mm_click", "args": map[string]any{"testId": "account-overview__activity-tab"}},
 		}}, func(r map[string]any) string {
 			return fmt.Sprintf("batch: %s of %s steps ok in %s ms", str(r, "summary", "succeeded"), str(r, "summary", "total"), str(r, "summary", "durationMs"))
 		}},
