@@ -363,7 +363,7 @@ func (s *Session) attach(id proto.TargetTargetID) (*rod.Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attach to tab: %w", err)
 	}
-	listen(context.Background(), page)
+	s.listen(context.Background(), page)
 	s.tabs.setPage(id, page)
 	return page, nil
 }
