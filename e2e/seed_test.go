@@ -33,7 +33,7 @@ func TestSeedContracts(t *testing.T) {
 
 	anvil := freePort(t)
 	res := launchRetry(t, h, map[string]any{"seedContracts": []string{"hst", "nfts"}, "ports": map[string]any{"anvil": anvil}})
-	if got := strings.Join(steps(res), ","); got != "chain,contracts,fixture,browser,unlock" {
+	if got := strings.Join(steps(res), ","); got != "chain,contracts,fixture,mocks,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
 	}
 	url := chainURL(t, h)
@@ -127,7 +127,7 @@ func TestSeedPresetNeedsContract(t *testing.T) {
 	if st := launchState(t, res); st.CurrentScreen != "home" || !st.IsUnlocked {
 		t.Fatalf("launch state %+v", st)
 	}
-	if got := strings.Join(steps(res), ","); got != "chain,contracts,fixture,browser,unlock" {
+	if got := strings.Join(steps(res), ","); got != "chain,contracts,fixture,mocks,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
 	}
 	var addr struct{ ContractAddress *string }

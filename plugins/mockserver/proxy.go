@@ -124,6 +124,8 @@ func (p *proxy) answer(w http.ResponseWriter, r *http.Request, scheme string) {
 	if !ok {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.Header().Set(markerHeader, "unmatched")
+		// A page's fetch sees the failure status rather than a CORS error.
+		w.Header().Set("Access-Control-Allow-Origin", "*")
 		w.WriteHeader(p.unmatched)
 		fmt.Fprintf(w, "mmcp mockserver: no mock matches %s %s; declare one with the mockserver add_mock tool (mockserver_add_mock). mockserver_requests lists every request.\n", r.Method, url)
 		rec.Status = p.unmatched
