@@ -19,7 +19,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -212,30 +211,13 @@ func TestMockServerStandalone(t *testing.T) {
 	if err != nil || !bytes.Contains(desc, []byte(`"mockServer"`)) || !bytes.Contains(desc, []byte(`"add_mock"`)) {
 		t.Fatalf("describe: %v\n%s", err, desc)
 	}
-	cmd := exec.Command(filepath.Join(bin, "mmcp-plugin-mockserver"), "call", "start", "{}", "-hold")
-	cmd.Env = append(os.Environ(), "MMCP_REPO="+ws)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	var buf strings.Builder
-	sc := bufio.NewScanner(stdout)
-	for sc.Scan() {
-		buf.WriteString(sc.Text() + "\n")
-		if sc.Text() == "}" {
-			break
-		}
-	}
+	cmd, out := callHold(t, "mmcp-plugin-mockserver", ws, "start", "{}")
 	var started struct {
 		OK     bool
 		Result mockStatus
 	}
-	if err := json.Unmarshal([]byte(buf.String()), &started); err != nil || !started.OK || !started.Result.Running {
-		t.Fatalf("start: %v\n%s", err, buf.String())
+	if err := json.Unmarshal(out, &started); err != nil || !started.OK || !started.Result.Running {
+		t.Fatalf("start: %v\n%s", err, out)
 	}
 	st := started.Result
 	ca := proxyCA(t, st.Address, "api.example.test")
@@ -252,14 +234,7 @@ func TestMockServerStandalone(t *testing.T) {
 	if resp.StatusCode != 200 || string(body) != `{"hello":"standalone"}` {
 		t.Fatalf("standalone mock: %d %s", resp.StatusCode, body)
 	}
-	_ = cmd.Process.Signal(syscall.SIGINT)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the plugin did not stop on SIGINT")
-	}
+	stopHeld(t, cmd)
 	if conn, err := net.DialTimeout("tcp", st.Address, time.Second); err == nil {
 		conn.Close()
 		t.Fatalf("still listening on %s after the plugin stopped", st.Address)

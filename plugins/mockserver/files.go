@@ -29,26 +29,6 @@ const (
 //go:embed defaults/*.json
 var defaultFiles embed.FS
 
-// mockDirs are the directories of workspace mock files, in order:
-// <workspace>/.mmcp/mocks, then the mockDirs setting (relative to the
-// workspace unless absolute). Without a workspace only absolute
-// directories count.
-func mockDirs(workspace string, extra []string) []string {
-	var dirs []string
-	if workspace != "" {
-		dirs = append(dirs, filepath.Join(workspace, ".mmcp", "mocks"))
-	}
-	for _, d := range extra {
-		switch {
-		case filepath.IsAbs(d):
-			dirs = append(dirs, filepath.Clean(d))
-		case workspace != "":
-			dirs = append(dirs, filepath.Join(workspace, d))
-		}
-	}
-	return dirs
-}
-
 // loadMocks reads the default mocks (unless defaults is false), then every
 // *.json file of dirs in name order. A later file's mock overrides an
 // earlier one. A bad file is MM_INVALID_CONFIG naming it.

@@ -60,7 +60,7 @@ func (p *Plugin) Configure(_ context.Context, cfg sdk.Config) error {
 
 // loadLocked (re)loads the mocks of the defaults and the mock files.
 func (p *Plugin) loadLocked() error {
-	ms, err := loadMocks(p.settings.defaults(), mockDirs(p.cfg.Workspace, p.settings.MockDirs))
+	ms, err := loadMocks(p.settings.defaults(), sdk.WorkspaceDirs(p.cfg.Workspace, "mocks", p.settings.MockDirs))
 	if err != nil {
 		return err
 	}
