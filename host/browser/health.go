@@ -22,7 +22,13 @@ type health struct {
 
 	mu      sync.Mutex
 	reason  string
-	console []string // newest last, at most maxConsole
+	console []consoleLine // newest last, at most maxConsole
+}
+
+// consoleLine is one console error and when it was seen.
+type consoleLine struct {
+	at   time.Time
+	text string
 }
 
 // maxConsole bounds the console errors kept; maxConsoleLen one entry.
@@ -57,9 +63,20 @@ func (s *Session) Alive() error {
 // ConsoleErrors are the last errors logged by the extension's pages and
 // service worker (uncaught exceptions, console.error, Log entries).
 func (s *Session) ConsoleErrors() []string {
+	return s.consoleSince(time.Time{})
+}
+
+// consoleSince are the console errors seen at or after t, oldest first.
+func (s *Session) consoleSince(t time.Time) []string {
 	s.health.mu.Lock()
 	defer s.health.mu.Unlock()
-	return append([]string{}, s.health.console...)
+	out := []string{}
+	for _, l := range s.health.console {
+		if !l.at.Before(t) {
+			out = append(out, l.text)
+		}
+	}
+	return out
 }
 
 // watch follows Chrome's events on a subscription of its own: console
@@ -91,7 +108,7 @@ func (h *health) add(line string) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.console = append(h.console, line)
+	h.console = append(h.console, consoleLine{at: time.Now(), text: line})
 	if len(h.console) > maxConsole {
 		h.console = h.console[len(h.console)-maxConsole:]
 	}

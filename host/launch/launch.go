@@ -85,6 +85,11 @@ type Deps struct {
 	Path func(string) string
 	// Tool names a tool with the host's prefix (for hints in errors).
 	Tool func(base string) string
+	// Extension is the extension to load when the launch gives no
+	// extensionPath (the host's --extension, or the embedded test wallet),
+	// and ExtensionSource says where it came from; "" leaves it to the
+	// build plugin.
+	Extension, ExtensionSource string
 	// SettleTimeout bounds the extension's first screen and the unlock;
 	// 0 means DefaultSettleTimeout.
 	SettleTimeout time.Duration
@@ -109,8 +114,9 @@ type Parts struct {
 	Wallet     Wallet
 	// Extension is the loaded extension's directory; BuildType the build
 	// that made it, when mm_launch built it.
-	Extension string
-	BuildType string
+	Extension       string
+	ExtensionSource string // where Extension came from, for the launch result
+	BuildType       string
 	// Contracts deployed at launch, by name.
 	Deployed      map[string]string
 	Prerequisites []Prerequisite
@@ -224,9 +230,12 @@ func (l *launcher) done(step, desc string) {
 // else the build plugin's build (built first when missing and autoBuild),
 // else, with no build plugin, the workspace's sdk.DefaultExtensionPath.
 func (l *launcher) extension(ctx context.Context) error {
-	path := l.in.ExtensionPath
+	path, source := l.in.ExtensionPath, "extensionPath"
+	if path == "" && l.d.Extension != "" {
+		path, source = l.d.Extension, l.d.ExtensionSource
+	}
 	if path == "" && l.d.Builder == nil {
-		path = sdk.DefaultExtensionPath
+		path, source = sdk.DefaultExtensionPath, "the workspace's "+sdk.DefaultExtensionPath+" (no build plugin)"
 	}
 	if path != "" {
 		ext := l.d.Path(path)
@@ -238,7 +247,7 @@ func (l *launcher) extension(ctx context.Context) error {
 			return sdk.Errorf(sdk.CodeLaunchFailed, "no extension at %s (manifest.json missing)%s", ext, hint).
 				WithDetails(map[string]any{"extensionPath": ext})
 		}
-		l.p.Extension = ext
+		l.p.Extension, l.p.ExtensionSource = ext, source
 		return nil
 	}
 	ext, err := l.d.Builder.ExtensionPath(ctx)
@@ -251,7 +260,7 @@ func (l *launcher) extension(ctx context.Context) error {
 		return err
 	}
 	if built {
-		l.p.Extension = ext
+		l.p.Extension, l.p.ExtensionSource = ext, "the build plugin's build"
 		return nil
 	}
 	if l.in.AutoBuild != nil && !*l.in.AutoBuild {
@@ -263,6 +272,7 @@ func (l *launcher) extension(ctx context.Context) error {
 		return err
 	}
 	l.p.Extension, l.p.BuildType = l.d.Path(res.ExtensionPath), res.BuildType
+	l.p.ExtensionSource = "built by the build plugin for this launch"
 	l.done("build", "built the extension into "+l.p.Extension)
 	return nil
 }
