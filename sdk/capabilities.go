@@ -187,8 +187,8 @@ type FixtureStatus struct {
 // only through --ignore-certificate-errors-spki-list with SPKIHash.
 type MockServer interface {
 	// Start starts the proxy on a free loopback port (opts.Port when set)
-	// with a fresh certificate authority and returns where it listens.
-	// Starting a running server is CodeInvalidInput.
+	// with a fresh certificate authority and returns where it listens. A
+	// proxy that already runs is replaced. A busy port is CodePortInUse.
 	Start(ctx context.Context, opts MockServerOptions) (MockServerStatus, error)
 	// Stop stops the proxy and forgets the certificate authority. It is
 	// safe to call when nothing runs.
