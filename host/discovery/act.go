@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -109,15 +108,7 @@ func tryOnce(p *rod.Page, main proto.PageFrameID, refs *RefMap, t Target, m mode
 	if err != nil {
 		return a, err
 	}
-	if h.obj == "" {
-		return a, evalIn(p, main, jsAction, &a, h.loc, string(m), text)
-	}
-	defer h.release(p)
-	err = evalOn(p, h.obj, jsAction, &a, map[string]any{}, string(m), text)
-	if contextGone(err) || errors.Is(err, cdp.ErrObjNotFound) {
-		return a, staleRef(t.A11yRef, "points at an element of a document that is gone")
-	}
-	return a, err
+	return a, evalIn(p, main, jsAction, &a, h.loc, string(m), text)
 }
 
 // deadlineOr turns the end of ctx into the domain error of m.

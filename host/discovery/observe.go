@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
@@ -23,6 +24,10 @@ type collected struct {
 	Nodes []observation.A11yNode   `json:"nodes"`
 	// Mark is the index of the marked node, -1 for none.
 	Mark int `json:"mark"`
+	// Root is why a scoped walk found no root: "missing" or "badselector"
+	// (Reason says why).
+	Root   string `json:"root"`
+	Reason string `json:"reason"`
 }
 
 func clampLimit(limit int) int {
@@ -67,19 +72,31 @@ func Describe(ctx context.Context, p *rod.Page, limit int) (ids []observation.Te
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	gen := describeGen.Add(1)
-	var c collected
-	if err := evalIn(p, main, jsCollect, &c, map[string]any{"ids": clampLimit(limit), "nodes": true, "gen": gen}); err != nil {
+	c, refs, err := walkRefs(p, main, map[string]any{"ids": clampLimit(limit)})
+	if err != nil {
 		return nil, nil, nil, fmt.Errorf("describe: %w", err)
-	}
-	refs = &RefMap{session: p.SessionID, gen: gen, frame: main, entries: make([]refEntry, len(c.Nodes))}
-	for i := range c.Nodes {
-		n := &c.Nodes[i]
-		n.Ref = fmt.Sprintf("e%d", i+1)
-		refs.entries[i] = refEntry{frame: main, role: n.Role, name: n.Name}
 	}
 	ids = c.result()
 	return ids, c.Nodes, refs, nil
+}
+
+// walkRefs runs the tree walk with opts, keeping the walked elements as the
+// page's refs under a new gen, and numbers the nodes e1..eN.
+func walkRefs(p *rod.Page, main proto.PageFrameID, opts map[string]any) (collected, *RefMap, error) {
+	gen := describeGen.Add(1)
+	opts["nodes"] = true
+	opts["gen"] = gen
+	var c collected
+	if err := evalIn(p, main, jsCollect, &c, opts); err != nil {
+		return c, nil, err
+	}
+	refs := &RefMap{session: p.SessionID, gen: gen, frame: main, entries: make([]refEntry, len(c.Nodes))}
+	for i := range c.Nodes {
+		n := &c.Nodes[i]
+		n.Ref = fmt.Sprintf("e%d", i+1)
+		refs.entries[i] = refEntry{role: n.Role, name: n.Name}
+	}
+	return c, refs, nil
 }
 
 // Observe is the observation of a step record (spec 003, policy "all"): the
@@ -94,17 +111,11 @@ func Observe(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref stri
 		return nil, nil, err
 	}
 	opts := map[string]any{"ids": clampLimit(limit), "nodes": true}
-	var markEl any
 	if _, ok := refs.lookup(ref); ok && refs.session == p.SessionID {
-		if refs.gen > 0 {
-			opts["mark"] = map[string]any{"gen": refs.gen, "index": refIndex(ref)}
-		} else if obj, err := resolveBackend(p, refs, ref, main); err == nil {
-			defer release(p, obj)
-			markEl = remoteObject(obj)
-		}
+		opts["mark"] = map[string]any{"gen": refs.gen, "index": refIndex(ref)}
 	}
 	var c collected
-	if err := evalIn(p, main, jsCollect, &c, opts, markEl); err != nil {
+	if err := evalIn(p, main, jsCollect, &c, opts); err != nil {
 		return nil, nil, fmt.Errorf("observe: %w", err)
 	}
 	skip, _ := strconv.Atoi(strings.TrimPrefix(ref, "e"))

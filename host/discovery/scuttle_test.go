@@ -39,17 +39,18 @@ func TestScuttledMainWorld(t *testing.T) {
 	if err != nil || len(nodes) != 3 {
 		t.Fatalf("observe %v, %v", nodes, err)
 	}
-	axNodes, axRefs, err := Snapshot(ctxT(t, 5*time.Second), p, "")
-	if err != nil || len(axNodes) != 3 {
-		t.Fatalf("snapshot %v, %v", axNodes, err)
-	}
 	if _, err := WaitFor(ctxT(t, 5*time.Second), p, nil, Target{TestID: "unlock-password"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Type(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: refNamed(t, refs, "textbox", "Password", 0)}, "abc"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Type(ctxT(t, 5*time.Second), p, axRefs, Target{A11yRef: refNamed(t, axRefs, "textbox", "Password", 0)}, "correct horse"); err != nil {
+	// A snapshot replaces the page's refs.
+	snapNodes, snapRefs, err := Snapshot(ctxT(t, 5*time.Second), p, "")
+	if err != nil || len(snapNodes) != 3 {
+		t.Fatalf("snapshot %v, %v", snapNodes, err)
+	}
+	if _, err := Type(ctxT(t, 5*time.Second), p, snapRefs, Target{A11yRef: refNamed(t, snapRefs, "textbox", "Password", 0)}, "correct horse"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "unlock-submit"}); err != nil {

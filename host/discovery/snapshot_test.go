@@ -84,21 +84,33 @@ func TestSnapshotGolden(t *testing.T) {
 	})
 }
 
-// The cheap observation must describe the fixture page exactly as Chrome's
-// own accessibility tree does.
-func TestObserveAgreesWithAXTree(t *testing.T) {
+// The in-page walk (snapshot and observation) must describe the fixture
+// page exactly as Chrome's own accessibility tree does, whole and scoped.
+func TestWalkAgreesWithAXTree(t *testing.T) {
 	p := open(t, server.URL+"/testdata/page.html")
-	ax, _, err := Snapshot(ctxT(t, 10*time.Second), p, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, obs, err := Observe(ctxT(t, 10*time.Second), p, 0, nil, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, _ := json.Marshal(ax)
-	o, _ := json.Marshal(obs)
-	if !bytes.Equal(a, o) {
-		t.Errorf("observe differs from AX snapshot\nax:  %s\nobs: %s", a, o)
+	for _, root := range []string{"", `[data-testid="confirm-dialog"]`} {
+		ax, err := axSnapshot(ctxT(t, 10*time.Second), p, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, _, err := Snapshot(ctxT(t, 10*time.Second), p, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(ax)
+		o, _ := json.Marshal(snap)
+		if !bytes.Equal(a, o) {
+			t.Errorf("snapshot %q differs from AX tree\nax:   %s\nsnap: %s", root, a, o)
+		}
+		if root != "" {
+			continue
+		}
+		_, obs, err := Observe(ctxT(t, 10*time.Second), p, 0, nil, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o, _ := json.Marshal(obs); !bytes.Equal(a, o) {
+			t.Errorf("observe differs from AX tree\nax:  %s\nobs: %s", a, o)
+		}
 	}
 }

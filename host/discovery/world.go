@@ -86,21 +86,14 @@ type jsError struct{ text string }
 
 func (e *jsError) Error() string { return "page script: " + e.text }
 
-// remoteObject passes a remote object (of the same world) as an argument
-// by reference; a nil any passes undefined.
-type remoteObject proto.RuntimeRemoteObjectID
-
 func callArgs(args []any) []*proto.RuntimeCallArgument {
 	out := make([]*proto.RuntimeCallArgument, len(args))
 	for i, a := range args {
-		switch a := a.(type) {
-		case remoteObject:
-			out[i] = &proto.RuntimeCallArgument{ObjectID: proto.RuntimeRemoteObjectID(a)}
-		case nil:
+		if a == nil {
 			out[i] = &proto.RuntimeCallArgument{}
-		default:
-			out[i] = &proto.RuntimeCallArgument{Value: gson.New(a)}
+			continue
 		}
+		out[i] = &proto.RuntimeCallArgument{Value: gson.New(a)}
 	}
 	return out
 }
@@ -142,21 +135,6 @@ func callIn(p *rod.Page, frame proto.PageFrameID, fn string, byValue bool, args 
 // objectGroup holds the few remote objects mmcp creates; each is released
 // right after use.
 const objectGroup = "mmcp"
-
-// evalOn runs fn(args...) with `this` bound to the remote object obj.
-func evalOn(p *rod.Page, obj proto.RuntimeRemoteObjectID, fn string, out any, args ...any) error {
-	res, err := proto.RuntimeCallFunctionOn{
-		FunctionDeclaration: fn,
-		ObjectID:            obj,
-		Arguments:           callArgs(args),
-		ReturnByValue:       true,
-		AwaitPromise:        true,
-	}.Call(p)
-	if err != nil {
-		return err
-	}
-	return decode(res, out)
-}
 
 func decode(res *proto.RuntimeCallFunctionOnResult, out any) error {
 	if res.ExceptionDetails != nil {

@@ -5,7 +5,7 @@
 // content, for mode "wait" stop after the visibility check. Returns a JSON
 // string {state, count, reason, x, y, field}; state "ok" means go ahead.
 const out = (o) => JSON.stringify(o);
-const f = locate(this, loc);
+const f = locate(loc);
 if (!f.el) return out({ state: f.state, count: f.count, reason: f.reason || '' });
 const el = f.el;
 const count = f.count;

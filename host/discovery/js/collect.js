@@ -1,20 +1,23 @@
-// collect(opts, markEl): one walk over the composed DOM (document, open
+// collect(opts): one walk over the composed DOM (document, open
 // shadow roots, same-origin iframes) in pre-order. opts.ids > 0 gathers up to
 // that many visible [data-testid] items; opts.nodes builds the trimmed tree.
 // With opts.gen the tree's elements become the agent's refs: they are kept in
 // globalThis.__mmcpRefs (this world only) under that gen, so a ref resolves to
 // exactly that element later. Without it the refs stay as they are. mark is
-// the index of the node that is markEl, or the element opts.mark ({gen,
+// the index of the node that is the element opts.mark ({gen,
 // index}) names in the kept refs; -1 when it is not in the tree. Returns a
-// JSON string {ids, nodes, mark}.
+// JSON string {ids, nodes, mark}. opts.root (a selector) scopes the tree to
+// the first match's subtree, its path starting with the dialog and heading
+// labels above it; then root is "badselector" or "missing" when there is no
+// such element.
 const ids = [];
 const nodes = [];
 const els = [];
 const idLimit = opts.ids || 0;
 const wantNodes = !!opts.nodes;
 const keep = wantNodes && !!opts.gen;
-let target = markEl || null;
-if (!target && opts.mark) {
+let target = null;
+if (opts.mark) {
   const r = globalThis.__mmcpRefs;
   if (r && r.gen === opts.mark.gen) target = r.els[opts.mark.index] || null;
 }
@@ -40,14 +43,15 @@ const walk = (el, path, hidden) => {
         ctx = path.concat([role + ':' + name]);
         if (role === 'dialog') n.path = ctx;
       }
-      if (ACTIONABLE[role]) n.disabled = isDisabled(el);
+      // Default states are left out: disabled only when true, a
+      // combobox's expanded only when true.
+      if (ACTIONABLE[role] && isDisabled(el)) n.disabled = true;
       if (role === 'checkbox' || role === 'radio' || role === 'switch') {
         const ac = boolAttr(el, 'aria-checked');
         n.checked = el.localName === 'input' ? !!el.checked : !!ac;
       }
       const ex = boolAttr(el, 'aria-expanded');
-      if (ex !== null) n.expanded = ex;
-      else if (role === 'combobox' && el.localName === 'select') n.expanded = false;
+      if (ex !== null && (ex || role !== 'combobox')) n.expanded = ex;
       if (el === target) mark = nodes.length;
       nodes.push(n);
       if (keep) els.push(el);
@@ -55,6 +59,21 @@ const walk = (el, path, hidden) => {
   }
   for (const c of kids(el)) walk(c, ctx, hidden);
 };
-if (document.documentElement) walk(document.documentElement, [], false);
+let start = document.documentElement;
+let startPath = [];
+let startHidden = false;
+if (opts.root) {
+  const f = locate({ sel: opts.root });
+  if (!f.el) return JSON.stringify({ root: f.state, reason: f.reason || '' });
+  start = f.el;
+  const above = [];
+  for (let a = composedParent(start); a; a = composedParent(a)) {
+    if (a.getAttribute('aria-hidden') === 'true') startHidden = true;
+    const r = roleOf(a);
+    if ((r === 'dialog' || r === 'heading') && rendered(a)) above.push(r + ':' + nameOf(a, r));
+  }
+  startPath = above.reverse();
+}
+if (start) walk(start, startPath, startHidden);
 if (keep) globalThis.__mmcpRefs = { gen: opts.gen, els };
 return JSON.stringify({ ids, nodes, mark });

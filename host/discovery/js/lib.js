@@ -29,6 +29,19 @@ function kids(n) {
   return n.children;
 }
 
+// composedParent is the parent of el in the walk of kids: its slot, its
+// parent element, its shadow host, or the iframe its document is in.
+function composedParent(el) {
+  if (el.assignedSlot) return el.assignedSlot;
+  if (el.parentElement) return el.parentElement;
+  const pn = el.parentNode;
+  if (pn && pn.host) return pn.host;
+  if (pn && pn.nodeType === 9) {
+    try { return pn.defaultView && pn.defaultView.frameElement; } catch (e) { return null; }
+  }
+  return null;
+}
+
 function visible(el) {
   if (!el.isConnected) return false;
   if (el.checkVisibility) {
@@ -187,12 +200,10 @@ function deepAll(doc, sel) {
   return out;
 }
 
-// locate finds the target element: `self` when the caller resolved it
-// already (a ref), else the kept element of a described ref (only while it is
+// locate finds the target element: the kept element of a described ref (only while it is
 // attached and keeps the role and name it was described with), else the
 // first visible match of a selector. It returns {el, count, state, reason}.
-function locate(self, loc) {
-  if (self && self.nodeType === 1) return { el: self, count: 1 };
+function locate(loc) {
   if (loc.gen) {
     const r = globalThis.__mmcpRefs;
     const el = r && r.gen === loc.gen ? r.els[loc.index] : null;

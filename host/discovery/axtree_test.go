@@ -94,7 +94,6 @@ type trimmer struct {
 	// owners maps an iframe's backend node id to its frame's tree.
 	owners map[proto.DOMBackendNodeID]*axFrame
 	nodes  []observation.A11yNode
-	refs   []refEntry
 	seen   map[*axFrame]bool
 }
 
@@ -140,7 +139,6 @@ func (t *trimmer) walk(f *axFrame, n *axNode, path []string) {
 			}
 			applyStates(&node, n)
 			t.nodes = append(t.nodes, node)
-			t.refs = append(t.refs, refEntry{backend: n.BackendDOMNodeID, frame: f.frame, role: role, name: name})
 		}
 	}
 	for _, id := range n.ChildIDs {
@@ -156,12 +154,9 @@ func (t *trimmer) walk(f *axFrame, n *axNode, path []string) {
 	}
 }
 
-// applyStates copies disabled/checked/expanded. Actionable roles always
-// carry disabled; checkable roles always carry checked.
+// applyStates copies disabled/checked/expanded as Snapshot gives them:
+// disabled only when true, checkable roles always carry checked.
 func applyStates(node *observation.A11yNode, n *axNode) {
-	if actionableRoles[node.Role] {
-		node.Disabled = new(bool)
-	}
 	switch node.Role {
 	case "checkbox", "radio", "switch":
 		node.Checked = new(bool)
@@ -177,13 +172,17 @@ func applyStates(node *observation.A11yNode, n *axNode) {
 		b := v == "true"
 		switch p.Name {
 		case "disabled":
-			node.Disabled = &b
+			if b && actionableRoles[node.Role] {
+				node.Disabled = &b
+			}
 		case "checked":
 			if v != "mixed" {
 				node.Checked = &b
 			}
 		case "expanded":
-			node.Expanded = &b
+			if b || node.Role != "combobox" {
+				node.Expanded = &b
+			}
 		}
 	}
 }
