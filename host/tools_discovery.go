@@ -92,12 +92,19 @@ func (h *Host) discoveryTools() []*tools.Tool {
 				if err != nil {
 					return nil, err
 				}
+				// The record's state is read while the page walks.
+				state := make(chan *observation.Observation, 1)
+				go func() { state <- h.partialObservation(ctx, nil, nil) }()
 				nodes, refs, err := discovery.Snapshot(ctx, s.browser.ActivePage(), in.RootSelector)
+				obs := <-state
 				if err != nil {
 					return nil, err
 				}
 				s.refs = refs
-				c.Observation = h.partialObservation(ctx, nil, nodes)
+				if obs != nil {
+					obs.A11y.Nodes = nodes
+				}
+				c.Observation = obs
 				return map[string]any{"nodes": nodes}, nil
 			},
 		},
@@ -155,11 +162,23 @@ func (h *Host) discoveryTools() []*tools.Tool {
 				if popup {
 					before = s.browser.PageHref(actx, page)
 				}
-				res, err := discovery.Click(actx, page, s.refs, in.Target)
+				prof := s.browser.Profile()
+				var landmarks []string
+				if prof != nil {
+					for _, l := range prof.Landmarks {
+						landmarks = append(landmarks, l.TestID)
+					}
+				}
+				tabsBefore := s.browser.Tabs().Tracked
+				res, err := discovery.Click(actx, page, s.refs, in.Target, landmarks)
 				if err == nil && popup && !res.PageClosedAfterClick {
 					// The wallet's background closes a confirmation popup
 					// once the approval is settled (MetaMask: > 500 ms).
 					res.PageClosedAfterClick = s.browser.WaitPopupClosed(ctx, page, before)
+				}
+				if res.Changes != nil && prof != nil {
+					res.Changes.Screens(prof.Screen)
+					res.Changes.TabsOpened = openedTabs(tabsBefore, s.browser.Tabs().Tracked)
 				}
 				return res, err
 			}),
@@ -237,4 +256,21 @@ func (h *Host) partialObservation(ctx context.Context, ids []observation.TestIDI
 		obs.A11y.Nodes = nodes
 	}
 	return obs
+}
+
+// openedTabs lists the tabs (role and URL) in after that were not in before.
+func openedTabs(before, after []observation.Tab) []string {
+	seen := make(map[observation.Tab]int, len(before))
+	for _, t := range before {
+		seen[t]++
+	}
+	var out []string
+	for _, t := range after {
+		if seen[t] > 0 {
+			seen[t]--
+			continue
+		}
+		out = append(out, t.Role+" "+t.URL)
+	}
+	return out
 }

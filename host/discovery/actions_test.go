@@ -75,7 +75,7 @@ func TestClickSameNameByRef(t *testing.T) {
 			p := openHTML(t, twoDeletes)
 			refs := snap(ctxT(t, 5*time.Second), t, p)
 			second := refNamed(t, refs, "button", "Delete", 1)
-			res, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: second})
+			res, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: second}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestClickSameNameByRef(t *testing.T) {
 				t.Fatalf("the second Delete was not the one clicked")
 			}
 			first := refNamed(t, refs, "button", "Delete", 0)
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: first}); err != nil {
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: first}, nil); err != nil {
 				t.Fatal(err)
 			}
 			if attr(t, p, "#a", "data-hit") != "1" {
@@ -102,14 +102,14 @@ func TestStaleRef(t *testing.T) {
 			p := openHTML(t, `<button id="x" onclick="this.remove()">Remove me</button><button>Other</button>`)
 			refs := snap(ctxT(t, 5*time.Second), t, p)
 			ref := refNamed(t, refs, "button", "Remove me", 0)
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}); err != nil {
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}, nil); err != nil {
 				t.Fatal(err)
 			}
 			// Let the removed node be collected too: both "detached" and
 			// "no node with given id" must read as stale.
 			_ = proto.HeapProfilerCollectGarbage{}.Call(p)
 			start := time.Now()
-			_, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref})
+			_, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}, nil)
 			wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
 			if time.Since(start) > 2*time.Second {
 				t.Errorf("stale ref took %v: it must fail at once", time.Since(start))
@@ -126,7 +126,7 @@ func TestUnknownRef(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: "e99"})
+	_, err = Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: "e99"}, nil)
 	wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
 	_, err = Type(ctxT(t, 5*time.Second), p, nil, Target{A11yRef: "e1"}, "x")
 	wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
@@ -143,9 +143,9 @@ func TestObserveReplacesRefs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Click(ctxT(t, 5*time.Second), p, old, Target{A11yRef: "e1"})
+	_, err = Click(ctxT(t, 5*time.Second), p, old, Target{A11yRef: "e1"}, nil)
 	wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
-	if _, err := Click(ctxT(t, 5*time.Second), p, fresh, Target{A11yRef: "e1"}); err != nil {
+	if _, err := Click(ctxT(t, 5*time.Second), p, fresh, Target{A11yRef: "e1"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if attr(t, p, "body", "data-n") != "x" {
@@ -156,7 +156,7 @@ func TestObserveReplacesRefs(t *testing.T) {
 func TestMissingTarget(t *testing.T) {
 	p := openHTML(t, `<button data-testid="here">Here</button>`)
 	for _, tg := range []Target{{TestID: "nope"}, {Selector: "#nope"}} {
-		_, err := Click(ctxT(t, 300*time.Millisecond), p, nil, tg)
+		_, err := Click(ctxT(t, 300*time.Millisecond), p, nil, tg, nil)
 		se := wantCode(t, err, sdk.CodeTargetNotFound, tg.String())
 		if se.Details["target"] != tg.String() {
 			t.Errorf("details %v", se.Details)
@@ -164,7 +164,7 @@ func TestMissingTarget(t *testing.T) {
 		_, err = Type(ctxT(t, 300*time.Millisecond), p, nil, tg, "x")
 		wantCode(t, err, sdk.CodeTargetNotFound)
 	}
-	_, err := Click(ctxT(t, time.Second), p, nil, Target{Selector: "button[[["})
+	_, err := Click(ctxT(t, time.Second), p, nil, Target{Selector: "button[[["}, nil)
 	wantCode(t, err, sdk.CodeInvalidInput)
 }
 
@@ -186,7 +186,7 @@ func TestWaitFor(t *testing.T) {
 
 func TestClickDisabled(t *testing.T) {
 	p := openHTML(t, `<button disabled data-testid="b">Confirm</button>`)
-	_, err := Click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"})
+	_, err := Click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"}, nil)
 	se := wantCode(t, err, sdk.CodeClickFailed, "disabled")
 	if se.Details["reason"] == nil {
 		t.Errorf("details lack reason: %v", se.Details)
@@ -196,7 +196,7 @@ func TestClickDisabled(t *testing.T) {
 func TestClickCovered(t *testing.T) {
 	p := openHTML(t, `<button data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Confirm</button>
 <div id="overlay" class="loading-overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>`)
-	_, err := Click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"})
+	_, err := Click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"}, nil)
 	wantCode(t, err, sdk.CodeClickFailed, "covered by div#overlay.loading-overlay")
 	if attr(t, p, "body", "data-hit") != "" {
 		t.Error("a covered button was clicked")
@@ -208,7 +208,7 @@ func TestClickWaitsForOverlay(t *testing.T) {
 	p := openHTML(t, `<button data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Confirm</button>
 <div id="overlay" style="position:fixed;inset:0"></div>
 <script>setTimeout(() => document.getElementById('overlay').remove(), 300)</script>`)
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if attr(t, p, "body", "data-hit") != "1" {
@@ -220,13 +220,13 @@ func TestClickPrefersVisibleMatch(t *testing.T) {
 	p := openHTML(t, `<button data-testid="b" style="display:none" onclick="document.body.setAttribute('data-hit','hidden')">A</button>
 <button data-testid="b" onclick="document.body.setAttribute('data-hit','shown')">B</button>
 <div style="height:3000px"></div><button id="far" onclick="document.body.setAttribute('data-far','1')">Far</button>`)
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := attr(t, p, "body", "data-hit"); got != "shown" {
 		t.Errorf("clicked %q, want the visible match", got)
 	}
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{Selector: "#far"}); err != nil {
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{Selector: "#far"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if attr(t, p, "body", "data-far") != "1" {
@@ -337,7 +337,7 @@ func TestShadowAndIframe(t *testing.T) {
 		f := p.MustElement("iframe").MustFrame()
 		return attr(t, f, "body", "data-clicked")
 	}
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "frame-button"}); err != nil {
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "frame-button"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if frameClicked() != "yes" {
@@ -355,12 +355,12 @@ func TestShadowAndIframe(t *testing.T) {
 				t.Errorf("frame input %q", v)
 			}
 			ref = refNamed(t, refs, "button", "Shadow action", 0)
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}); err != nil {
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}, nil); err != nil {
 				t.Fatal(err)
 			}
 		})
 	}
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "shadow-button"}); err != nil {
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "shadow-button"}, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -393,5 +393,56 @@ func TestValidate(t *testing.T) {
 				t.Errorf("String() = %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// A click answers with what it changed: the URL, the screen (named from the
+// landmarks present), and the visible testids that appeared and
+// disappeared, capped.
+func TestClickReportsChanges(t *testing.T) {
+	p := openHTML(t, `
+<div data-testid="home-landmark">home</div>
+<div data-testid="old-panel">old</div>
+<div id="box"></div>
+<button data-testid="go" onclick="
+  document.querySelector('[data-testid=old-panel]').style.display = 'none';
+  document.querySelector('[data-testid=home-landmark]').remove();
+  for (let i = 0; i < 12; i++) { const d = document.createElement('div'); d.dataset.testid = 'new-' + i; d.textContent = i; document.getElementById('box').append(d); }
+  history.pushState(null, '', '#/send');">Go</button>
+<button data-testid="noop">Nothing</button>`)
+	landmarks := []string{"home-landmark"}
+	res, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "noop"}, landmarks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Changes; c == nil || c.URLAfter != "" || len(c.TestIDsAppeared)+len(c.TestIDsDisappeared) != 0 {
+		t.Errorf("a click that changed nothing reports %+v", c)
+	}
+	res, err = Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "go"}, landmarks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Changes
+	if c == nil {
+		t.Fatal("no changes reported")
+	}
+	if !strings.HasSuffix(c.URLAfter, "#/send") || strings.Contains(c.URLBefore, "#") {
+		t.Errorf("url %q -> %q", c.URLBefore, c.URLAfter)
+	}
+	want := []string{"new-0", "new-1", "new-2", "new-3", "new-4", "new-5", "new-6", "new-7", "new-8", "new-9"}
+	if strings.Join(c.TestIDsAppeared, ",") != strings.Join(want, ",") || c.MoreAppeared != 2 {
+		t.Errorf("appeared %v (+%d), want %v (+2)", c.TestIDsAppeared, c.MoreAppeared, want)
+	}
+	if strings.Join(c.TestIDsDisappeared, ",") != "home-landmark,old-panel" || c.MoreDisappeared != 0 {
+		t.Errorf("disappeared %v (+%d)", c.TestIDsDisappeared, c.MoreDisappeared)
+	}
+	c.Screens(func(url string, present map[string]bool) string {
+		if present["home-landmark"] {
+			return "home"
+		}
+		return "unknown"
+	})
+	if c.ScreenBefore != "home" || c.ScreenAfter != "unknown" {
+		t.Errorf("screen %q -> %q", c.ScreenBefore, c.ScreenAfter)
 	}
 }

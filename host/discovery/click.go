@@ -20,6 +20,80 @@ type ClickResult struct {
 	// PageClosedAfterClick is set when the click closed its page (a
 	// confirmation popup closing its window).
 	PageClosedAfterClick bool `json:"pageClosedAfterClick,omitempty"`
+	// Changes is what the click changed by the time it was answered; nil
+	// when the page closed or could not be read.
+	Changes *Changes `json:"changes,omitempty"`
+}
+
+// MaxChangedTestIDs caps each testid list of Changes.
+const MaxChangedTestIDs = 10
+
+// Changes is mm_click's "what changed" summary, measured in the page right
+// before the mouse press and right after the release (no extra round trip):
+// work the page does later (a network reply, a popup the wallet opens) is
+// not in it.
+type Changes struct {
+	// URLBefore and URLAfter are set when the click changed the URL
+	// (URLBefore is empty when the click loaded a new document).
+	URLBefore string `json:"urlBefore,omitempty"`
+	URLAfter  string `json:"urlAfter,omitempty"`
+	// ScreenBefore and ScreenAfter are set by the host when the wallet
+	// screen changed.
+	ScreenBefore string `json:"screenBefore,omitempty"`
+	ScreenAfter  string `json:"screenAfter,omitempty"`
+	// TestIDsAppeared and TestIDsDisappeared are the visible testids that
+	// appeared and disappeared, at most MaxChangedTestIDs each in document
+	// order; the counts are set when there were more.
+	TestIDsAppeared       []string `json:"testIdsAppeared,omitempty"`
+	MoreAppeared          int      `json:"moreTestIdsAppeared,omitempty"`
+	TestIDsDisappeared    []string `json:"testIdsDisappeared,omitempty"`
+	MoreDisappeared       int      `json:"moreTestIdsDisappeared,omitempty"`
+	TabsOpened            []string `json:"tabsOpened,omitempty"`
+	present, presentAfter map[string]bool
+	hrefBefore, hrefAfter string
+}
+
+// Screens names the screen before and after with name(url, present
+// landmarks), and sets ScreenBefore/ScreenAfter when they differ.
+func (c *Changes) Screens(name func(url string, present map[string]bool) string) {
+	if c == nil || c.hrefBefore == "" {
+		return
+	}
+	if b, a := name(c.hrefBefore, c.present), name(c.hrefAfter, c.presentAfter); b != a {
+		c.ScreenBefore, c.ScreenAfter = b, a
+	}
+}
+
+// after is what js/after.js returns.
+type after struct {
+	Closed           bool            `json:"closed"`
+	Known            bool            `json:"known"`
+	URLBefore        string          `json:"urlBefore"`
+	URLAfter         string          `json:"urlAfter"`
+	Appeared         []string        `json:"appeared"`
+	AppearedCount    int             `json:"appearedCount"`
+	Disappeared      []string        `json:"disappeared"`
+	DisappearedCount int             `json:"disappearedCount"`
+	PresentBefore    map[string]bool `json:"presentBefore"`
+	PresentAfter     map[string]bool `json:"presentAfter"`
+}
+
+func (a after) changes() *Changes {
+	if !a.Known {
+		if a.URLAfter == "" {
+			return nil
+		}
+		return &Changes{URLAfter: a.URLAfter}
+	}
+	c := &Changes{
+		TestIDsAppeared: a.Appeared, MoreAppeared: a.AppearedCount - len(a.Appeared),
+		TestIDsDisappeared: a.Disappeared, MoreDisappeared: a.DisappearedCount - len(a.Disappeared),
+		present: a.PresentBefore, presentAfter: a.PresentAfter, hrefBefore: a.URLBefore, hrefAfter: a.URLAfter,
+	}
+	if a.URLBefore != a.URLAfter {
+		c.URLBefore, c.URLAfter = a.URLBefore, a.URLAfter
+	}
+	return c
 }
 
 // Click waits until the target is attached, visible, enabled, stable and not
@@ -28,8 +102,9 @@ type ClickResult struct {
 // the deadline passes it fails with MM_CLICK_FAILED saying why the element
 // could not be clicked (hidden, disabled, moving, covered by what), or
 // MM_TARGET_NOT_FOUND when nothing matched. A click that closes the page is a
-// success with PageClosedAfterClick.
-func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target) (ClickResult, error) {
+// success with PageClosedAfterClick. Changes says what the click changed;
+// landmarks are the testids Changes.Screens needs to name screens.
+func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, landmarks []string) (ClickResult, error) {
 	a, err := actionable(ctx, p, refs, t, modeClick, "")
 	if err != nil {
 		return ClickResult{}, err
@@ -49,24 +124,31 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target) (ClickResul
 				WithDetails(map[string]any{"target": t.String()})
 		}
 	}
-	res.PageClosedAfterClick = closing(pc)
+	done, err := afterClick(pc, landmarks)
+	res.PageClosedAfterClick = done.Closed
+	if err == nil && !done.Closed {
+		res.Changes = done.changes()
+	}
 	return res, nil
 }
 
-// closing reports whether the page is closing or closed right after a
-// click. A click handler's window.close() has run by the time the mouse
-// release is acknowledged, and marks the window closed at once, while the
-// target itself goes away a few milliseconds later.
-func closing(p *rod.Page) bool {
+// afterClick reads what the click changed (js/after.js), and whether the
+// page is closing or closed. A click handler's window.close() has run by the
+// time the mouse release is acknowledged, and marks the window closed at
+// once, while the target itself goes away a few milliseconds later.
+func afterClick(p *rod.Page, landmarks []string) (after, error) {
+	var a after
 	main, err := mainFrame(p)
 	if err == nil {
-		var closed bool
-		err = evalIn(p, main, jsClosed, &closed)
-		if err == nil {
-			return closed
+		if landmarks == nil {
+			landmarks = []string{}
+		}
+		if err = evalIn(p, main, jsAfter, &a, landmarks, MaxChangedTestIDs); err == nil {
+			return a, nil
 		}
 	}
-	return pageClosed(p, err)
+	a.Closed = pageClosed(p, err)
+	return a, err
 }
 
 // pageClosed reports whether p's target is gone: err is a closed-session

@@ -10,6 +10,9 @@ var jsLib string
 //go:embed js/collect.js
 var jsCollectBody string
 
+//go:embed js/after.js
+var jsAfterBody string
+
 //go:embed js/action.js
 var jsActionBody string
 
@@ -22,6 +25,6 @@ var (
 	// jsAction(loc, mode, text) locates a target and checks or prepares it
 	// for a click, a type or a wait (see action.js).
 	jsAction = "async function(loc, mode, text) {\n" + jsLib + "\n" + jsActionBody + "\n}"
-	// jsClosed() reports window.closed, true once window.close() ran.
-	jsClosed = "function() { return JSON.stringify(window.closed); }"
+	// jsAfter(landmarks, cap) reports what a click changed (see after.js).
+	jsAfter = "function(landmarks, cap) {\n" + jsLib + "\n" + jsAfterBody + "\n}"
 )

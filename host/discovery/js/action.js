@@ -2,7 +2,8 @@
 // attached, visible, enabled and stable; then for mode "click" scroll it into
 // view and hit-test its centre (through same-origin frames) returning
 // top-level viewport coordinates, for mode "type" focus it and select its
-// content, for mode "wait" stop after the visibility check. Returns a JSON
+// content, for mode "wait" stop after the visibility check. A click also
+// keeps the URL and testids of the page in __mmcpBefore for js/after.js. Returns a JSON
 // string {state, count, reason, x, y, field}; state "ok" means go ahead.
 const out = (o) => JSON.stringify(o);
 const f = locate(loc);
@@ -89,4 +90,6 @@ for (let w = win; w.frameElement; ) {
   if (h !== fe) return out({ state: 'covered', count, reason: 'the frame holding the element is covered by ' + describe(h) });
   w = fe.ownerDocument.defaultView;
 }
+// what the page shows right before the click, for after.js
+globalThis.__mmcpBefore = { href: location.href, ids: testIdSets() };
 return out({ state: 'ok', count, x, y });

@@ -249,3 +249,16 @@ function composedContains(el, hit) {
   }
   return false;
 }
+
+// testIdSets returns the testids of the document's [data-testid] elements:
+// all of them, and those visible (without the size rule).
+function testIdSets() {
+  const all = new Set();
+  const vis = new Set();
+  for (const e of document.querySelectorAll('[data-testid]')) {
+    const id = e.getAttribute('data-testid');
+    all.add(id);
+    if (!vis.has(id) && rendered(e)) vis.add(id);
+  }
+  return { all, vis };
+}
