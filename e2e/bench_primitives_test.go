@@ -124,8 +124,10 @@ func BenchmarkPrimitives(b *testing.B) {
 					b.Fatal(err)
 				}
 			})
-			mcp := timeN(b, b.N, func() { must(b, h.Call("mm_accessibility_snapshot", map[string]any{})) })
+			var size int
+			mcp := timeN(b, b.N, func() { size = len(must(b, h.Call("mm_accessibility_snapshot", map[string]any{})).Result) })
 			report(b, mcp, floor)
+			b.ReportMetric(float64(size), "resp-bytes")
 		})
 		b.Run(pg.name+"/screenshot", func(b *testing.B) {
 			floor := timeN(b, b.N, func() {

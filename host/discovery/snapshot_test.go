@@ -3,8 +3,10 @@ package discovery
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,5 +114,30 @@ func TestWalkAgreesWithAXTree(t *testing.T) {
 		if o, _ := json.Marshal(obs); !bytes.Equal(a, o) {
 			t.Errorf("observe differs from AX tree\nax:  %s\nobs: %s", a, o)
 		}
+	}
+}
+
+// The same on the benchmark's rows page: labelled fields, selects, links
+// and headings.
+func TestWalkAgreesWithAXTreeRows(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`<h1>Rows</h1><button data-testid="counter">Count</button><main>`)
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&sb, `<section><h2>Row %d</h2><p>text %d <b>bold</b></p><a href="#r%d">link %d</a><label>field %d <input></label><button>b%d</button><select aria-label="pick %d"><option>one</option></select><input type="checkbox" id="c%d"><label for="c%d">check %d</label><button disabled>off %d</button></section>`, i, i, i, i, i, i, i, i, i, i, i)
+	}
+	sb.WriteString(`</main>`)
+	p := openHTML(t, sb.String())
+	ax, err := axSnapshot(ctxT(t, 10*time.Second), p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, _, err := Snapshot(ctxT(t, 10*time.Second), p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(ax)
+	o, _ := json.Marshal(snap)
+	if !bytes.Equal(a, o) {
+		t.Errorf("snapshot differs from AX tree\nax:   %s\nsnap: %s", a, o)
 	}
 }
