@@ -123,8 +123,7 @@ func contextPath(f *axFrame, n *axNode) []string {
 func (t *trimmer) walk(f *axFrame, n *axNode, path []string) {
 	ctx := path
 	if !n.Ignored {
-		if role := axString(n.Role); keptRoles[role] {
-			name := axString(n.Name)
+		if role, name := axString(n.Role), axString(n.Name); keptRoles[role] && (name != "" || (role != "heading" && role != "status")) {
 			node := observation.A11yNode{
 				Ref:  fmt.Sprintf("e%d", len(t.nodes)+1),
 				Role: role,

@@ -125,7 +125,7 @@ func TestWalkAgreesWithAXTreeRows(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		fmt.Fprintf(&sb, `<section><h2>Row %d</h2><p>text %d <b>bold</b></p><a href="#r%d">link %d</a><label>field %d <input></label><button>b%d</button><select aria-label="pick %d"><option>one</option></select><input type="checkbox" id="c%d"><label for="c%d">check %d</label><button disabled>off %d</button></section>`, i, i, i, i, i, i, i, i, i, i, i)
 	}
-	sb.WriteString(`</main>`)
+	sb.WriteString(`</main><h3></h3><div role="status"></div><div role="status" aria-label="Saved"></div>`)
 	p := openHTML(t, sb.String())
 	ax, err := axSnapshot(ctxT(t, 10*time.Second), p, "")
 	if err != nil {
@@ -139,5 +139,15 @@ func TestWalkAgreesWithAXTreeRows(t *testing.T) {
 	o, _ := json.Marshal(snap)
 	if !bytes.Equal(a, o) {
 		t.Errorf("snapshot differs from AX tree\nax:   %s\nsnap: %s", a, o)
+	}
+	// Unnamed headings and statuses are left out, named ones kept.
+	last := snap[len(snap)-1]
+	for _, n := range snap {
+		if n.Name == "" && (n.Role == "heading" || n.Role == "status") {
+			t.Errorf("unnamed %s in the tree", n.Role)
+		}
+	}
+	if last.Role != "status" || last.Name != "Saved" {
+		t.Errorf("last node %+v, want status Saved", last)
 	}
 }

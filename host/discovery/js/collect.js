@@ -36,8 +36,9 @@ const walk = (el, path, hidden) => {
   }
   if (wantNodes && !hidden) {
     const role = roleOf(el);
-    if (KEPT[role] && rendered(el)) {
-      const name = nameOf(el, role);
+    // A heading or status without a name tells the agent nothing: left out.
+    const name = KEPT[role] && rendered(el) ? nameOf(el, role) : null;
+    if (name !== null && (name || !UNNAMED_DROPPED[role])) {
       const n = { role, name, path };
       if (role === 'dialog' || role === 'heading') {
         ctx = path.concat([role + ':' + name]);
