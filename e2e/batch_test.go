@@ -161,6 +161,9 @@ func TestBatchObservationModes(t *testing.T) {
 	t.Run("single click records full observation", func(t *testing.T) {
 		before := len(records(t, ws, sid))
 		must(t, h.Call("mm_click", map[string]any{"testId": "counter"}))
+		// The click answers before its record is written; the next call on
+		// the session runs after it.
+		must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1}))
 		recs := records(t, ws, sid)[before:]
 		if len(recs) != 1 || len(recs[0].Observation.TestIDs) == 0 || len(recs[0].Observation.A11y.Nodes) == 0 {
 			t.Fatalf("single click record: %+v", recs)

@@ -114,6 +114,9 @@ func (h *Host) Close() {
 	h.closeOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
+		if h.runner != nil {
+			h.runner.Settle() // the last call's record, made after it answered
+		}
 		if h.sess != nil {
 			h.teardown(h.sess)
 			h.sess = nil

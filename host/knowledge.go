@@ -160,7 +160,10 @@ func (h *Host) priorKnowledge(ctx context.Context, obs *observation.Observation)
 func (h *Host) knowledgeTools() []*tools.Tool {
 	mk := func(name, desc, schema string, fn func(context.Context, string, json.RawMessage) (any, error)) *tools.Tool {
 		return &tools.Tool{Name: h.name(name), Description: desc, Schema: json.RawMessage(schema),
-			Handler: func(ctx context.Context, c *tools.Call) (any, error) { return fn(ctx, h.SessionID(), c.Args) }}
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				h.runner.Settle() // the previous call's record, made after it answered
+				return fn(ctx, h.SessionID(), c.Args)
+			}}
 	}
 	return []*tools.Tool{
 		mk("knowledge_last", "The last N recorded steps (scope current by default; all or {sessionId} too), compact.", knowledge.LastSchema, h.knowledge.HandleLast),

@@ -56,6 +56,9 @@ type Runner struct {
 	order    []string
 	observer Observer
 	recorder Recorder
+
+	afterMu sync.Mutex
+	after   chan struct{} // closed when the last call's record is written
 }
 
 type entry struct {
@@ -122,6 +125,9 @@ func (r *Runner) Names(filter func(*Tool) bool) []string {
 	return out
 }
 
+// observeBudget bounds the observation made after a call.
+const observeBudget = 5 * time.Second
+
 // Request is one call as it reaches the runner.
 type Request struct {
 	Tool     string
@@ -136,25 +142,62 @@ type Outcome struct {
 	Images   []Image
 }
 
-// Run runs one call under the session lock.
+// Run runs one call under the session lock and answers as soon as the
+// action is done. The call's observation and step record are made right
+// after, still under the session lock, so the record shows the state right
+// after the action, the next call on the session runs only once it is
+// written, and a client that hangs up loses nothing.
 func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.run(ctx, req)
+	out, record := r.run(ctx, req)
+	if record == nil {
+		r.mu.Unlock()
+		return out
+	}
+	done := make(chan struct{})
+	r.afterMu.Lock()
+	r.after = done
+	r.afterMu.Unlock()
+	go func() {
+		defer r.mu.Unlock()
+		defer close(done)
+		record()
+	}()
+	return out
+}
+
+// Settle waits until the step record of the last call is written (it is
+// made after the call answers). A call under the session lock never needs
+// it; Close and readers that skip the lock do.
+func (r *Runner) Settle() {
+	r.afterMu.Lock()
+	done := r.after
+	r.afterMu.Unlock()
+	if done != nil {
+		<-done
+	}
 }
 
 // RunNested runs a call from inside another call that already holds the
-// session lock (mm_run_steps).
+// session lock (mm_run_steps). Its record is made before it returns: a
+// batch's steps are observed following the batch's policy.
 func (c *Call) RunNested(ctx context.Context, req Request) Outcome {
-	return c.runner.run(ctx, req)
+	out, record := c.runner.run(ctx, req)
+	if record != nil {
+		record()
+	}
+	return out
 }
 
-func (r *Runner) run(ctx context.Context, req Request) Outcome {
+// run runs one call and returns its outcome and, when the call is
+// recorded, the function that observes and records it (nil otherwise).
+// The caller runs that function under the session lock.
+func (r *Runner) run(ctx context.Context, req Request) (Outcome, func()) {
 	start := time.Now()
 	e, ok := r.tools[req.Tool]
 	if !ok {
 		return r.finish(start, nil, nil, sdk.Errorf(sdk.CodeInvalidInput, "unknown tool %q", req.Tool).
-			WithDetails(map[string]any{"available": r.Names(nil)}))
+			WithDetails(map[string]any{"available": r.Names(nil)})), nil
 	}
 	args := req.Args
 	if len(args) == 0 || string(args) == "null" {
@@ -168,11 +211,18 @@ func (r *Runner) run(ctx context.Context, req Request) Outcome {
 		call.Progress = func(float64, float64, string) {}
 	}
 	call.holdBack()
-	if verr := e.schema.Validate(req.Tool, args); verr != nil {
-		if e.tool.Record && r.recorder != nil {
-			r.record(ctx, call, start, verr)
+	// The record outlives the call's context: a client that hangs up or a
+	// spent deadline must not lose it.
+	rctx := context.WithoutCancel(ctx)
+	recordFn := func(mmErr *sdk.Error, took time.Duration) func() {
+		if !e.tool.Record || r.recorder == nil {
+			return nil
 		}
-		return r.finish(start, call, nil, verr)
+		return func() { r.record(rctx, call, start, took, mmErr) }
+	}
+	if verr := e.schema.Validate(req.Tool, args); verr != nil {
+		out := r.finish(start, call, nil, verr)
+		return out, recordFn(verr, time.Since(start))
 	}
 	timeout := e.tool.Timeout
 	if timeout == 0 {
@@ -194,12 +244,10 @@ func (r *Runner) run(ctx context.Context, req Request) Outcome {
 			}
 		}
 	}
-	if e.tool.Record && r.recorder != nil {
-		r.record(ctx, call, start, mmErr)
-	}
+	took := time.Since(start)
 	out := r.finish(start, call, res, mmErr)
 	out.Images = call.Images
-	return out
+	return out, recordFn(mmErr, took)
 }
 
 // invoke runs the handler, turning a panic into an internal error so that a
@@ -215,17 +263,17 @@ func (r *Runner) invoke(ctx context.Context, c *Call) (res any, err error) {
 }
 
 // record collects the observation the policy asks for and hands the step to
-// the recorder.
-func (r *Runner) record(ctx context.Context, c *Call, start time.Time, mmErr *sdk.Error) {
+// the recorder. took is the action's own duration, observation excluded.
+func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time.Duration, mmErr *sdk.Error) {
 	obs := c.Observation
 	if obs == nil && r.observer != nil {
 		full := false
 		if c.Tool.Observe {
 			full = c.Policy == PolicyAll || (c.Policy == PolicyFailures && mmErr != nil)
 		}
-		// The call's deadline may be spent (a wait that timed out): give
-		// the observation its own short budget.
-		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		// The observation has its own short budget: the call's deadline
+		// may be spent (a wait that timed out) and the call has answered.
+		octx, cancel := context.WithTimeout(ctx, observeBudget)
 		obs = r.observer.Observe(octx, full)
 		cancel()
 	}
@@ -240,7 +288,7 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, mmErr *sd
 	r.recorder.Record(ctx, Step{
 		SessionID: sid, Tool: c.Tool.Name, Input: input, Target: c.Target,
 		TextRedacted: c.TextRedacted, TextLength: c.TextLength,
-		Started: start, Duration: time.Since(start), Err: mmErr,
+		Started: start, Duration: took, Err: mmErr,
 		Observation: obs, Screenshot: c.Screenshot,
 	})
 }

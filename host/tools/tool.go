@@ -25,12 +25,14 @@ type Tool struct {
 	Schema json.RawMessage
 	// Handler runs the tool.
 	Handler Handler
-	// Timeout is the deadline of the whole call, observation included;
-	// zero means DefaultTimeout.
+	// Timeout is the deadline of the call's action; zero means
+	// DefaultTimeout. The observation made after it has its own budget.
 	Timeout time.Duration
 	// Observe makes the runner collect an observation after the call,
 	// following the call's policy (click, type, wait_for, navigate,
-	// wait_for_notification, get_state, screenshot).
+	// wait_for_notification, get_state, screenshot). A single call answers
+	// first and is observed right after, before the next call runs; a
+	// batch step is observed before the next step.
 	Observe bool
 	// Record makes the runner write a StepRecord for every call.
 	Record bool
