@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 )
 
@@ -47,6 +48,12 @@ type Config struct {
 	Headless bool
 	// CDPURL is --cdp-url: attach to a running Chrome.
 	CDPURL string
+	// Viewport is --viewport WxH: the page viewport of a launched Chrome;
+	// zero means browser.DefaultViewport.
+	Viewport browser.Viewport
+	// MaxTabs is --max-tabs: how many tabs a session holds at most; 0
+	// means browser.DefaultMaxTabs.
+	MaxTabs int
 	// SettleTimeout is --settle-timeout / MMCP_SETTLE_TIMEOUT: how long
 	// mm_launch waits for the extension's first recognized screen (and for
 	// the unlock); 0 means launch.DefaultSettleTimeout.
@@ -123,6 +130,9 @@ func (c *Config) Resolve() error {
 	}
 	if c.Chrome == "" {
 		c.Chrome = os.Getenv("CHROME_PATH")
+	}
+	if c.MaxTabs < 0 || c.MaxTabs == 1 {
+		return fmt.Errorf("--max-tabs %d: want at least 2 (the wallet's home page and one more)", c.MaxTabs)
 	}
 	if env := os.Getenv("MMCP_SETTLE_TIMEOUT"); c.SettleTimeout == 0 && env != "" {
 		d, err := time.ParseDuration(env)

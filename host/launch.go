@@ -58,6 +58,7 @@ func (h *Host) launch(ctx context.Context, in launch.Input, progress func(float6
 		b, err := browser.Launch(ctx, browser.Options{
 			ChromePath: h.cfg.Chrome, Headless: h.cfg.Headless, CDPURL: h.cfg.CDPURL,
 			ExtensionPath: ext, ArtifactsDir: h.cfg.ArtifactsDir, SlowMo: slowMo, Log: h.log.Named("browser"),
+			Viewport: h.cfg.Viewport, MaxTabs: h.cfg.MaxTabs,
 		})
 		if err != nil {
 			return nil, err

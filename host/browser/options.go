@@ -1,6 +1,8 @@
 package browser
 
 import (
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -43,6 +45,44 @@ type Options struct {
 	// MetaMask.
 	Profile *Profile
 
+	// Viewport is the page viewport of a launched Chrome's window (CSS
+	// pixels). Zero means DefaultViewport. An attached Chrome keeps its
+	// windows as they are.
+	Viewport Viewport
+
+	// MaxTabs is how many tabs the session holds at most; opening one more
+	// closes the oldest non-extension tab first. Zero means DefaultMaxTabs.
+	MaxTabs int
+
 	// Log receives debug logs. Nil means no logging. Secrets never reach it.
 	Log hclog.Logger
+}
+
+// Defaults of Options.
+var (
+	// DefaultViewport is the viewport most test suites and peer servers
+	// use.
+	DefaultViewport = Viewport{Width: 1280, Height: 720}
+	// DefaultMaxTabs bounds the tabs of a session.
+	DefaultMaxTabs = 10
+)
+
+// withDefaults fills the zero fields that have a default.
+func (o Options) withDefaults() Options {
+	if o.Log == nil {
+		o.Log = hclog.NewNullLogger()
+	}
+	if o.Profile == nil {
+		o.Profile = MetaMask()
+	}
+	if o.ArtifactsDir == "" {
+		o.ArtifactsDir = filepath.Join(os.TempDir(), "mmcp-artifacts")
+	}
+	if o.Viewport == (Viewport{}) {
+		o.Viewport = DefaultViewport
+	}
+	if o.MaxTabs <= 0 {
+		o.MaxTabs = DefaultMaxTabs
+	}
+	return o
 }

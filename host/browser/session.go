@@ -39,6 +39,7 @@ type Session struct {
 	loopDone chan struct{}
 
 	mu        sync.Mutex
+	urlTab    proto.TargetTargetID          // the tab of the last URL navigation
 	granted   map[string]bool               // origins with clipboard permission
 	focusSet  map[proto.TargetTargetID]bool // pages with focus emulation on
 	closeOnce sync.Once

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/browser"
 )
 
 // usage is printed by -h.
@@ -63,6 +64,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Chrome, "chrome", "", "Chrome/Chromium binary; env CHROME_PATH (default: usual install locations)")
 	fs.BoolVar(&cfg.Headless, "headless", false, "force headless Chrome (default: headed when a display is available)")
 	fs.StringVar(&cfg.CDPURL, "cdp-url", "", "attach to an already running Chrome (DevTools URL) instead of launching one")
+	fs.Var(&cfg.Viewport, "viewport", fmt.Sprintf("page viewport `WxH` of the launched Chrome (default %s)", browser.DefaultViewport))
+	fs.IntVar(&cfg.MaxTabs, "max-tabs", 0, fmt.Sprintf("most tabs a session holds (`N`); opening one more closes the oldest non-extension tab first (default %d)", browser.DefaultMaxTabs))
 	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
