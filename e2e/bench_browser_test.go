@@ -11,21 +11,10 @@ import (
 )
 
 // bigPage serves a page with well over 1,000 accessibility nodes.
-func bigPage(b testing.TB) *httptest.Server { return rowsPage(b, 300, "") }
-
-// hugePage serves a page of more than 10,000 elements (1,500 rows of
-// seven), with top a toggle button that adds and removes a testid.
-func hugePage(b testing.TB) *httptest.Server {
-	return rowsPage(b, 1500, `<button data-testid="toggle" onclick="const s = document.querySelector('[data-testid=shown]'); if (s) { s.remove() } else { const n = document.createElement('span'); n.dataset.testid = 'shown'; n.textContent = 'Shown'; this.after(n) }">Toggle</button>`)
-}
-
-// rowsPage serves a page with a counter button, top (HTML) and rows
-// sections of seven elements each.
-func rowsPage(b testing.TB, rows int, top string) *httptest.Server {
+func bigPage(b testing.TB) *httptest.Server {
 	var sb strings.Builder
 	sb.WriteString(`<!doctype html><html><body><h1>Big</h1><button data-testid="counter" onclick="this.dataset.n=(+this.dataset.n||0)+1">Count</button>`)
-	sb.WriteString(top)
-	for i := 0; i < rows; i++ {
+	for i := 0; i < 300; i++ {
 		fmt.Fprintf(&sb, `<section><h2>Row %d</h2><p>text %d</p><a href="#r%d" data-testid="link-%d">link %d</a><input aria-label="field %d"><button>b%d</button></section>`, i, i, i, i, i, i, i)
 	}
 	sb.WriteString(`</body></html>`)
@@ -106,7 +95,7 @@ func hostDirFor(t testing.TB, plugins ...string) string {
 	return dir
 }
 
-// BenchmarkClickAnswer: on a page of more than 10,000 elements, a single
+// BenchmarkClickAnswer: on a page of more than 10,000 nodes, a single
 // mm_click (answered before its full observation, which is recorded right
 // after) against the same click as a one-step mm_run_steps batch with
 // includeObservations "none". Each timed call starts on an idle session (an
@@ -117,7 +106,7 @@ func hostDirFor(t testing.TB, plugins ...string) string {
 func BenchmarkClickAnswer(b *testing.B) {
 	h, _ := walletHost(b)
 	launch(b, h, map[string]any{"stateMode": "default"})
-	must(b, h.Call("mm_navigate", map[string]any{"screen": "url", "url": hugePage(b).URL}))
+	must(b, h.Call("mm_navigate", map[string]any{"screen": "url", "url": rowsPage(b, 800)}))
 	click := map[string]any{"testId": "counter"}
 	batch := map[string]any{"includeObservations": "none", "steps": []map[string]any{{"tool": "mm_click", "args": click}}}
 	idle := func() { must(b, h.Call("mm_knowledge_last", map[string]any{"n": 1})) }

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 )
 
 // childrenOf lists the processes whose parent is ppid and whose command
@@ -70,7 +72,7 @@ func TestSessionHealth(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, ws := walletHost(t)
-			port := freePort(t)
+			port := testutil.FreePort(t)
 			args := map[string]any{"ports": map[string]any{"anvil": port}}
 			first := launchRetry(t, h, args)
 			tc.kill(t, h, ws, port)
@@ -144,7 +146,7 @@ func TestSessionHealth(t *testing.T) {
 func TestLaunchNeverSettles(t *testing.T) {
 	ws := walletWorkspace(t)
 	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless", "--settle-timeout", "3s"}})
-	port := freePort(t)
+	port := testutil.FreePort(t)
 	started := time.Now()
 	env := h.Call("mm_launch", map[string]any{"extensionPath": filepath.Join(repoRoot(), "e2e", "testdata", "never-settles"), "ports": map[string]any{"anvil": port}})
 	took := time.Since(started)

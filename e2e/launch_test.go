@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 )
 
 const account1 = "0x09781764c08de8ca82e156bbf156a3ca217c7950"
@@ -232,7 +234,7 @@ func pidAlive(pid int) bool {
 // reads its balance there.
 func TestLaunchAnvilPort(t *testing.T) {
 	h, ws := walletHost(t)
-	port := freePort(t)
+	port := testutil.FreePort(t)
 	res := launchRetry(t, h, map[string]any{"ports": map[string]any{"anvil": port}})
 	st := launchState(t, res)
 	if st.CurrentScreen != "home" || st.Balance == nil || *st.Balance != "25 ETH" {
@@ -253,7 +255,7 @@ func TestLaunchAnvilPort(t *testing.T) {
 // TestLaunchOnboarding: the onboarding state lands on the welcome screen.
 func TestLaunchOnboarding(t *testing.T) {
 	h, _ := walletHost(t)
-	res := launchRetry(t, h, map[string]any{"stateMode": "onboarding", "ports": map[string]any{"anvil": freePort(t)}})
+	res := launchRetry(t, h, map[string]any{"stateMode": "onboarding", "ports": map[string]any{"anvil": testutil.FreePort(t)}})
 	if st := launchState(t, res); st.CurrentScreen != "onboarding-welcome" || st.IsUnlocked {
 		t.Fatalf("launch state %+v", st)
 	}
@@ -292,7 +294,7 @@ func defaultStateWith(t *testing.T, h *Host, addr string) map[string]any {
 // unlocked by hand.
 func TestLaunchCustomFixture(t *testing.T) {
 	h, _ := walletHost(t)
-	anvil := freePort(t)
+	anvil := testutil.FreePort(t)
 
 	t.Run("no vault", func(t *testing.T) {
 		fixture := map[string]any{
@@ -336,7 +338,7 @@ func TestLaunchPresetFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "teamAccount1.json"), []byte(jsonOf(fx)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	anvil := freePort(t)
+	anvil := testutil.FreePort(t)
 
 	env := h.Call("mm_launch", map[string]any{"fixturePreset": "noSuchPreset", "ports": map[string]any{"anvil": anvil}})
 	wantCode(t, env, "MM_INVALID_CONFIG")
@@ -370,7 +372,7 @@ func TestLaunchPortInUse(t *testing.T) {
 		t.Fatal("port 12345 stayed busy for 60 s: a test before this one left a fixture server running")
 	}
 	defer l.Close()
-	anvil := freePort(t)
+	anvil := testutil.FreePort(t)
 	env := h.Call("mm_launch", map[string]any{"ports": map[string]any{"anvil": anvil}})
 	wantCode(t, env, "MM_PORT_IN_USE")
 	if !strings.Contains(env.Error.Message, "12345") {
@@ -391,7 +393,7 @@ func TestLaunchPortInUse(t *testing.T) {
 func TestLaunchFailsHalfway(t *testing.T) {
 	t.Run("unknown seed contract", func(t *testing.T) {
 		h, ws := walletHost(t)
-		anvil := freePort(t)
+		anvil := testutil.FreePort(t)
 		env := h.Call("mm_launch", map[string]any{"seedContracts": []string{"hst", "noSuchContract"}, "ports": map[string]any{"anvil": anvil}})
 		wantCode(t, env, "MM_LAUNCH_FAILED")
 		if !strings.Contains(env.Error.Message, "noSuchContract") || env.Error.Details["step"] != "contracts" {
@@ -409,7 +411,7 @@ func TestLaunchFailsHalfway(t *testing.T) {
 
 	t.Run("Chrome fails after the fixture server", func(t *testing.T) {
 		h, ws := walletHost(t, "--chrome", "/bin/false")
-		anvil := freePort(t)
+		anvil := testutil.FreePort(t)
 		var env Envelope
 		deadline := time.Now().Add(time.Minute)
 		for {

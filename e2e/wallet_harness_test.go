@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -25,17 +24,6 @@ func walletWorkspace(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return ws
-}
-
-// freePort returns a free TCP port on 127.0.0.1.
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // walletHost starts a headless host on a test wallet workspace.

@@ -103,7 +103,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 		},
 		{
 			Name:        h.name("describe_screen"),
-			Description: "State + visible testIds + trimmed accessibility tree (refreshes refs) + hints from earlier sessions; a screenshot only when asked.",
+			Description: "State + visible testIds + trimmed accessibility tree with refs e1..eN (replaces the refs) + hints from earlier sessions; a screenshot only when asked.",
 			Schema:      schemas.Get("describe_screen"), Record: true,
 			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
 				var in struct {
@@ -118,7 +118,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 				if err != nil {
 					return nil, err
 				}
-				obs := h.Observe(ctx, true)
+				obs := h.describe(ctx)
 				h.chainBalance(ctx, s, &obs.State)
 				c.Observation = obs
 				out := map[string]any{
@@ -229,7 +229,7 @@ func (h *Host) page() (*session, error) {
 // partialObservation is the observation of a discovery tool: the state plus
 // what the tool itself gathered.
 func (h *Host) partialObservation(ctx context.Context, ids []observation.TestIDItem, nodes []observation.A11yNode) *observation.Observation {
-	obs := h.Observe(ctx, false)
+	obs := h.Observe(ctx, false, "")
 	if ids != nil {
 		obs.TestIDs = ids
 	}
