@@ -45,6 +45,10 @@ type Options struct {
 	// MetaMask.
 	Profile *Profile
 
+	// Proxy sends Chrome's traffic through a proxy (the session's mock
+	// server). Nil means none. Not applied when attaching (CDPURL).
+	Proxy *Proxy
+
 	// Viewport is the page viewport of a launched Chrome's window (CSS
 	// pixels). Zero means DefaultViewport. An attached Chrome keeps its
 	// windows as they are.
@@ -85,4 +89,16 @@ func (o Options) withDefaults() Options {
 		o.MaxTabs = DefaultMaxTabs
 	}
 	return o
+}
+
+// Proxy is the proxy Chrome is launched with.
+type Proxy struct {
+	// Server is --proxy-server, e.g. "http://127.0.0.1:40123".
+	Server string
+	// Bypass is --proxy-bypass-list: the hosts Chrome reaches directly.
+	Bypass string
+	// SPKI is --ignore-certificate-errors-spki-list: the base64 SHA-256
+	// SPKI hashes of the certificates Chrome accepts without a trusted
+	// root (the proxy's CA). Never a blanket ignore.
+	SPKI string
 }
