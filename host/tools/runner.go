@@ -163,6 +163,11 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	go func() {
 		defer r.mu.Unlock()
 		defer close(done)
+		defer func() {
+			if p := recover(); p != nil {
+				r.log.Error("recording a step panicked", "tool", req.Tool, "panic", p, "stack", string(debug.Stack()))
+			}
+		}()
 		record()
 	}()
 	return out
