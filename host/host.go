@@ -13,6 +13,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/internal/redact"
 )
 
 // Version is the host's version, printed by `mmcp version`.
@@ -46,7 +47,9 @@ func New(cfg Config) (*Host, error) {
 		}
 		out, h.logFile = f, f
 	}
-	h.log = hclog.New(&hclog.LoggerOptions{Name: "mmcp", Level: hclog.LevelFromString(cfg.LogLevel), Output: out})
+	// Every log line passes the secret detector: a recovery phrase or a
+	// key printed by a plugin or a child process never reaches the log.
+	h.log = hclog.New(&hclog.LoggerOptions{Name: "mmcp", Level: hclog.LevelFromString(cfg.LogLevel), Output: redact.NewWriter(out)})
 	return h, nil
 }
 

@@ -46,7 +46,7 @@ func (r *recorder) Record(_ context.Context, s tools.Step) {
 		Timestamp:   tools.Timestamp(s.Started),
 		Environment: r.env,
 		Git:         r.git,
-		Tool:        knowledge.ToolCall{Name: s.Tool, TextRedacted: s.TextRedacted, TextLength: s.TextLength},
+		Tool:        knowledge.ToolCall{Name: s.Tool, TextRedacted: s.TextRedacted, TextLength: s.TextLength, TextKept: s.TextKept, Withheld: s.Withheld},
 		Timing:      &knowledge.Timing{DurationMs: s.Duration.Milliseconds()},
 		Outcome:     knowledge.Outcome{OK: s.Err == nil},
 	}
@@ -123,14 +123,14 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// sensitiveField decides from the element and the target whether typed
-// text is a secret.
-func sensitiveField(f discovery.FieldInfo, t discovery.Target) bool {
+// sensitiveField decides from the element, the target and the text itself
+// whether typed text is a secret.
+func sensitiveField(f discovery.FieldInfo, t discovery.Target, text string) bool {
 	return knowledge.Sensitive(knowledge.FieldHints{
 		InputType: f.Type, Name: f.Name, ID: f.ID, Label: f.Label, Placeholder: f.Placeholder,
 		Autocomplete: f.Autocomplete, AriaLabel: f.AriaLabel, TestID: firstNonEmpty(f.TestID, t.TestID),
 		Selector: t.Selector,
-	})
+	}, text)
 }
 
 func firstNonEmpty(a, b string) string {

@@ -174,7 +174,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 				if err != nil {
 					return nil, err
 				}
-				if !sensitiveField(res.Field, in.Target) {
+				if !sensitiveField(res.Field, in.Target, in.Text) {
 					c.Release()
 				}
 				return res, nil

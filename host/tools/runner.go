@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/internal/redact"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -34,17 +35,22 @@ type Recorder interface {
 
 // Step is what the runner knows about a finished call.
 type Step struct {
-	SessionID    string
-	Tool         string
+	SessionID string
+	Tool      string
+	// Input is the call's raw input: the recorder withholds its secrets.
 	Input        json.RawMessage
 	Target       map[string]string
 	TextRedacted bool
 	TextLength   *int
-	Started      time.Time
-	Duration     time.Duration
-	Err          *sdk.Error
-	Observation  *observation.Observation
-	Screenshot   *ScreenshotRef
+	// TextKept says the top-level text argument may be stored (the tool
+	// released it); Withheld are secrets to mask wherever they are echoed.
+	TextKept    bool
+	Withheld    []string
+	Started     time.Time
+	Duration    time.Duration
+	Err         *sdk.Error
+	Observation *observation.Observation
+	Screenshot  *ScreenshotRef
 }
 
 // Runner runs tool calls. It is safe for concurrent use: calls are
@@ -229,18 +235,28 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, mmErr *sd
 		obs = r.observer.Observe(octx, full)
 		cancel()
 	}
-	input := c.RecordInput
-	if input == nil {
-		input = c.Args
-	}
 	sid := ""
 	if r.observer != nil {
 		sid = r.observer.SessionID()
 	}
+	// The step carries no secret: the input is withheld by the one rule
+	// (package redact) before it leaves the runner.
+	keep := c.Tool.HoldBack != "" && !c.TextRedacted
+	var input json.RawMessage
+	var secrets []string
+	var m map[string]any
+	if json.Unmarshal(c.Args, &m) == nil {
+		m, secrets = redact.Args(m, keep)
+		input, _ = json.Marshal(m)
+	}
+	if c.held != "" {
+		secrets = append(secrets, c.held)
+	}
 	r.recorder.Record(ctx, Step{
 		SessionID: sid, Tool: c.Tool.Name, Input: input, Target: c.Target,
-		TextRedacted: c.TextRedacted, TextLength: c.TextLength,
-		Started: start, Duration: time.Since(start), Err: mmErr,
+		TextRedacted: c.TextRedacted, TextLength: c.TextLength, TextKept: keep,
+		Withheld: secrets,
+		Started:  start, Duration: time.Since(start), Err: mmErr,
 		Observation: obs, Screenshot: c.Screenshot,
 	})
 }

@@ -38,8 +38,8 @@ type LoggerOptions struct {
 	Sidecars bool
 	// SidecarDir is the sidecar directory; empty means DefaultSidecarDir.
 	SidecarDir string
-	// LogSecrets turns off the redaction of passwords, recovery phrases and
-	// private keys. Only for throwaway test wallets.
+	// LogSecrets turns off the redaction of typed text, passwords, recovery
+	// phrases and private keys. Only for throwaway test wallets.
 	LogSecrets bool
 	// HCLog receives the logger's own problems (a sidecar that cannot be
 	// written); nil discards them.
@@ -92,13 +92,13 @@ func (l *Logger) After(seq int64, name string, args map[string]any, d time.Durat
 	switch {
 	case err != nil:
 		b.field("_ok", false)
-		b.field("_error", scrub(err.Error(), secrets))
+		b.field("_error", l.scrub(err.Error(), secrets))
 	case res == nil:
 		b.field("_ok", true)
 	default:
 		if rerr := ResultError(res); rerr != nil {
 			b.field("_ok", false)
-			b.field("_error", scrub(rerr.Error(), secrets))
+			b.field("_error", l.scrub(rerr.Error(), secrets))
 			if !res.IsError {
 				b.field("_result", l.result(seq, name, res, secrets))
 			}
@@ -116,7 +116,7 @@ func (l *Logger) head(b *lineBuilder, name string, args map[string]any, phase st
 	logged := args
 	var secrets []string
 	if !l.opts.LogSecrets {
-		logged, secrets = redactArgs(name, args)
+		logged, secrets = redactArgs(args)
 	}
 	if logged == nil {
 		logged = map[string]any{}
@@ -126,6 +126,14 @@ func (l *Logger) head(b *lineBuilder, name string, args map[string]any, phase st
 	b.field("_phase", phase)
 	b.field("_seq", seq)
 	return secrets
+}
+
+// scrub masks secrets in logged text unless LogSecrets is set.
+func (l *Logger) scrub(s string, secrets []string) string {
+	if l.opts.LogSecrets {
+		return s
+	}
+	return scrub(s, secrets)
 }
 
 func (l *Logger) write(line []byte) {
@@ -145,7 +153,7 @@ func (l *Logger) result(seq int64, name string, res *mcp.CallToolResult, secrets
 	for _, c := range res.Content {
 		if t, ok := asText(c); ok {
 			texts++
-			parts = append(parts, l.text(seq, name, texts, scrub(t.Text, secrets)))
+			parts = append(parts, l.text(seq, name, texts, l.scrub(t.Text, secrets)))
 			continue
 		}
 		if img, ok := asImage(c); ok {
@@ -162,7 +170,7 @@ func (l *Logger) result(seq int64, name string, res *mcp.CallToolResult, secrets
 	case 0:
 		if res.StructuredContent != nil {
 			if b, err := json.Marshal(res.StructuredContent); err == nil {
-				return l.text(seq, name, 1, scrub(string(b), secrets))
+				return l.text(seq, name, 1, l.scrub(string(b), secrets))
 			}
 		}
 		return nil
@@ -216,10 +224,10 @@ func (l *Logger) sidecar(seq int64, name string, nth int, s string) (string, err
 	if nth > 1 {
 		path = strings.TrimSuffix(path, ".txt") + fmt.Sprintf("-%d.txt", nth)
 	}
-	if err := os.MkdirAll(l.opts.SidecarDir, 0o755); err != nil {
+	if err := os.MkdirAll(l.opts.SidecarDir, 0o700); err != nil {
 		return path, err
 	}
-	return path, os.WriteFile(path, []byte(s), 0o644)
+	return path, os.WriteFile(path, []byte(s), 0o600)
 }
 
 // lineBuilder writes one JSON object with keys in insertion order.
