@@ -66,6 +66,7 @@ func (h *Host) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	k.SetMaxRecordBytes(h.cfg.MaxRecordBytes)
 	h.knowledge = k
 	h.rec = &recorder{h: h}
 	h.runner = tools.NewRunner(h.log.Named("tools"))
@@ -99,7 +100,7 @@ func (h *Host) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) erro
 	s.SetErrorLogger(hclogStd(h.log))
 	w := tools.NewLineWriter(out)
 	s.SetContextFunc(func(ctx context.Context) context.Context { return tools.WithNotifier(ctx, w) })
-	err := s.Listen(ctx, in, w)
+	err := s.Listen(ctx, tools.LimitStdin(in, w, h.cfg.MaxRequestBytes), w)
 	if err == context.Canceled || err == io.EOF {
 		return nil
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/mmcp-dev/mmcp/sdk/internal/pb"
 )
@@ -94,10 +96,19 @@ func (c *Client) Stop(ctx context.Context) error {
 // be nil). The result is the tool's JSON value.
 func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage, ev Events) (json.RawMessage, error) {
 	s, err := c.tools.CallTool(ctx, &pb.CallToolRequest{Name: name, ArgsJson: args})
-	if err != nil {
-		return nil, err
+	if err == nil {
+		var out json.RawMessage
+		out, err = recvResult(s, ev)
+		if err == nil {
+			return out, nil
+		}
 	}
-	return recvResult(s, ev)
+	if st, ok := status.FromError(err); ok && st.Code() == codes.ResourceExhausted {
+		// A message over gRPC's size limit (4 MB by default) on either side.
+		return nil, Errorf(CodeInvalidInput, "%s: the call (arguments of %d bytes) or its result is larger than the plugin protocol's message limit; send smaller arguments", name, len(args)).
+			WithDetails(map[string]any{"argumentBytes": len(args)})
+	}
+	return nil, err
 }
 
 // eventStream is the receive half shared by every streaming call.

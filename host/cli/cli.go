@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/knowledge"
 )
 
 // usage is printed by -h.
@@ -59,6 +60,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Chrome, "chrome", "", "Chrome/Chromium binary; env CHROME_PATH (default: usual install locations)")
 	fs.BoolVar(&cfg.Headless, "headless", false, "force headless Chrome (default: headed when a display is available)")
 	fs.StringVar(&cfg.CDPURL, "cdp-url", "", "attach to an already running Chrome (DevTools URL) instead of launching one")
+	fs.IntVar(&cfg.MaxRequestBytes, "max-request-bytes", 0, fmt.Sprintf("largest MCP request (stdio line or HTTP body); larger ones answer MM_INVALID_INPUT; env MMCP_MAX_REQUEST_BYTES (default %d)", host.DefaultMaxRequestBytes))
+	fs.IntVar(&cfg.MaxRecordBytes, "max-record-bytes", 0, fmt.Sprintf("size cap of one step record; env MMCP_MAX_RECORD_BYTES (default %d)", knowledge.DefaultMaxRecordBytes))
 	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/tools"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/server"
@@ -120,7 +121,7 @@ func runServeHTTP(ctx context.Context, cfg host.Config, addr string, stdout, std
 		server.WithStreamableHTTPLogger(hclogSlog(h.Log().Named("http"))),
 	)
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, mcpHTTP)
+	mux.Handle(HTTPPath, tools.LimitHTTP(mcpHTTP, h.Config().MaxRequestBytes))
 	srv := &http.Server{
 		Handler:           newHTTPGuard(mux, tcp, token, h.Log().Named("http")),
 		ReadHeaderTimeout: 10 * time.Second,
