@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -26,7 +27,8 @@ type Host struct {
 	logFile   io.Closer
 	plugins   *plugins.Manager
 	runner    *tools.Runner
-	sess      *session // the active session, guarded by the runner's lock
+	sess      *session     // the active session, guarded by the runner's lock
+	sessID    atomic.Value // its id (string), read without the lock
 	knowledge *knowledge.Store
 	rec       *recorder
 
@@ -94,9 +96,16 @@ func (h *Host) MCPServer() *server.MCPServer {
 	return s
 }
 
+// stdioWorkers is how many tool calls the stdio transport runs at once.
+const stdioWorkers = 100
+
 // ServeStdio serves MCP on in/out until ctx ends or in closes.
 func (h *Host) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	// Calls waiting for the session lock hold a worker each: with the
+	// most workers mcp-go allows, a call that needs no session (knowledge)
+	// still finds one.
 	s := server.NewStdioServer(h.MCPServer())
+	server.WithWorkerPoolSize(stdioWorkers)(s)
 	s.SetErrorLogger(hclogStd(h.log))
 	w := tools.NewLineWriter(out)
 	s.SetContextFunc(func(ctx context.Context) context.Context { return tools.WithNotifier(ctx, w) })
@@ -114,7 +123,7 @@ func (h *Host) Close() {
 		defer cancel()
 		if h.sess != nil {
 			h.teardown(h.sess)
-			h.sess = nil
+			h.setSession(nil)
 		}
 		if h.plugins != nil {
 			h.plugins.Shutdown(ctx)

@@ -159,7 +159,7 @@ func (h *Host) priorKnowledge(ctx context.Context, obs *observation.Observation)
 // knowledgeTools are mm_knowledge_last, _search, _summarize, _sessions.
 func (h *Host) knowledgeTools() []*tools.Tool {
 	mk := func(name, desc, schema string, fn func(context.Context, string, json.RawMessage) (any, error)) *tools.Tool {
-		return &tools.Tool{Name: h.name(name), Description: desc, Schema: json.RawMessage(schema),
+		return &tools.Tool{Name: h.name(name), Description: desc, Schema: json.RawMessage(schema), NoSession: true,
 			Handler: func(ctx context.Context, c *tools.Call) (any, error) { return fn(ctx, h.SessionID(), c.Args) }}
 	}
 	return []*tools.Tool{

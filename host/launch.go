@@ -43,7 +43,7 @@ func (h *Host) launch(ctx context.Context, in launch.Input, progress func(float6
 		}
 		h.log.Warn("replacing a session with a dead part", "sessionId", old.id, "part", part)
 		h.teardown(old)
-		h.sess = nil
+		h.setSession(nil)
 		replaced = &launch.Prerequisite{Step: "replace", Description: fmt.Sprintf("cleaned up session %s, whose %s was down", old.id, part)}
 	}
 	s := &session{id: newSessionID(), createdAt: time.Now()}
@@ -71,7 +71,7 @@ func (h *Host) launch(ctx context.Context, in launch.Input, progress func(float6
 	if p := h.plugins.ByCapability(sdk.CapChain); p != nil {
 		_, s.chainRestarts = p.Health()
 	}
-	h.sess = s
+	h.setSession(s)
 	view, err := h.state(ctx, s)
 	if err != nil {
 		h.log.Warn("state after launch", "error", err)
@@ -89,6 +89,6 @@ func (h *Host) cleanup(sessionID string) map[string]any {
 		return map[string]any{"cleanedUp": false}
 	}
 	h.teardown(h.sess)
-	h.sess = nil
+	h.setSession(nil)
 	return map[string]any{"cleanedUp": true}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -54,10 +53,11 @@ type Step struct {
 }
 
 // Runner runs tool calls. It is safe for concurrent use: calls are
-// serialized on the session, in arrival order.
+// serialized on the session, in arrival order; a tool marked NoSession
+// never waits for the session lock.
 type Runner struct {
 	log      hclog.Logger
-	mu       sync.Mutex // the session lock
+	lock     chan struct{} // the session lock: held while it holds a value
 	tools    map[string]*entry
 	order    []string
 	observer Observer
@@ -74,7 +74,7 @@ func NewRunner(log hclog.Logger) *Runner {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Runner{log: log, tools: map[string]*entry{}}
+	return &Runner{log: log, tools: map[string]*entry{}, lock: make(chan struct{}, 1)}
 }
 
 // SetObserver sets the observer; nil disables observations.
@@ -142,11 +142,41 @@ type Outcome struct {
 	Images   []Image
 }
 
-// Run runs one call under the session lock.
+// Run runs one call under the session lock (without it for a NoSession
+// tool). A call cancelled while it waits for the lock answers
+// MM_CANCELLED and never runs.
 func (r *Runner) Run(ctx context.Context, req Request) Outcome {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	if e, ok := r.tools[req.Tool]; ok && e.tool.NoSession {
+		return r.run(ctx, req)
+	}
+	start := time.Now()
+	select {
+	case r.lock <- struct{}{}:
+	default:
+		r.log.Trace("waiting for the session lock", "tool", req.Tool)
+		select {
+		case r.lock <- struct{}{}:
+		case <-ctx.Done():
+			return r.finish(start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
+		}
+	case <-ctx.Done():
+		return r.finish(start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
+	}
+	defer func() { <-r.lock }()
+	if ctx.Err() != nil {
+		return r.finish(start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
+	}
 	return r.run(ctx, req)
+}
+
+// cancelled is the error of a call whose caller gave up: MM_CANCELLED
+// (or MM_TIMEOUT when the caller's own deadline passed), whatever the
+// call was doing.
+func cancelled(tool string, ctx context.Context, when string) *sdk.Error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return sdk.Errorf(sdk.CodeTimeout, "%s: the caller's deadline passed %s", tool, when)
+	}
+	return sdk.Errorf(sdk.CodeCancelled, "%s was cancelled %s", tool, when)
 }
 
 // RunNested runs a call from inside another call that already holds the
@@ -173,6 +203,7 @@ func (r *Runner) run(ctx context.Context, req Request) Outcome {
 	if call.Progress == nil {
 		call.Progress = func(float64, float64, string) {}
 	}
+	r.log.Trace("running", "tool", req.Tool)
 	call.holdBack()
 	if verr := e.schema.Validate(req.Tool, args); verr != nil {
 		if e.tool.Record && r.recorder != nil {
@@ -184,6 +215,7 @@ func (r *Runner) run(ctx context.Context, req Request) Outcome {
 	if timeout == 0 {
 		timeout = DefaultTimeout
 	}
+	caller := ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
@@ -191,13 +223,15 @@ func (r *Runner) run(ctx context.Context, req Request) Outcome {
 	var mmErr *sdk.Error
 	if err != nil {
 		mmErr = sdk.AsError(err)
-		if mmErr.Code == sdk.CodeInternal {
-			switch {
-			case errors.Is(err, context.DeadlineExceeded):
-				mmErr = sdk.Errorf(sdk.CodeTimeout, "%s did not finish within %s", req.Tool, timeout)
-			case errors.Is(err, context.Canceled):
-				mmErr = sdk.Errorf(sdk.CodeCancelled, "%s was cancelled", req.Tool)
-			}
+		switch {
+		case caller.Err() != nil && mmErr.Code != sdk.CodeCancelled:
+			// The caller gave up: whatever the handler saw (a wait that
+			// ended early, a page that did not load), the call was
+			// cancelled.
+			mmErr = cancelled(req.Tool, caller, "by the client").
+				WithDetails(map[string]any{"interrupted": mmErr.Code})
+		case mmErr.Code == sdk.CodeInternal && errors.Is(err, context.DeadlineExceeded):
+			mmErr = sdk.Errorf(sdk.CodeTimeout, "%s did not finish within %s", req.Tool, timeout)
 		}
 	}
 	if e.tool.Record && r.recorder != nil {

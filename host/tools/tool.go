@@ -36,6 +36,9 @@ type Tool struct {
 	Record bool
 	// NoBatch keeps the tool out of mm_run_steps.
 	NoBatch bool
+	// NoSession marks a tool that touches no session (the knowledge
+	// tools, plugin tools): it runs without waiting for the session lock.
+	NoSession bool
 	// HoldBack names a string argument that may be a secret (typed text).
 	// The record withholds it, with textRedacted and its length, from the
 	// moment the call arrives (even when it fails validation) unless the
