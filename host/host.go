@@ -11,10 +11,12 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/internal/redact"
+	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
 
 // Version is the host's version, printed by `mmcp version`.
@@ -55,8 +57,13 @@ func New(cfg Config) (*Host, error) {
 	return h, nil
 }
 
-// Start starts the plugins and registers the tools.
+// Start starts the plugins and registers the tools. It first removes the
+// Chrome profiles and plugin socket directories of hosts that were killed
+// before they could.
 func (h *Host) Start(ctx context.Context) error {
+	for _, dir := range append(browser.RemoveStaleProfiles(), proc.RemoveStale(os.TempDir(), plugins.SocketPrefix)...) {
+		h.log.Info("removed what a killed host left behind", "dir", dir)
+	}
 	h.plugins = plugins.New(plugins.Config{
 		Workspace: h.cfg.Repo, ArtifactsDir: h.cfg.ArtifactsDir, LogLevel: h.cfg.LogLevel,
 		PluginPath: h.cfg.PluginPath, ConfigPlugins: h.cfg.filePlugins, Settings: h.cfg.fileSettings,

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
 
 // extensionWait bounds the search for the extension's service worker when
@@ -106,6 +107,10 @@ func resolveExtension(dir string) (string, error) {
 	return abs, nil
 }
 
+// ProfilePrefix starts the name of the Chrome profile directories the host
+// creates in os.TempDir: mmcp-chrome-<host pid>-<random>.
+const ProfilePrefix = "mmcp-chrome-"
+
 // startChrome launches Chrome in its own process group under leakless (so
 // it dies with this process even on SIGKILL) and returns its DevTools URL.
 func (s *Session) startChrome(ctx context.Context, extDir string) (string, error) {
@@ -115,7 +120,9 @@ func (s *Session) startChrome(ctx context.Context, extDir string) (string, error
 	}
 	s.userDir = s.opts.UserDataDir
 	if s.userDir == "" {
-		if s.userDir, err = os.MkdirTemp("", "mmcp-chrome-"); err != nil {
+		// Named after this process, so that the next host removes it if
+		// this one is killed before it can (proc.RemoveStale).
+		if s.userDir, err = proc.TempDir(ProfilePrefix); err != nil {
 			return "", sdk.Errorf(sdk.CodeLaunchFailed, "create user data dir: %v", err)
 		}
 		s.ownsDir = true

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
 
 // Config configures the manager.
@@ -48,7 +49,14 @@ type Manager struct {
 	restartBudget int
 
 	plugins []*Plugin
+	// sockDir holds the plugins' go-plugin sockets; removed at Shutdown,
+	// or by the next host when this one is killed (proc.RemoveStale).
+	sockDir string
 }
+
+// SocketPrefix starts the name of the directories in os.TempDir that hold
+// a host's plugin sockets: mmcp-plugins-<host pid>-<random>.
+const SocketPrefix = "mmcp-plugins-"
 
 // New returns a manager; call Start to discover and start the plugins.
 func New(cfg Config, log hclog.Logger) *Manager {
@@ -88,6 +96,11 @@ func (m *Manager) Start(ctx context.Context) error {
 			exe, _ = filepath.EvalSymlinks(exe)
 			exeDir = filepath.Dir(exe)
 		}
+	}
+	if dir, err := proc.TempDir(SocketPrefix); err == nil {
+		m.sockDir = dir
+	} else {
+		m.log.Warn("plugin socket directory", "error", err)
 	}
 	ucd, _ := os.UserConfigDir()
 	specs := Discover(Sources{Reattach: names, Config: m.cfg.ConfigPlugins, PluginPath: m.cfg.PluginPath,
@@ -191,6 +204,9 @@ func (p *Plugin) Use(ctx context.Context, fn func(*sdk.Client) error) error {
 func (m *Manager) Shutdown(ctx context.Context) {
 	for i := len(m.plugins) - 1; i >= 0; i-- {
 		m.plugins[i].stop(ctx)
+	}
+	if m.sockDir != "" {
+		_ = os.RemoveAll(m.sockDir)
 	}
 }
 
