@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/testwallet"
 )
 
@@ -26,7 +27,7 @@ func writeConfig(t *testing.T, ws, body string) {
 // wallet reports the configured chain id and reads its balance there.
 func TestLaunchChainSettings(t *testing.T) {
 	ws := walletWorkspace(t)
-	port := freePort(t)
+	port := testutil.FreePort(t)
 	writeConfig(t, ws, `{"plugins":{"chain":{"settings":{"port":`+strconv.Itoa(port)+`,"chainId":31338}}}}`)
 	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless"}})
 	t.Cleanup(func() { h.Call("mm_cleanup", map[string]any{}) })
@@ -64,7 +65,7 @@ func TestLaunchBuildSettingsExtensionPath(t *testing.T) {
 	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless"}})
 	t.Cleanup(func() { h.Call("mm_cleanup", map[string]any{}) })
 
-	args := map[string]any{"autoBuild": false, "ports": map[string]any{"anvil": freePort(t)}}
+	args := map[string]any{"autoBuild": false, "ports": map[string]any{"anvil": testutil.FreePort(t)}}
 	env := h.Call("mm_launch", args)
 	wantCode(t, env, "MM_LAUNCH_FAILED")
 	if want := filepath.Join(ws, "out", "wallet"); !strings.Contains(env.Error.Message, want) {

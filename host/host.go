@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,6 +34,7 @@ type Host struct {
 	sessID    atomic.Value // its id (string), read without the lock
 	knowledge *knowledge.Store
 	rec       *recorder
+	walletDir string // the unpacked embedded test wallet, when used
 
 	closeOnce sync.Once
 }
@@ -70,6 +72,10 @@ func (h *Host) Start(ctx context.Context) error {
 	}, h.log.Named("plugins"))
 	if err := h.plugins.Start(ctx); err != nil {
 		return err
+	}
+	if h.cfg.Repo == "" {
+		h.log.Info("no workspace (pass --repo or set MMCP_REPO for a checkout): mm_launch loads the embedded test wallet, mm_build is unavailable",
+			"artifacts", h.cfg.ArtifactsDir)
 	}
 	k, err := knowledge.Open(h.knowledgeRoot(), h.log.Named("knowledge"))
 	if err != nil {
@@ -134,6 +140,9 @@ func (h *Host) Close() {
 		}
 		if h.plugins != nil {
 			h.plugins.Shutdown(ctx)
+		}
+		if h.walletDir != "" {
+			_ = os.RemoveAll(filepath.Dir(h.walletDir))
 		}
 		if h.logFile != nil {
 			_ = h.logFile.Close()

@@ -11,7 +11,8 @@ Start with mm_launch (stateMode "default" = unlocked wallet with 25 ETH), end wi
 Fast workflow: mm_describe_screen once to discover targets; then run the deterministic part as one
 mm_run_steps batch with includeObservations "none" (or "failures" to keep full context on errors);
 describe again when the screen has changed a lot. Prefer testId targets in batches: an a11yRef
-only resolves against the latest snapshot (mm_accessibility_snapshot or mm_describe_screen), and
-"none" steps do not refresh it. Screenshots are taken only on request (mm_screenshot).
+acts only on the element it named in the latest mm_accessibility_snapshot or mm_describe_screen,
+while it is still on the page with the same role and name; otherwise MM_TARGET_NOT_FOUND (describe
+again). Screenshots are taken only on request (mm_screenshot).
 Before a flow, mm_knowledge_search / mm_knowledge_sessions show what earlier runs learned.`, "mm_", prefix+"_")
 }

@@ -185,6 +185,9 @@ func cmdOutput(dir, name string, args ...string) string {
 
 // gitInfo describes the workspace's git state, or nil outside a repository.
 func gitInfo(repo string) *knowledge.GitInfo {
+	if repo == "" {
+		return nil // no workspace: never the working directory's repository
+	}
 	commit := cmdOutput(repo, "git", "rev-parse", "HEAD")
 	if commit == "" {
 		return nil

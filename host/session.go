@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"time"
 
+	"github.com/go-rod/rod"
+
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/launch"
@@ -19,8 +21,9 @@ type session struct {
 	id        string
 	createdAt time.Time
 	browser   *browser.Session
-	// refs is the ref map of the latest snapshot or full observation; a
-	// tab switch drops it.
+	// refs is the ref map of the latest answer the agent saw
+	// (mm_accessibility_snapshot, mm_describe_screen); a tab switch drops
+	// it.
 	refs *discovery.RefMap
 
 	parts *launch.Parts // what the launch started (chain, fixture, contracts, browser)
@@ -65,11 +68,30 @@ func (h *Host) setSession(s *session) {
 }
 
 // Observe implements tools.Observer: the state, and with full the visible
-// testids and the trimmed tree, which also refresh the ref map.
-func (h *Host) Observe(ctx context.Context, full bool) *observation.Observation {
+// testids and the trimmed tree. It never touches the agent's refs; the node
+// of the element ref names (the call's a11yRef, if any) carries that ref.
+func (h *Host) Observe(ctx context.Context, full bool, ref string) *observation.Observation {
+	return h.observe(ctx, full, func(page *rod.Page, s *session) ([]observation.TestIDItem, []observation.A11yNode, error) {
+		return discovery.Observe(ctx, page, discovery.DefaultTestIDLimit, s.refs, ref)
+	})
+}
+
+// describe is the observation the agent is given (mm_describe_screen): its
+// refs replace the agent's.
+func (h *Host) describe(ctx context.Context) *observation.Observation {
+	return h.observe(ctx, true, func(page *rod.Page, s *session) ([]observation.TestIDItem, []observation.A11yNode, error) {
+		ids, nodes, refs, err := discovery.Describe(ctx, page, discovery.DefaultTestIDLimit)
+		if err == nil {
+			s.refs = refs
+		}
+		return ids, nodes, err
+	})
+}
+
+func (h *Host) observe(ctx context.Context, full bool, walk func(*rod.Page, *session) ([]observation.TestIDItem, []observation.A11yNode, error)) *observation.Observation {
 	s := h.sess
-	if s == nil {
-		return nil
+	if s == nil || s.browser.Alive() != nil {
+		return nil // nothing to observe in a dead browser (and never wait on it)
 	}
 	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
 	st, err := s.browser.State(ctx)
@@ -84,12 +106,12 @@ func (h *Host) Observe(ctx context.Context, full bool) *observation.Observation 
 	if page == nil {
 		return obs
 	}
-	ids, nodes, refs, err := discovery.Observe(ctx, page, 150)
+	ids, nodes, err := walk(page, s)
 	if err != nil {
 		h.log.Debug("observe: discovery", "error", err)
 		return obs
 	}
-	obs.TestIDs, obs.A11y.Nodes, s.refs = ids, nodes, refs
+	obs.TestIDs, obs.A11y.Nodes = ids, nodes
 	return obs
 }
 

@@ -36,6 +36,9 @@ func (h *Host) buildTool() *tools.Tool {
 // build runs the build capability (its default build type is the
 // plugin's), forwarding its output as progress.
 func (h *Host) build(ctx context.Context, in sdk.BuildOptions, progress func(float64, float64, string)) (sdk.BuildResult, error) {
+	if h.cfg.Repo == "" {
+		return sdk.BuildResult{}, sdk.Errorf(sdk.CodeNoWorkspace, "%s builds the extension checkout, and this host has no workspace: start mmcp with --repo /path/to/metamask-extension (or set MMCP_REPO)", h.name("build"))
+	}
 	res, err := h.plugins.Builder().Build(ctx, in, launch.Events{OnProgress: progress, Logger: h.log.Named("build")})
 	if err == nil {
 		res.ExtensionPath = h.cfg.path(res.ExtensionPath)

@@ -5,9 +5,6 @@ import (
 
 	"time"
 
-	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/proto"
-
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
@@ -106,7 +103,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 		},
 		{
 			Name:        h.name("describe_screen"),
-			Description: "State + visible testIds + trimmed accessibility tree (refreshes refs) + hints from earlier sessions; a screenshot only when asked.",
+			Description: "State + visible testIds + trimmed accessibility tree with refs e1..eN (replaces the refs) + hints from earlier sessions; a screenshot only when asked.",
 			Schema:      schemas.Get("describe_screen"), Record: true,
 			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
 				var in struct {
@@ -121,7 +118,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 				if err != nil {
 					return nil, err
 				}
-				obs := h.Observe(ctx, true)
+				obs := h.describe(ctx)
 				h.chainBalance(ctx, s, &obs.State)
 				c.Observation = obs
 				out := map[string]any{
@@ -154,11 +151,15 @@ func (h *Host) discoveryTools() []*tools.Tool {
 			Handler: h.targetCall(func(ctx, actx context.Context, _ *tools.Call, s *session, in targetInput) (any, error) {
 				page := s.browser.ActivePage()
 				popup := s.browser.Tabs().Active.Role == "notification"
+				var before string
+				if popup {
+					before = s.browser.PageHref(actx, page)
+				}
 				res, err := discovery.Click(actx, page, s.refs, in.Target)
 				if err == nil && popup && !res.PageClosedAfterClick {
-					// A confirmation popup closes itself after a round trip
-					// to the wallet's background: give it a moment.
-					res.PageClosedAfterClick = waitClosed(ctx, page, 500*time.Millisecond)
+					// The wallet's background closes a confirmation popup
+					// once the approval is settled (MetaMask: > 500 ms).
+					res.PageClosedAfterClick = s.browser.WaitPopupClosed(ctx, page, before)
 				}
 				return res, err
 			}),
@@ -210,18 +211,6 @@ func (h *Host) targetCall(fn func(ctx, actx context.Context, c *tools.Call, s *s
 	}
 }
 
-// waitClosed reports whether page's target goes away within d.
-func waitClosed(ctx context.Context, page *rod.Page, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		if _, err := (proto.TargetGetTargetInfo{TargetID: page.TargetID}).Call(page.Browser()); err != nil {
-			return true
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return false
-}
-
 // errNoPage answers a call that needs a page when the active one is gone.
 var errNoPage = sdk.Errorf(sdk.CodeNoActiveSession, "the session has no active page: switch to a tab with mm_switch_to_tab")
 
@@ -240,7 +229,7 @@ func (h *Host) page() (*session, error) {
 // partialObservation is the observation of a discovery tool: the state plus
 // what the tool itself gathered.
 func (h *Host) partialObservation(ctx context.Context, ids []observation.TestIDItem, nodes []observation.A11yNode) *observation.Observation {
-	obs := h.Observe(ctx, false)
+	obs := h.Observe(ctx, false, "")
 	if ids != nil {
 		obs.TestIDs = ids
 	}

@@ -16,7 +16,7 @@ func (h *Host) registerTools() error {
 	all = append(all, h.contractTools()...)
 	all = append(all, &tools.Tool{
 		Name:        h.name("run_steps"),
-		Description: "Run up to 50 tool calls in one request. includeObservations: all (default; full observation recorded after each step), none (state only, fastest; refs are not refreshed, prefer testId targets), failures (full observation only for failing steps).",
+		Description: "Run up to 50 tool calls in one request. includeObservations: all (default; full observation recorded after each step), none (state only, fastest; prefer testId targets), failures (full observation only for failing steps).",
 		Schema:      schemas.Get("run_steps"),
 		Timeout:     30 * time.Minute,
 		NoBatch:     true,

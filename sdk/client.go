@@ -44,6 +44,7 @@ type Client struct {
 	chain     pb.ChainClient
 	contracts pb.ContractSeedingClient
 	fixture   pb.FixtureClient
+	mock      pb.MockServerClient
 }
 
 func newClient(c *grpc.ClientConn) *Client {
@@ -54,6 +55,7 @@ func newClient(c *grpc.ClientConn) *Client {
 		chain:     pb.NewChainClient(c),
 		contracts: pb.NewContractSeedingClient(c),
 		fixture:   pb.NewFixtureClient(c),
+		mock:      pb.NewMockServerClient(c),
 	}
 }
 
@@ -157,6 +159,9 @@ func (c *Client) ContractSeeder() ContractSeeder { return contractsClient{c.cont
 
 // Fixture returns the plugin's Fixture capability.
 func (c *Client) Fixture() Fixture { return fixtureClient{c.fixture} }
+
+// MockServer returns the plugin's MockServer capability.
+func (c *Client) MockServer() MockServer { return mockClient{c.mock} }
 
 type buildClient struct{ c pb.BuildClient }
 
@@ -338,10 +343,45 @@ func (f fixtureClient) ResolvePreset(ctx context.Context, name string, o StateOp
 	return r.StateJson, fromPBError(r.Error)
 }
 
+type mockClient struct{ c pb.MockServerClient }
+
+func (m mockClient) Start(ctx context.Context, o MockServerOptions) (MockServerStatus, error) {
+	r, err := m.c.Start(ctx, &pb.MockServerOptions{Port: int32(o.Port)})
+	if err != nil {
+		return MockServerStatus{}, err
+	}
+	return fromPBMockStatus(r.Status), fromPBError(r.Error)
+}
+
+func (m mockClient) Stop(ctx context.Context) error {
+	r, err := m.c.Stop(ctx, &pb.Empty{})
+	if err != nil {
+		return err
+	}
+	return fromPBError(r.Error)
+}
+
+func (m mockClient) IsRunning(ctx context.Context) (bool, error) {
+	r, err := m.c.IsRunning(ctx, &pb.Empty{})
+	if err != nil {
+		return false, err
+	}
+	return r.Running, fromPBError(r.Error)
+}
+
+func (m mockClient) Status(ctx context.Context) (MockServerStatus, error) {
+	r, err := m.c.Status(ctx, &pb.Empty{})
+	if err != nil {
+		return MockServerStatus{}, err
+	}
+	return fromPBMockStatus(r.Status), fromPBError(r.Error)
+}
+
 // Interface guards.
 var (
 	_ Builder        = buildClient{}
 	_ Chain          = chainClient{}
 	_ ContractSeeder = contractsClient{}
 	_ Fixture        = fixtureClient{}
+	_ MockServer     = mockClient{}
 )

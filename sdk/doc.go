@@ -9,9 +9,11 @@
 // of the optional capability interfaces, found by type assertion:
 //
 //   - ToolProvider: contributes MCP tools, exposed to agents as <plugin>_<tool>.
-//   - Builder, Chain, Fixture, ContractSeeder: the typed capabilities the
-//     host uses to implement mm_build, mm_launch and the mm_seed_* tools. A
-//     plugin that implements one replaces the built-in of that capability.
+//   - Builder, Chain, Fixture, ContractSeeder, MockServer: the typed
+//     capabilities the host uses to implement mm_build, mm_launch (the
+//     mock server is the proxy its Chrome runs through) and the mm_seed_*
+//     tools. A plugin that implements one replaces the built-in of that
+//     capability.
 //
 // Domain failures are returned as *Error values with an MM_* code; they reach
 // the agent verbatim in the error envelope. Any other error means the plugin

@@ -39,6 +39,8 @@ const (
 	CodeBrowserClosed = "MM_BROWSER_CLOSED"
 	CodeChainDown     = "MM_CHAIN_DOWN"
 	CodeFixtureDown   = "MM_FIXTURE_DOWN"
+	// The host runs without a workspace and the tool needs one.
+	CodeNoWorkspace = "MM_NO_WORKSPACE"
 )
 
 // Error is a domain failure: something the caller asked for could not be

@@ -56,6 +56,7 @@ func startWallet(t *testing.T) *wallet {
 		t.Fatal(err)
 	}
 	l := launcher.New().Bin(chromeBin).Headless(false).Set("headless", "new").
+		Set("window-size", "1280,800").Set("screen-info", "{0,0 1920x1080}").
 		NoSandbox(true).Leakless(true).UserDataDir(t.TempDir()).
 		Set("load-extension", dir).Set("disable-extensions-except", dir).
 		Set("disable-component-update").Set("disable-sync").Set("no-first-run").
@@ -125,6 +126,43 @@ func (w *wallet) waitPage(t *testing.T, part string) *rod.Page {
 	}
 	t.Fatalf("no page with %q in its URL", part)
 	return nil
+}
+
+// waitGone waits until page p has closed (the wallet closes its popup).
+func (w *wallet) waitGone(t *testing.T, p *rod.Page) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := (proto.TargetGetTargetInfo{TargetID: p.TargetID}).Call(w.browser); err != nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the popup stayed open")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// popupURL is a page's current URL.
+func popupURL(t *testing.T, p *rod.Page) string {
+	t.Helper()
+	info, err := p.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.URL
+}
+
+// requestID is the request id in a popup's route (#kind/<id>...).
+func requestID(t *testing.T, p *rod.Page) string {
+	t.Helper()
+	u := popupURL(t, p)
+	_, route, _ := strings.Cut(u, "#")
+	parts := strings.Split(route, "/")
+	if len(parts) < 2 {
+		t.Fatalf("popup URL %s has no request route", u)
+	}
+	return parts[1]
 }
 
 // el waits (bounded) for a visible element by test id.

@@ -28,6 +28,7 @@ type Session struct {
 	pid      int
 	ownsDir  bool
 	userDir  string
+	headed   bool // launched with a window on a display
 
 	extID  string
 	tabs   *tracker

@@ -50,8 +50,14 @@ func (p *Profile) stateScript() string {
 })(` + jsArg(args) + `)`
 }
 
+// stateReadLimit bounds one state read: it takes milliseconds on a live
+// page, and a page whose renderer hangs or dies never answers.
+const stateReadLimit = 5 * time.Second
+
 // readPage evaluates the state script on page.
 func (s *Session) readPage(ctx context.Context, page *rod.Page) (pageState, error) {
+	ctx, cancel := context.WithTimeout(ctx, stateReadLimit)
+	defer cancel()
 	var ps pageState
 	err := s.worlds.eval(ctx, page, s.profile.stateScript(), evalOpts{idempotent: true}, &ps)
 	return ps, err

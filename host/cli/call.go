@@ -66,6 +66,7 @@ func spawnArgs(raw host.Config, repo string) []string {
 		args = append(args, "--headless")
 	}
 	add("--cdp-url", raw.CDPURL)
+	add("--extension", raw.Extension)
 	if raw.SettleTimeout > 0 {
 		add("--settle-timeout", raw.SettleTimeout.String())
 	}

@@ -17,11 +17,14 @@ import (
 )
 
 // usage is printed by -h.
-const usage = `usage: mmcp [flags] [command]
+const usage = `usage: mmcp [command] [flags]   (flags may stand before or after the command)
 
 Commands:
   (none)       serve MCP over stdio (what an MCP client runs)
   demo         run a short real flow: the test wallet in Chrome, Anvil, the fixture server
+  doctor [--json]
+               check what a launch needs (Chrome, Anvil, node/yarn, ports, workspace,
+               plugins, artifacts dir), one line each with a fix; exit 0 when ready
   plugins      list discovered plugins, their capabilities and tools, and why any failed
   version      print the version
   serve --http [addr]
@@ -50,7 +53,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var cfg host.Config
 	var pluginPath string
-	fs.StringVar(&cfg.Repo, "repo", "", "workspace (extension checkout); env MMCP_REPO; default: nearest package.json above the working directory")
+	fs.StringVar(&cfg.Repo, "repo", "", "workspace (extension checkout); env MMCP_REPO; default: nearest package.json above the working directory, else none (the embedded test wallet)")
+	fs.StringVar(&cfg.Extension, "extension", "", "extension mm_launch loads without extensionPath: a directory or 'testwallet'; env MMCP_EXTENSION (default: the workspace's build, or the test wallet with no workspace)")
 	fs.StringVar(&cfg.ArtifactsDir, "artifacts-dir", "", "artifacts directory (default <repo>/test-artifacts)")
 	fs.StringVar(&pluginPath, "plugin-path", "", "extra plugin directories, ':'-separated; env MMCP_PLUGIN_PATH")
 	fs.StringVar(&cfg.ConfigFile, "config", "", "config file (default <repo>/.mmcp/config.json)")
@@ -67,13 +71,15 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	global, rest := splitGlobal(fs, args)
+	if err := fs.Parse(global); err != nil {
 		return 2
 	}
 	if pluginPath != "" {
 		cfg.PluginPath = filepath.SplitList(pluginPath)
 	}
-	cmd, rest := "", fs.Args()
+	rest = append(fs.Args(), rest...)
+	cmd := ""
 	if len(rest) > 0 {
 		cmd, rest = rest[0], rest[1:]
 	}
@@ -104,11 +110,46 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runPlugins(ctx, cfg, rest, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, cfg, stdout, stderr)
+	case "doctor":
+		return runDoctor(ctx, cfg, rest, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "mmcp: unknown command %q\n", cmd)
 		fs.Usage()
 		return 2
 	}
+}
+
+// splitGlobal takes the global flags out of args wherever they stand
+// (before or after the subcommand, `mmcp serve --http --headless` as well
+// as `mmcp --headless serve --http`), up to a "--". global keeps them in
+// order, with their values; rest is everything else, in order.
+func splitGlobal(fs *flag.FlagSet, args []string) (global, rest []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return global, append(rest, args[i:]...)
+		}
+		name := strings.TrimLeft(a, "-")
+		if !strings.HasPrefix(a, "-") || name == "" {
+			rest = append(rest, a)
+			continue
+		}
+		name, _, hasValue := strings.Cut(name, "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			rest = append(rest, a)
+			continue
+		}
+		global = append(global, a)
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); hasValue || (ok && b.IsBoolFlag()) {
+			continue
+		}
+		if i+1 < len(args) {
+			i++
+			global = append(global, args[i])
+		}
+	}
+	return global, rest
 }
 
 // subcommand returns a flag set for a subcommand whose usage line is use.

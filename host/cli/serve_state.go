@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+
+	"github.com/mmcp-dev/mmcp/host"
 )
 
 // ServeState is the content of <repo>/.mmcp/serve.json: how a client of the
@@ -25,8 +27,11 @@ type ServeState struct {
 }
 
 // ServeStatePath is where `mmcp serve --http` writes its ServeState for
-// the workspace repo.
+// the workspace repo (the per-user state directory with no workspace).
 func ServeStatePath(repo string) string {
+	if repo == "" {
+		return filepath.Join(host.StateDir(), "serve.json")
+	}
 	return filepath.Join(repo, ".mmcp", "serve.json")
 }
 

@@ -76,7 +76,11 @@ func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode
 		case a.State == "ok":
 			return a, nil
 		case a.State == "stale":
-			return attempt{}, staleRef(t.A11yRef, "points at an element that is no longer in the page")
+			why := a.Reason
+			if why == "" {
+				why = "points at an element that is no longer in the page"
+			}
+			return attempt{}, staleRef(t.A11yRef, why)
 		case a.State == "badselector":
 			return attempt{}, sdk.Errorf(sdk.CodeInvalidInput, "selector %q is not valid CSS: %s", t.Selector, a.Reason).
 				WithDetails(map[string]any{"target": t.String()})

@@ -29,7 +29,7 @@ func wantCode(t *testing.T, err error, code string, contains ...string) *sdk.Err
 }
 
 // snapshotters are the two ways of getting refs: Chrome's AX tree and the
-// cheap observation.
+// cheap description.
 var snapshotters = map[string]func(context.Context, *testing.T, *rodPage) *RefMap{
 	"snapshot": func(ctx context.Context, t *testing.T, p *rodPage) *RefMap {
 		_, refs, err := Snapshot(ctx, p, "")
@@ -38,8 +38,8 @@ var snapshotters = map[string]func(context.Context, *testing.T, *rodPage) *RefMa
 		}
 		return refs
 	},
-	"observe": func(ctx context.Context, t *testing.T, p *rodPage) *RefMap {
-		_, _, refs, err := Observe(ctx, p, 0)
+	"describe": func(ctx context.Context, t *testing.T, p *rodPage) *RefMap {
+		_, _, refs, err := Describe(ctx, p, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,11 +135,11 @@ func TestUnknownRef(t *testing.T) {
 // An observation's refs die with the next observation.
 func TestObserveReplacesRefs(t *testing.T) {
 	p := openHTML(t, `<button onclick="document.body.setAttribute('data-n', 'x')">Go</button>`)
-	_, _, old, err := Observe(ctxT(t, 5*time.Second), p, 0)
+	_, _, old, err := Describe(ctxT(t, 5*time.Second), p, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, fresh, err := Observe(ctxT(t, 5*time.Second), p, 0)
+	_, _, fresh, err := Describe(ctxT(t, 5*time.Second), p, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,7 +120,7 @@ func BenchmarkTestIDs(b *testing.B) {
 func BenchmarkObserve(b *testing.B) {
 	eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
 		medianOf(b, func() error {
-			_, _, _, err := Observe(ctx, p, 0)
+			_, _, err := Observe(ctx, p, 0, nil, "")
 			return err
 		})
 	})

@@ -3,6 +3,8 @@ package discovery
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/go-rod/rod"
 	"github.com/mmcp-dev/mmcp/host/observation"
@@ -19,6 +21,8 @@ const (
 type collected struct {
 	IDs   []observation.TestIDItem `json:"ids"`
 	Nodes []observation.A11yNode   `json:"nodes"`
+	// Mark is the index of the marked node, -1 for none.
+	Mark int `json:"mark"`
 }
 
 func clampLimit(limit int) int {
@@ -51,38 +55,87 @@ func TestIDs(ctx context.Context, p *rod.Page, limit int) ([]observation.TestIDI
 	return c.IDs, nil
 }
 
-// Observe is the cheap full observation taken after every action (spec 003,
-// policy "all"): the visible testids and a trimmed tree with refs, computed
-// by one DOM walk in mmcp's isolated world (implicit ARIA roles and a
-// simplified accessible name) instead of Chrome's AX tree. Its refs resolve
-// to the very elements the walk saw; the next Observe on the page replaces
-// them, so older maps report their refs as stale.
-func Observe(ctx context.Context, p *rod.Page, limit int) (ids []observation.TestIDItem, nodes []observation.A11yNode, refs *RefMap, err error) {
+// Describe is the cheap full observation the agent is given
+// (mm_describe_screen): the visible testids and a trimmed tree with refs,
+// computed by one DOM walk in mmcp's isolated world (implicit ARIA roles and
+// a simplified accessible name) instead of Chrome's AX tree. Its refs
+// resolve to the very elements the walk saw (see RefMap); the next Describe
+// on the page replaces them.
+func Describe(ctx context.Context, p *rod.Page, limit int) (ids []observation.TestIDItem, nodes []observation.A11yNode, refs *RefMap, err error) {
 	p = p.Context(ctx)
 	main, err := mainFrame(p)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	gen := observeGen.Add(1)
+	gen := describeGen.Add(1)
 	var c collected
-	opts := map[string]any{"ids": clampLimit(limit), "nodes": true, "gen": gen}
-	if err := evalIn(p, main, jsCollect, &c, opts); err != nil {
-		return nil, nil, nil, fmt.Errorf("observe: %w", err)
+	if err := evalIn(p, main, jsCollect, &c, map[string]any{"ids": clampLimit(limit), "nodes": true, "gen": gen}); err != nil {
+		return nil, nil, nil, fmt.Errorf("describe: %w", err)
 	}
 	refs = &RefMap{session: p.SessionID, gen: gen, frame: main, entries: make([]refEntry, len(c.Nodes))}
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
 		n.Ref = fmt.Sprintf("e%d", i+1)
-		if n.Path == nil {
-			n.Path = []string{}
-		}
 		refs.entries[i] = refEntry{frame: main, role: n.Role, name: n.Name}
 	}
-	if c.IDs == nil {
-		c.IDs = []observation.TestIDItem{}
+	ids = c.result()
+	return ids, c.Nodes, refs, nil
+}
+
+// Observe is the observation of a step record (spec 003, policy "all"): the
+// same walk as Describe, but it leaves the agent's refs alone. Its nodes are
+// numbered e1..eN except for ref, the ref the call named in refs: the
+// element ref names carries ref when it is still in the tree, and no other
+// node does, so a record never names another element than the one meant.
+func Observe(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref string) ([]observation.TestIDItem, []observation.A11yNode, error) {
+	p = p.Context(ctx)
+	main, err := mainFrame(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := map[string]any{"ids": clampLimit(limit), "nodes": true}
+	var markEl any
+	if _, ok := refs.lookup(ref); ok && refs.session == p.SessionID {
+		if refs.gen > 0 {
+			opts["mark"] = map[string]any{"gen": refs.gen, "index": refIndex(ref)}
+		} else if obj, err := resolveBackend(p, refs, ref, main); err == nil {
+			defer release(p, obj)
+			markEl = remoteObject(obj)
+		}
+	}
+	var c collected
+	if err := evalIn(p, main, jsCollect, &c, opts, markEl); err != nil {
+		return nil, nil, fmt.Errorf("observe: %w", err)
+	}
+	skip, _ := strconv.Atoi(strings.TrimPrefix(ref, "e"))
+	next := 1
+	for i := range c.Nodes {
+		if i == c.Mark {
+			c.Nodes[i].Ref = ref
+			continue
+		}
+		if next == skip {
+			next++
+		}
+		c.Nodes[i].Ref = fmt.Sprintf("e%d", next)
+		next++
+	}
+	ids := c.result()
+	return ids, c.Nodes, nil
+}
+
+// result fills in what the page left out: empty lists and paths.
+func (c *collected) result() []observation.TestIDItem {
+	for i := range c.Nodes {
+		if c.Nodes[i].Path == nil {
+			c.Nodes[i].Path = []string{}
+		}
 	}
 	if c.Nodes == nil {
 		c.Nodes = []observation.A11yNode{}
 	}
-	return c.IDs, c.Nodes, refs, nil
+	if c.IDs == nil {
+		c.IDs = []observation.TestIDItem{}
+	}
+	return c.IDs
 }

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,15 +15,18 @@ import (
 // freshSnapshotHint ends every stale-ref message.
 const freshSnapshotHint = "take a fresh snapshot (mm_accessibility_snapshot or mm_describe_screen)"
 
-// RefMap maps the refs of one snapshot or observation (e1..eN) to exactly the
-// elements they were taken from. A map from Snapshot keeps backend DOM node
-// ids (and their frames); a map from Observe keeps the elements themselves in
-// mmcp's isolated world, replaced by the next Observe. Either way a ref never
-// re-queries by role and name: a removed element is reported as stale.
-// The zero value and nil are empty maps.
+// RefMap maps the refs the agent was given (e1..eN, from Snapshot or
+// Describe) to exactly the elements they were taken from. A map from Snapshot
+// keeps backend DOM node ids (and their frames); a map from Describe keeps
+// the elements themselves in mmcp's isolated world, until the next Describe.
+// A ref never re-queries by role and name: it resolves to its element only
+// while that element is attached and still has the role and name it was
+// given with; otherwise it is stale (MM_TARGET_NOT_FOUND). Observations for
+// step records never create or replace refs. The zero value and nil are
+// empty maps.
 type RefMap struct {
 	session proto.TargetSessionID
-	// gen > 0 marks an observation map: ref eK is element K-1 of the
+	// gen > 0 marks a described map: ref eK is element K-1 of the
 	// isolated world's __mmcpRefs with the same gen.
 	gen     int64
 	frame   proto.PageFrameID
@@ -36,9 +40,9 @@ type refEntry struct {
 	name    string
 }
 
-// observeGen numbers observation maps so an old map never resolves against
-// a newer observation's elements.
-var observeGen atomic.Int64
+// describeGen numbers described maps so an old map never resolves against
+// a newer description's elements.
+var describeGen atomic.Int64
 
 // Len is the number of refs.
 func (m *RefMap) Len() int {
@@ -84,8 +88,8 @@ type handle struct {
 	loc map[string]any
 }
 
-// resolveRef turns ref into a handle. Unknown and vanished refs are
-// MM_TARGET_NOT_FOUND.
+// resolveRef turns ref into a handle. Unknown refs, and refs whose element
+// is gone or no longer has its role and name, are MM_TARGET_NOT_FOUND.
 func resolveRef(p *rod.Page, m *RefMap, ref string) (handle, error) {
 	e, ok := m.lookup(ref)
 	if !ok {
@@ -95,29 +99,82 @@ func resolveRef(p *rod.Page, m *RefMap, ref string) (handle, error) {
 		return handle{}, staleRef(ref, "belongs to another page")
 	}
 	if m.gen > 0 {
-		return handle{loc: map[string]any{"gen": m.gen, "index": refIndex(ref)}}, nil
+		// js/lib.js locate checks attachment, role and name in the page.
+		return handle{loc: map[string]any{"gen": m.gen, "index": refIndex(ref), "role": e.role, "name": e.name}}, nil
 	}
 	if e.backend == 0 {
 		return handle{}, staleRef(ref, "has no DOM element to act on")
 	}
-	ctxID, err := world(p, e.frame)
+	obj, err := resolveBackend(p, m, ref, e.frame)
 	if err != nil {
-		return handle{}, staleRef(ref, "is in a frame that is gone")
+		return handle{}, err
+	}
+	h := handle{obj: obj}
+	role, name, ignored, err := axIdentity(p, e.backend)
+	switch {
+	case err != nil && nodeGone(err):
+		h.release(p)
+		return handle{}, staleRef(ref, "points at an element that no longer exists")
+	case err != nil:
+		h.release(p)
+		return handle{}, fmt.Errorf("check ref %s: %w", ref, err)
+	case !ignored && (role != e.role || name != e.name):
+		h.release(p)
+		return handle{}, staleRef(ref, fmt.Sprintf("points at an element that changed from %s %q to %s %q", e.role, e.name, role, name))
+	}
+	return h, nil
+}
+
+// axIdentity is the role and accessible name Chrome computes now for the
+// node backend, the same way Snapshot computed them. ignored is set when
+// Chrome keeps no accessible node for it at the moment (hidden): then
+// there is nothing to compare, and the action's visibility wait decides.
+func axIdentity(p *rod.Page, backend proto.DOMBackendNodeID) (role, name string, ignored bool, err error) {
+	// fetchRelatives must be sent as false; rod's struct omits it.
+	raw, err := p.Call(p.GetContext(), string(p.SessionID), proto.AccessibilityGetPartialAXTree{}.ProtoReq(),
+		map[string]any{"backendNodeId": backend, "fetchRelatives": false})
+	if err != nil {
+		return "", "", false, err
+	}
+	var res struct {
+		Nodes []*axNode `json:"nodes"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return "", "", false, fmt.Errorf("decode AX node: %w", err)
+	}
+	for _, n := range res.Nodes {
+		if n.BackendDOMNodeID == backend {
+			return axString(n.Role), axString(n.Name), n.Ignored, nil
+		}
+	}
+	return "", "", true, nil
+}
+
+// resolveBackend resolves the element of ref in a snapshot map to a remote
+// object in frame's isolated world; it must be the frame the element is in.
+func resolveBackend(p *rod.Page, m *RefMap, ref string, frame proto.PageFrameID) (proto.RuntimeRemoteObjectID, error) {
+	e, _ := m.lookup(ref)
+	if e.frame != frame {
+		return "", fmt.Errorf("ref %s is in another frame", ref)
+	}
+	ctxID, err := world(p, frame)
+	if err != nil {
+		return "", staleRef(ref, "is in a frame that is gone")
 	}
 	res, err := proto.DOMResolveNode{BackendNodeID: e.backend, ExecutionContextID: ctxID, ObjectGroup: objectGroup}.Call(p)
 	if contextGone(err) {
-		forgetWorld(p, e.frame)
-		if ctxID, err = world(p, e.frame); err == nil {
+		forgetWorld(p, frame)
+		if ctxID, err = world(p, frame); err == nil {
 			res, err = proto.DOMResolveNode{BackendNodeID: e.backend, ExecutionContextID: ctxID, ObjectGroup: objectGroup}.Call(p)
 		}
 	}
 	if err != nil {
 		if nodeGone(err) {
-			return handle{}, staleRef(ref, "points at an element that no longer exists")
+			return "", staleRef(ref, "points at an element that no longer exists")
 		}
-		return handle{}, fmt.Errorf("resolve ref %s: %w", ref, err)
+		return "", fmt.Errorf("resolve ref %s: %w", ref, err)
 	}
-	return handle{obj: res.Object.ObjectID}, nil
+	return res.Object.ObjectID, nil
 }
 
 func refIndex(ref string) int {
@@ -135,8 +192,11 @@ func nodeGone(err error) bool {
 }
 
 // release frees a handle's remote object; best effort.
-func (h handle) release(p *rod.Page) {
-	if h.obj != "" {
-		_ = proto.RuntimeReleaseObject{ObjectID: h.obj}.Call(p)
+func (h handle) release(p *rod.Page) { release(p, h.obj) }
+
+// release frees a remote object; best effort.
+func release(p *rod.Page, obj proto.RuntimeRemoteObjectID) {
+	if obj != "" {
+		_ = proto.RuntimeReleaseObject{ObjectID: obj}.Call(p)
 	}
 }

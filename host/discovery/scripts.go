@@ -16,9 +16,9 @@ var jsActionBody string
 // Page-side functions: the shared helpers pasted into each body, so every
 // call is self-contained and needs no install step in a fresh world.
 var (
-	// jsCollect(opts) walks the document once for testids and/or the
-	// trimmed tree (see collect.js).
-	jsCollect = "function(opts) {\n" + jsLib + "\n" + jsCollectBody + "\n}"
+	// jsCollect(opts, markEl) walks the document once for testids and/or
+	// the trimmed tree (see collect.js).
+	jsCollect = "function(opts, markEl) {\n" + jsLib + "\n" + jsCollectBody + "\n}"
 	// jsAction(loc, mode, text) locates a target and checks or prepares it
 	// for a click, a type or a wait (see action.js).
 	jsAction = "async function(loc, mode, text) {\n" + jsLib + "\n" + jsActionBody + "\n}"

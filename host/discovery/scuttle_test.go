@@ -35,7 +35,7 @@ func TestScuttledMainWorld(t *testing.T) {
 	if err != nil || len(ids) != 2 {
 		t.Fatalf("testids %v, %v", ids, err)
 	}
-	_, nodes, refs, err := Observe(ctxT(t, 5*time.Second), p, 0)
+	_, nodes, refs, err := Describe(ctxT(t, 5*time.Second), p, 0)
 	if err != nil || len(nodes) != 3 {
 		t.Fatalf("observe %v, %v", nodes, err)
 	}
@@ -66,7 +66,7 @@ func TestNavigationRecreatesWorld(t *testing.T) {
 	if ids, err := TestIDs(ctxT(t, 5*time.Second), p, 0); err != nil || len(ids) != 1 || ids[0].TestID != "one" {
 		t.Fatalf("before: %v %v", ids, err)
 	}
-	_, _, refs, err := Observe(ctxT(t, 5*time.Second), p, 0)
+	_, _, refs, err := Describe(ctxT(t, 5*time.Second), p, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

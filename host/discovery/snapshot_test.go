@@ -59,7 +59,7 @@ func TestSnapshotGolden(t *testing.T) {
 		wantCode(t, err, sdk.CodeInvalidInput, "rootSelector")
 	})
 	t.Run("observe", func(t *testing.T) {
-		ids, nodes, refs, err := Observe(ctxT(t, 10*time.Second), p, 0)
+		ids, nodes, refs, err := Describe(ctxT(t, 10*time.Second), p, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestObserveAgreesWithAXTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, obs, _, err := Observe(ctxT(t, 10*time.Second), p, 0)
+	_, obs, err := Observe(ctxT(t, 10*time.Second), p, 0, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,10 +86,21 @@ type jsError struct{ text string }
 
 func (e *jsError) Error() string { return "page script: " + e.text }
 
+// remoteObject passes a remote object (of the same world) as an argument
+// by reference; a nil any passes undefined.
+type remoteObject proto.RuntimeRemoteObjectID
+
 func callArgs(args []any) []*proto.RuntimeCallArgument {
 	out := make([]*proto.RuntimeCallArgument, len(args))
 	for i, a := range args {
-		out[i] = &proto.RuntimeCallArgument{Value: gson.New(a)}
+		switch a := a.(type) {
+		case remoteObject:
+			out[i] = &proto.RuntimeCallArgument{ObjectID: proto.RuntimeRemoteObjectID(a)}
+		case nil:
+			out[i] = &proto.RuntimeCallArgument{}
+		default:
+			out[i] = &proto.RuntimeCallArgument{Value: gson.New(a)}
+		}
 	}
 	return out
 }

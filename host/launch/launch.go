@@ -1,6 +1,6 @@
 // Package launch owns a wallet session's launch and teardown: the chain,
-// the contracts, the wallet state, the fixture server and the browser, in
-// that order, each taken from its capability (sdk.Chain, sdk.Fixture, ...)
+// the contracts, the wallet state, the fixture server, the mock server and
+// the browser, in that order, each taken from its capability (sdk.Chain, sdk.Fixture, ...)
 // and undone in reverse when a later step fails. Every default belongs to
 // the capability that owns it: the launcher passes what the user gave (zero
 // values otherwise) and uses what the capability answers.
@@ -65,6 +65,7 @@ var stepLimits = map[string]time.Duration{
 	"chain":     time.Minute,
 	"contracts": 2 * time.Minute,
 	"fixture":   30 * time.Second,
+	"mocks":     30 * time.Second,
 	"browser":   time.Minute,
 }
 
@@ -74,12 +75,21 @@ type Deps struct {
 	Chain     sdk.Chain
 	Fixture   sdk.Fixture
 	Contracts sdk.ContractSeeder
-	// StartWallet starts Chrome with the extension in directory ext.
-	StartWallet func(ctx context.Context, ext string, slowMo time.Duration) (Wallet, error)
+	// MockServer, when a plugin provides it, answers the browser's
+	// external requests: Chrome is launched through it.
+	MockServer sdk.MockServer
+	// StartWallet starts Chrome with the extension in directory ext,
+	// through proxy when it is not nil.
+	StartWallet func(ctx context.Context, ext string, slowMo time.Duration, proxy *browser.Proxy) (Wallet, error)
 	// Path resolves a workspace-relative path.
 	Path func(string) string
 	// Tool names a tool with the host's prefix (for hints in errors).
 	Tool func(base string) string
+	// Extension is the extension to load when the launch gives no
+	// extensionPath (the host's --extension, or the embedded test wallet),
+	// and ExtensionSource says where it came from; "" leaves it to the
+	// build plugin.
+	Extension, ExtensionSource string
 	// SettleTimeout bounds the extension's first screen and the unlock;
 	// 0 means DefaultSettleTimeout.
 	SettleTimeout time.Duration
@@ -99,11 +109,14 @@ type Parts struct {
 	Chain     *sdk.ChainStatus // nil when no chain runs
 	Fixture   *sdk.FixtureStatus
 	Contracts bool // the registry holds this session's deployments
-	Wallet    Wallet
+	// MockServer is the session's proxy, nil when none runs.
+	MockServer *sdk.MockServerStatus
+	Wallet     Wallet
 	// Extension is the loaded extension's directory; BuildType the build
 	// that made it, when mm_launch built it.
-	Extension string
-	BuildType string
+	Extension       string
+	ExtensionSource string // where Extension came from, for the launch result
+	BuildType       string
 	// Contracts deployed at launch, by name.
 	Deployed      map[string]string
 	Prerequisites []Prerequisite
@@ -139,6 +152,7 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 		{"chain", l.chain},
 		{"contracts", l.contracts},
 		{"fixture", l.fixture},
+		{"mocks", l.mocks},
 		{"browser", l.browser},
 		{"unlock", l.unlock},
 	}
@@ -216,9 +230,12 @@ func (l *launcher) done(step, desc string) {
 // else the build plugin's build (built first when missing and autoBuild),
 // else, with no build plugin, the workspace's sdk.DefaultExtensionPath.
 func (l *launcher) extension(ctx context.Context) error {
-	path := l.in.ExtensionPath
+	path, source := l.in.ExtensionPath, "extensionPath"
+	if path == "" && l.d.Extension != "" {
+		path, source = l.d.Extension, l.d.ExtensionSource
+	}
 	if path == "" && l.d.Builder == nil {
-		path = sdk.DefaultExtensionPath
+		path, source = sdk.DefaultExtensionPath, "the workspace's "+sdk.DefaultExtensionPath+" (no build plugin)"
 	}
 	if path != "" {
 		ext := l.d.Path(path)
@@ -230,7 +247,7 @@ func (l *launcher) extension(ctx context.Context) error {
 			return sdk.Errorf(sdk.CodeLaunchFailed, "no extension at %s (manifest.json missing)%s", ext, hint).
 				WithDetails(map[string]any{"extensionPath": ext})
 		}
-		l.p.Extension = ext
+		l.p.Extension, l.p.ExtensionSource = ext, source
 		return nil
 	}
 	ext, err := l.d.Builder.ExtensionPath(ctx)
@@ -243,7 +260,7 @@ func (l *launcher) extension(ctx context.Context) error {
 		return err
 	}
 	if built {
-		l.p.Extension = ext
+		l.p.Extension, l.p.ExtensionSource = ext, "the build plugin's build"
 		return nil
 	}
 	if l.in.AutoBuild != nil && !*l.in.AutoBuild {
@@ -255,6 +272,7 @@ func (l *launcher) extension(ctx context.Context) error {
 		return err
 	}
 	l.p.Extension, l.p.BuildType = l.d.Path(res.ExtensionPath), res.BuildType
+	l.p.ExtensionSource = "built by the build plugin for this launch"
 	l.done("build", "built the extension into "+l.p.Extension)
 	return nil
 }
@@ -380,9 +398,34 @@ func (l *launcher) walletState(ctx context.Context) (sdk.WalletState, error) {
 	}
 }
 
-// browser starts Chrome with the extension and waits for its first screen.
+// proxyBypass is what Chrome reaches directly when it runs through the
+// mock server: loopback, so the fixture server, Anvil and local dapps never
+// go through the proxy. (Chrome bypasses loopback implicitly; the list
+// says so explicitly. "<-loopback>" would do the opposite.)
+const proxyBypass = "localhost;127.0.0.1;[::1]"
+
+// mocks starts the session's mock server, when a plugin provides one.
+func (l *launcher) mocks(ctx context.Context) error {
+	if l.d.MockServer == nil {
+		return nil
+	}
+	st, err := l.d.MockServer.Start(ctx, sdk.MockServerOptions{})
+	if err != nil {
+		return err
+	}
+	l.p.MockServer = &st
+	l.done("mocks", fmt.Sprintf("mock server at %s answers the browser's external requests", st.Address))
+	return nil
+}
+
+// browser starts Chrome with the extension (through the mock server when
+// one runs) and waits for its first screen.
 func (l *launcher) browser(ctx context.Context) error {
-	w, err := l.d.StartWallet(ctx, l.p.Extension, time.Duration(l.in.SlowMo)*time.Millisecond)
+	var proxy *browser.Proxy
+	if m := l.p.MockServer; m != nil {
+		proxy = &browser.Proxy{Server: "http://" + m.Address, Bypass: proxyBypass, SPKI: m.SPKIHash}
+	}
+	w, err := l.d.StartWallet(ctx, l.p.Extension, time.Duration(l.in.SlowMo)*time.Millisecond, proxy)
 	if err != nil {
 		return err
 	}
@@ -459,6 +502,10 @@ func Teardown(d Deps, p *Parts) {
 	if p.Wallet != nil {
 		warn("closing the browser", p.Wallet.Close(ctx))
 		p.Wallet = nil
+	}
+	if p.MockServer != nil && d.MockServer != nil {
+		warn("stopping the mock server", d.MockServer.Stop(ctx))
+		p.MockServer = nil
 	}
 	if p.Fixture != nil && d.Fixture != nil {
 		warn("stopping the fixture server", d.Fixture.Stop(ctx))

@@ -25,6 +25,9 @@ func (m *Manager) Fixture() sdk.Fixture { return fixture{m} }
 // ContractSeeder is the contract seeding capability.
 func (m *Manager) ContractSeeder() sdk.ContractSeeder { return seeder{m} }
 
+// MockServer is the mock server capability.
+func (m *Manager) MockServer() sdk.MockServer { return mockServer{m} }
+
 // use runs fn on the plugin providing c and returns its value.
 func use[T any](ctx context.Context, m *Manager, c sdk.Capability, fn func(*sdk.Client) (T, error)) (T, error) {
 	var v T
@@ -126,4 +129,22 @@ func (s seeder) Available(ctx context.Context) ([]string, error) {
 
 func (s seeder) Clear(ctx context.Context) error {
 	return s.m.Use(ctx, sdk.CapContractSeeding, func(c *sdk.Client) error { return c.ContractSeeder().Clear(ctx) })
+}
+
+type mockServer struct{ m *Manager }
+
+func (ms mockServer) Start(ctx context.Context, o sdk.MockServerOptions) (sdk.MockServerStatus, error) {
+	return use(ctx, ms.m, sdk.CapMockServer, func(c *sdk.Client) (sdk.MockServerStatus, error) { return c.MockServer().Start(ctx, o) })
+}
+
+func (ms mockServer) Stop(ctx context.Context) error {
+	return ms.m.Use(ctx, sdk.CapMockServer, func(c *sdk.Client) error { return c.MockServer().Stop(ctx) })
+}
+
+func (ms mockServer) IsRunning(ctx context.Context) (bool, error) {
+	return use(ctx, ms.m, sdk.CapMockServer, func(c *sdk.Client) (bool, error) { return c.MockServer().IsRunning(ctx) })
+}
+
+func (ms mockServer) Status(ctx context.Context) (sdk.MockServerStatus, error) {
+	return use(ctx, ms.m, sdk.CapMockServer, func(c *sdk.Client) (sdk.MockServerStatus, error) { return c.MockServer().Status(ctx) })
 }

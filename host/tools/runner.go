@@ -22,9 +22,11 @@ type Observer interface {
 	// SessionID is the active session's id, or "".
 	SessionID() string
 	// Observe collects the state, and with full the visible testids and the
-	// trimmed tree too (refreshing the ref map). It returns nil when there is
-	// no session to observe.
-	Observe(ctx context.Context, full bool) *observation.Observation
+	// trimmed tree too, for a step record. It never replaces the refs the
+	// agent was given; ref is the a11yRef the call named ("" for none), and
+	// the tree names that ref's element with it. It returns nil when there
+	// is no session to observe.
+	Observe(ctx context.Context, full bool, ref string) *observation.Observation
 }
 
 // Recorder receives one Step per recorded call (the knowledge store).
@@ -266,7 +268,7 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, mmErr *sd
 		// The call's deadline may be spent (a wait that timed out): give
 		// the observation its own short budget.
 		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		obs = r.observer.Observe(octx, full)
+		obs = r.observer.Observe(octx, full, c.Target["a11yRef"])
 		cancel()
 	}
 	sid := ""

@@ -20,7 +20,7 @@ type fakeObserver struct {
 }
 
 func (o *fakeObserver) SessionID() string { return "mm-test" }
-func (o *fakeObserver) Observe(_ context.Context, full bool) *observation.Observation {
+func (o *fakeObserver) Observe(_ context.Context, full bool, _ string) *observation.Observation {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	obs := &observation.Observation{State: observation.State{CurrentScreen: "home"}}

@@ -9,7 +9,7 @@ const f = locate(this, loc);
 if (!f.el) return out({ state: f.state, count: f.count, reason: f.reason || '' });
 const el = f.el;
 const count = f.count;
-if (!el.isConnected) return out({ state: 'stale', count });
+if (!el.isConnected) return out({ state: 'stale', count, reason: 'points at an element that is no longer in the page' });
 if (!visible(el)) {
   let why = 'it has no size';
   if (!rendered(el)) why = 'it or an ancestor is display:none or visibility:hidden';
@@ -30,7 +30,7 @@ if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
 else el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
 const r1 = rectOf(el);
 await frameTick();
-if (!el.isConnected) return out({ state: 'stale', count });
+if (!el.isConnected) return out({ state: 'stale', count, reason: 'points at an element that is no longer in the page' });
 const r2 = rectOf(el);
 if (r1.x !== r2.x || r1.y !== r2.y || r1.w !== r2.w || r1.h !== r2.h) {
   return out({ state: 'unstable', count, reason: 'the element is still moving (animation)' });

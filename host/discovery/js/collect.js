@@ -1,13 +1,24 @@
-// collect(opts): one walk over the composed DOM (document, open shadow roots,
-// same-origin iframes) in pre-order. opts.ids > 0 gathers up to that many
-// visible [data-testid] items; opts.nodes builds the trimmed tree and keeps
-// its elements in globalThis.__mmcpRefs (this world only) under opts.gen, so
-// a ref resolves to exactly that element later. Returns a JSON string.
+// collect(opts, markEl): one walk over the composed DOM (document, open
+// shadow roots, same-origin iframes) in pre-order. opts.ids > 0 gathers up to
+// that many visible [data-testid] items; opts.nodes builds the trimmed tree.
+// With opts.gen the tree's elements become the agent's refs: they are kept in
+// globalThis.__mmcpRefs (this world only) under that gen, so a ref resolves to
+// exactly that element later. Without it the refs stay as they are. mark is
+// the index of the node that is markEl, or the element opts.mark ({gen,
+// index}) names in the kept refs; -1 when it is not in the tree. Returns a
+// JSON string {ids, nodes, mark}.
 const ids = [];
 const nodes = [];
 const els = [];
 const idLimit = opts.ids || 0;
 const wantNodes = !!opts.nodes;
+const keep = wantNodes && !!opts.gen;
+let target = markEl || null;
+if (!target && opts.mark) {
+  const r = globalThis.__mmcpRefs;
+  if (r && r.gen === opts.mark.gen) target = r.els[opts.mark.index] || null;
+}
+let mark = -1;
 
 const walk = (el, path, hidden) => {
   let ctx = path;
@@ -37,12 +48,13 @@ const walk = (el, path, hidden) => {
       const ex = boolAttr(el, 'aria-expanded');
       if (ex !== null) n.expanded = ex;
       else if (role === 'combobox' && el.localName === 'select') n.expanded = false;
+      if (el === target) mark = nodes.length;
       nodes.push(n);
-      els.push(el);
+      if (keep) els.push(el);
     }
   }
   for (const c of kids(el)) walk(c, ctx, hidden);
 };
 if (document.documentElement) walk(document.documentElement, [], false);
-if (wantNodes) globalThis.__mmcpRefs = { gen: opts.gen, els };
-return JSON.stringify({ ids, nodes });
+if (keep) globalThis.__mmcpRefs = { gen: opts.gen, els };
+return JSON.stringify({ ids, nodes, mark });

@@ -188,14 +188,23 @@ function deepAll(doc, sel) {
 }
 
 // locate finds the target element: `self` when the caller resolved it
-// already (a ref), else the stored element of an observation ref, else the
-// first visible match of a selector. It returns {el, count, state}.
+// already (a ref), else the kept element of a described ref (only while it is
+// attached and keeps the role and name it was described with), else the
+// first visible match of a selector. It returns {el, count, state, reason}.
 function locate(self, loc) {
   if (self && self.nodeType === 1) return { el: self, count: 1 };
   if (loc.gen) {
     const r = globalThis.__mmcpRefs;
-    if (!r || r.gen !== loc.gen || !r.els[loc.index]) return { el: null, count: 0, state: 'stale' };
-    return { el: r.els[loc.index], count: 1 };
+    const el = r && r.gen === loc.gen ? r.els[loc.index] : null;
+    if (!el) return { el: null, count: 0, state: 'stale', reason: 'belongs to an older snapshot or to a page that has reloaded' };
+    if (!el.isConnected) return { el: null, count: 0, state: 'stale', reason: 'points at an element that is no longer in the page' };
+    // A hidden element has no name to compare; the visibility wait decides.
+    const role = roleOf(el);
+    const name = rendered(el) ? nameOf(el, role) : loc.name;
+    if (role !== loc.role || name !== loc.name) {
+      return { el: null, count: 0, state: 'stale', reason: 'points at an element that changed from ' + loc.role + ' "' + loc.name + '" to ' + (role || 'no role') + ' "' + name + '"' };
+    }
+    return { el, count: 1 };
   }
   let all;
   try { all = deepAll(document, loc.sel); } catch (e) { return { el: null, count: 0, state: 'badselector', reason: String(e && e.message || e) }; }

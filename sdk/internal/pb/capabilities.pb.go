@@ -1474,6 +1474,222 @@ func (x *StateResponse) GetError() *Error {
 	return nil
 }
 
+type MockServerOptions struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Port          int32                  `protobuf:"varint,1,opt,name=port,proto3" json:"port,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MockServerOptions) Reset() {
+	*x = MockServerOptions{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MockServerOptions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MockServerOptions) ProtoMessage() {}
+
+func (x *MockServerOptions) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MockServerOptions.ProtoReflect.Descriptor instead.
+func (*MockServerOptions) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *MockServerOptions) GetPort() int32 {
+	if x != nil {
+		return x.Port
+	}
+	return 0
+}
+
+type MockServerStatus struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Running       bool                   `protobuf:"varint,1,opt,name=running,proto3" json:"running,omitempty"`
+	Address       string                 `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	Port          int32                  `protobuf:"varint,3,opt,name=port,proto3" json:"port,omitempty"`
+	SpkiHash      string                 `protobuf:"bytes,4,opt,name=spki_hash,json=spkiHash,proto3" json:"spki_hash,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MockServerStatus) Reset() {
+	*x = MockServerStatus{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MockServerStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MockServerStatus) ProtoMessage() {}
+
+func (x *MockServerStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MockServerStatus.ProtoReflect.Descriptor instead.
+func (*MockServerStatus) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *MockServerStatus) GetRunning() bool {
+	if x != nil {
+		return x.Running
+	}
+	return false
+}
+
+func (x *MockServerStatus) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *MockServerStatus) GetPort() int32 {
+	if x != nil {
+		return x.Port
+	}
+	return 0
+}
+
+func (x *MockServerStatus) GetSpkiHash() string {
+	if x != nil {
+		return x.SpkiHash
+	}
+	return ""
+}
+
+type MockServerStatusResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Status        *MockServerStatus      `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	Error         *Error                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MockServerStatusResponse) Reset() {
+	*x = MockServerStatusResponse{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MockServerStatusResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MockServerStatusResponse) ProtoMessage() {}
+
+func (x *MockServerStatusResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MockServerStatusResponse.ProtoReflect.Descriptor instead.
+func (*MockServerStatusResponse) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *MockServerStatusResponse) GetStatus() *MockServerStatus {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
+func (x *MockServerStatusResponse) GetError() *Error {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+type IsRunningResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Running       bool                   `protobuf:"varint,1,opt,name=running,proto3" json:"running,omitempty"`
+	Error         *Error                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IsRunningResponse) Reset() {
+	*x = IsRunningResponse{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IsRunningResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IsRunningResponse) ProtoMessage() {}
+
+func (x *IsRunningResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IsRunningResponse.ProtoReflect.Descriptor instead.
+func (*IsRunningResponse) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *IsRunningResponse) GetRunning() bool {
+	if x != nil {
+		return x.Running
+	}
+	return false
+}
+
+func (x *IsRunningResponse) GetError() *Error {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
 var File_mmcp_v1_capabilities_proto protoreflect.FileDescriptor
 
 const file_mmcp_v1_capabilities_proto_rawDesc = "" +
@@ -1586,6 +1802,19 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\rStateResponse\x12\x1d\n" +
 	"\n" +
 	"state_json\x18\x01 \x01(\fR\tstateJson\x12$\n" +
+	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"'\n" +
+	"\x11MockServerOptions\x12\x12\n" +
+	"\x04port\x18\x01 \x01(\x05R\x04port\"w\n" +
+	"\x10MockServerStatus\x12\x18\n" +
+	"\arunning\x18\x01 \x01(\bR\arunning\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x12\n" +
+	"\x04port\x18\x03 \x01(\x05R\x04port\x12\x1b\n" +
+	"\tspki_hash\x18\x04 \x01(\tR\bspkiHash\"s\n" +
+	"\x18MockServerStatusResponse\x121\n" +
+	"\x06status\x18\x01 \x01(\v2\x19.mmcp.v1.MockServerStatusR\x06status\x12$\n" +
+	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"S\n" +
+	"\x11IsRunningResponse\x12\x18\n" +
+	"\arunning\x18\x01 \x01(\bR\arunning\x12$\n" +
 	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error2\xa6\x01\n" +
 	"\x05Build\x120\n" +
 	"\x05Build\x12\x15.mmcp.v1.BuildRequest\x1a\x0e.mmcp.v1.Event0\x01\x123\n" +
@@ -1612,7 +1841,13 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\x04Stop\x12\x0e.mmcp.v1.Empty\x1a\x12.mmcp.v1.ErrorOnly\x12=\n" +
 	"\fDefaultState\x12\x15.mmcp.v1.StateOptions\x1a\x16.mmcp.v1.StateResponse\x12@\n" +
 	"\x0fOnboardingState\x12\x15.mmcp.v1.StateOptions\x1a\x16.mmcp.v1.StateResponse\x12F\n" +
-	"\rResolvePreset\x12\x1d.mmcp.v1.ResolvePresetRequest\x1a\x16.mmcp.v1.StateResponseB*Z(github.com/mmcp-dev/mmcp/sdk/internal/pbb\x06proto3"
+	"\rResolvePreset\x12\x1d.mmcp.v1.ResolvePresetRequest\x1a\x16.mmcp.v1.StateResponse2\xf6\x01\n" +
+	"\n" +
+	"MockServer\x12F\n" +
+	"\x05Start\x12\x1a.mmcp.v1.MockServerOptions\x1a!.mmcp.v1.MockServerStatusResponse\x12*\n" +
+	"\x04Stop\x12\x0e.mmcp.v1.Empty\x1a\x12.mmcp.v1.ErrorOnly\x127\n" +
+	"\tIsRunning\x12\x0e.mmcp.v1.Empty\x1a\x1a.mmcp.v1.IsRunningResponse\x12;\n" +
+	"\x06Status\x12\x0e.mmcp.v1.Empty\x1a!.mmcp.v1.MockServerStatusResponseB*Z(github.com/mmcp-dev/mmcp/sdk/internal/pbb\x06proto3"
 
 var (
 	file_mmcp_v1_capabilities_proto_rawDescOnce sync.Once
@@ -1626,104 +1861,119 @@ func file_mmcp_v1_capabilities_proto_rawDescGZIP() []byte {
 	return file_mmcp_v1_capabilities_proto_rawDescData
 }
 
-var file_mmcp_v1_capabilities_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_mmcp_v1_capabilities_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_mmcp_v1_capabilities_proto_goTypes = []any{
-	(*BuildRequest)(nil),         // 0: mmcp.v1.BuildRequest
-	(*BuildResult)(nil),          // 1: mmcp.v1.BuildResult
-	(*IsBuiltResponse)(nil),      // 2: mmcp.v1.IsBuiltResponse
-	(*PathResponse)(nil),         // 3: mmcp.v1.PathResponse
-	(*ChainOptions)(nil),         // 4: mmcp.v1.ChainOptions
-	(*ChainStatus)(nil),          // 5: mmcp.v1.ChainStatus
-	(*ChainStatusResponse)(nil),  // 6: mmcp.v1.ChainStatusResponse
-	(*SnapshotResponse)(nil),     // 7: mmcp.v1.SnapshotResponse
-	(*RevertRequest)(nil),        // 8: mmcp.v1.RevertRequest
-	(*SetBalanceRequest)(nil),    // 9: mmcp.v1.SetBalanceRequest
-	(*MineRequest)(nil),          // 10: mmcp.v1.MineRequest
-	(*DeployOptions)(nil),        // 11: mmcp.v1.DeployOptions
-	(*DeployRequest)(nil),        // 12: mmcp.v1.DeployRequest
-	(*Deployment)(nil),           // 13: mmcp.v1.Deployment
-	(*DeployResponse)(nil),       // 14: mmcp.v1.DeployResponse
-	(*DeployManyRequest)(nil),    // 15: mmcp.v1.DeployManyRequest
-	(*DeployFailure)(nil),        // 16: mmcp.v1.DeployFailure
-	(*DeployManyResponse)(nil),   // 17: mmcp.v1.DeployManyResponse
-	(*DeploymentsResponse)(nil),  // 18: mmcp.v1.DeploymentsResponse
-	(*AvailableResponse)(nil),    // 19: mmcp.v1.AvailableResponse
-	(*StateOptions)(nil),         // 20: mmcp.v1.StateOptions
-	(*FixtureStartRequest)(nil),  // 21: mmcp.v1.FixtureStartRequest
-	(*FixtureStartResponse)(nil), // 22: mmcp.v1.FixtureStartResponse
-	(*ResolvePresetRequest)(nil), // 23: mmcp.v1.ResolvePresetRequest
-	(*StateResponse)(nil),        // 24: mmcp.v1.StateResponse
-	nil,                          // 25: mmcp.v1.FixtureStartRequest.ContractsEntry
-	(*Error)(nil),                // 26: mmcp.v1.Error
-	(*Empty)(nil),                // 27: mmcp.v1.Empty
-	(*Event)(nil),                // 28: mmcp.v1.Event
-	(*ErrorOnly)(nil),            // 29: mmcp.v1.ErrorOnly
+	(*BuildRequest)(nil),             // 0: mmcp.v1.BuildRequest
+	(*BuildResult)(nil),              // 1: mmcp.v1.BuildResult
+	(*IsBuiltResponse)(nil),          // 2: mmcp.v1.IsBuiltResponse
+	(*PathResponse)(nil),             // 3: mmcp.v1.PathResponse
+	(*ChainOptions)(nil),             // 4: mmcp.v1.ChainOptions
+	(*ChainStatus)(nil),              // 5: mmcp.v1.ChainStatus
+	(*ChainStatusResponse)(nil),      // 6: mmcp.v1.ChainStatusResponse
+	(*SnapshotResponse)(nil),         // 7: mmcp.v1.SnapshotResponse
+	(*RevertRequest)(nil),            // 8: mmcp.v1.RevertRequest
+	(*SetBalanceRequest)(nil),        // 9: mmcp.v1.SetBalanceRequest
+	(*MineRequest)(nil),              // 10: mmcp.v1.MineRequest
+	(*DeployOptions)(nil),            // 11: mmcp.v1.DeployOptions
+	(*DeployRequest)(nil),            // 12: mmcp.v1.DeployRequest
+	(*Deployment)(nil),               // 13: mmcp.v1.Deployment
+	(*DeployResponse)(nil),           // 14: mmcp.v1.DeployResponse
+	(*DeployManyRequest)(nil),        // 15: mmcp.v1.DeployManyRequest
+	(*DeployFailure)(nil),            // 16: mmcp.v1.DeployFailure
+	(*DeployManyResponse)(nil),       // 17: mmcp.v1.DeployManyResponse
+	(*DeploymentsResponse)(nil),      // 18: mmcp.v1.DeploymentsResponse
+	(*AvailableResponse)(nil),        // 19: mmcp.v1.AvailableResponse
+	(*StateOptions)(nil),             // 20: mmcp.v1.StateOptions
+	(*FixtureStartRequest)(nil),      // 21: mmcp.v1.FixtureStartRequest
+	(*FixtureStartResponse)(nil),     // 22: mmcp.v1.FixtureStartResponse
+	(*ResolvePresetRequest)(nil),     // 23: mmcp.v1.ResolvePresetRequest
+	(*StateResponse)(nil),            // 24: mmcp.v1.StateResponse
+	(*MockServerOptions)(nil),        // 25: mmcp.v1.MockServerOptions
+	(*MockServerStatus)(nil),         // 26: mmcp.v1.MockServerStatus
+	(*MockServerStatusResponse)(nil), // 27: mmcp.v1.MockServerStatusResponse
+	(*IsRunningResponse)(nil),        // 28: mmcp.v1.IsRunningResponse
+	nil,                              // 29: mmcp.v1.FixtureStartRequest.ContractsEntry
+	(*Error)(nil),                    // 30: mmcp.v1.Error
+	(*Empty)(nil),                    // 31: mmcp.v1.Empty
+	(*Event)(nil),                    // 32: mmcp.v1.Event
+	(*ErrorOnly)(nil),                // 33: mmcp.v1.ErrorOnly
 }
 var file_mmcp_v1_capabilities_proto_depIdxs = []int32{
-	26, // 0: mmcp.v1.IsBuiltResponse.error:type_name -> mmcp.v1.Error
-	26, // 1: mmcp.v1.PathResponse.error:type_name -> mmcp.v1.Error
+	30, // 0: mmcp.v1.IsBuiltResponse.error:type_name -> mmcp.v1.Error
+	30, // 1: mmcp.v1.PathResponse.error:type_name -> mmcp.v1.Error
 	5,  // 2: mmcp.v1.ChainStatusResponse.status:type_name -> mmcp.v1.ChainStatus
-	26, // 3: mmcp.v1.ChainStatusResponse.error:type_name -> mmcp.v1.Error
-	26, // 4: mmcp.v1.SnapshotResponse.error:type_name -> mmcp.v1.Error
+	30, // 3: mmcp.v1.ChainStatusResponse.error:type_name -> mmcp.v1.Error
+	30, // 4: mmcp.v1.SnapshotResponse.error:type_name -> mmcp.v1.Error
 	11, // 5: mmcp.v1.DeployRequest.options:type_name -> mmcp.v1.DeployOptions
 	13, // 6: mmcp.v1.DeployResponse.deployment:type_name -> mmcp.v1.Deployment
-	26, // 7: mmcp.v1.DeployResponse.error:type_name -> mmcp.v1.Error
+	30, // 7: mmcp.v1.DeployResponse.error:type_name -> mmcp.v1.Error
 	11, // 8: mmcp.v1.DeployManyRequest.options:type_name -> mmcp.v1.DeployOptions
 	13, // 9: mmcp.v1.DeployManyResponse.deployed:type_name -> mmcp.v1.Deployment
 	16, // 10: mmcp.v1.DeployManyResponse.failed:type_name -> mmcp.v1.DeployFailure
-	26, // 11: mmcp.v1.DeployManyResponse.error:type_name -> mmcp.v1.Error
+	30, // 11: mmcp.v1.DeployManyResponse.error:type_name -> mmcp.v1.Error
 	13, // 12: mmcp.v1.DeploymentsResponse.deployments:type_name -> mmcp.v1.Deployment
-	26, // 13: mmcp.v1.DeploymentsResponse.error:type_name -> mmcp.v1.Error
-	26, // 14: mmcp.v1.AvailableResponse.error:type_name -> mmcp.v1.Error
-	25, // 15: mmcp.v1.FixtureStartRequest.contracts:type_name -> mmcp.v1.FixtureStartRequest.ContractsEntry
-	26, // 16: mmcp.v1.FixtureStartResponse.error:type_name -> mmcp.v1.Error
+	30, // 13: mmcp.v1.DeploymentsResponse.error:type_name -> mmcp.v1.Error
+	30, // 14: mmcp.v1.AvailableResponse.error:type_name -> mmcp.v1.Error
+	29, // 15: mmcp.v1.FixtureStartRequest.contracts:type_name -> mmcp.v1.FixtureStartRequest.ContractsEntry
+	30, // 16: mmcp.v1.FixtureStartResponse.error:type_name -> mmcp.v1.Error
 	20, // 17: mmcp.v1.ResolvePresetRequest.options:type_name -> mmcp.v1.StateOptions
-	26, // 18: mmcp.v1.StateResponse.error:type_name -> mmcp.v1.Error
-	0,  // 19: mmcp.v1.Build.Build:input_type -> mmcp.v1.BuildRequest
-	27, // 20: mmcp.v1.Build.IsBuilt:input_type -> mmcp.v1.Empty
-	27, // 21: mmcp.v1.Build.ExtensionPath:input_type -> mmcp.v1.Empty
-	4,  // 22: mmcp.v1.Chain.Start:input_type -> mmcp.v1.ChainOptions
-	27, // 23: mmcp.v1.Chain.Stop:input_type -> mmcp.v1.Empty
-	27, // 24: mmcp.v1.Chain.Status:input_type -> mmcp.v1.Empty
-	27, // 25: mmcp.v1.Chain.Snapshot:input_type -> mmcp.v1.Empty
-	8,  // 26: mmcp.v1.Chain.Revert:input_type -> mmcp.v1.RevertRequest
-	9,  // 27: mmcp.v1.Chain.SetBalance:input_type -> mmcp.v1.SetBalanceRequest
-	10, // 28: mmcp.v1.Chain.Mine:input_type -> mmcp.v1.MineRequest
-	12, // 29: mmcp.v1.ContractSeeding.Deploy:input_type -> mmcp.v1.DeployRequest
-	15, // 30: mmcp.v1.ContractSeeding.DeployMany:input_type -> mmcp.v1.DeployManyRequest
-	27, // 31: mmcp.v1.ContractSeeding.Deployed:input_type -> mmcp.v1.Empty
-	27, // 32: mmcp.v1.ContractSeeding.Available:input_type -> mmcp.v1.Empty
-	27, // 33: mmcp.v1.ContractSeeding.Clear:input_type -> mmcp.v1.Empty
-	21, // 34: mmcp.v1.Fixture.Start:input_type -> mmcp.v1.FixtureStartRequest
-	27, // 35: mmcp.v1.Fixture.Stop:input_type -> mmcp.v1.Empty
-	20, // 36: mmcp.v1.Fixture.DefaultState:input_type -> mmcp.v1.StateOptions
-	20, // 37: mmcp.v1.Fixture.OnboardingState:input_type -> mmcp.v1.StateOptions
-	23, // 38: mmcp.v1.Fixture.ResolvePreset:input_type -> mmcp.v1.ResolvePresetRequest
-	28, // 39: mmcp.v1.Build.Build:output_type -> mmcp.v1.Event
-	2,  // 40: mmcp.v1.Build.IsBuilt:output_type -> mmcp.v1.IsBuiltResponse
-	3,  // 41: mmcp.v1.Build.ExtensionPath:output_type -> mmcp.v1.PathResponse
-	6,  // 42: mmcp.v1.Chain.Start:output_type -> mmcp.v1.ChainStatusResponse
-	29, // 43: mmcp.v1.Chain.Stop:output_type -> mmcp.v1.ErrorOnly
-	6,  // 44: mmcp.v1.Chain.Status:output_type -> mmcp.v1.ChainStatusResponse
-	7,  // 45: mmcp.v1.Chain.Snapshot:output_type -> mmcp.v1.SnapshotResponse
-	29, // 46: mmcp.v1.Chain.Revert:output_type -> mmcp.v1.ErrorOnly
-	29, // 47: mmcp.v1.Chain.SetBalance:output_type -> mmcp.v1.ErrorOnly
-	29, // 48: mmcp.v1.Chain.Mine:output_type -> mmcp.v1.ErrorOnly
-	14, // 49: mmcp.v1.ContractSeeding.Deploy:output_type -> mmcp.v1.DeployResponse
-	17, // 50: mmcp.v1.ContractSeeding.DeployMany:output_type -> mmcp.v1.DeployManyResponse
-	18, // 51: mmcp.v1.ContractSeeding.Deployed:output_type -> mmcp.v1.DeploymentsResponse
-	19, // 52: mmcp.v1.ContractSeeding.Available:output_type -> mmcp.v1.AvailableResponse
-	29, // 53: mmcp.v1.ContractSeeding.Clear:output_type -> mmcp.v1.ErrorOnly
-	22, // 54: mmcp.v1.Fixture.Start:output_type -> mmcp.v1.FixtureStartResponse
-	29, // 55: mmcp.v1.Fixture.Stop:output_type -> mmcp.v1.ErrorOnly
-	24, // 56: mmcp.v1.Fixture.DefaultState:output_type -> mmcp.v1.StateResponse
-	24, // 57: mmcp.v1.Fixture.OnboardingState:output_type -> mmcp.v1.StateResponse
-	24, // 58: mmcp.v1.Fixture.ResolvePreset:output_type -> mmcp.v1.StateResponse
-	39, // [39:59] is the sub-list for method output_type
-	19, // [19:39] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	30, // 18: mmcp.v1.StateResponse.error:type_name -> mmcp.v1.Error
+	26, // 19: mmcp.v1.MockServerStatusResponse.status:type_name -> mmcp.v1.MockServerStatus
+	30, // 20: mmcp.v1.MockServerStatusResponse.error:type_name -> mmcp.v1.Error
+	30, // 21: mmcp.v1.IsRunningResponse.error:type_name -> mmcp.v1.Error
+	0,  // 22: mmcp.v1.Build.Build:input_type -> mmcp.v1.BuildRequest
+	31, // 23: mmcp.v1.Build.IsBuilt:input_type -> mmcp.v1.Empty
+	31, // 24: mmcp.v1.Build.ExtensionPath:input_type -> mmcp.v1.Empty
+	4,  // 25: mmcp.v1.Chain.Start:input_type -> mmcp.v1.ChainOptions
+	31, // 26: mmcp.v1.Chain.Stop:input_type -> mmcp.v1.Empty
+	31, // 27: mmcp.v1.Chain.Status:input_type -> mmcp.v1.Empty
+	31, // 28: mmcp.v1.Chain.Snapshot:input_type -> mmcp.v1.Empty
+	8,  // 29: mmcp.v1.Chain.Revert:input_type -> mmcp.v1.RevertRequest
+	9,  // 30: mmcp.v1.Chain.SetBalance:input_type -> mmcp.v1.SetBalanceRequest
+	10, // 31: mmcp.v1.Chain.Mine:input_type -> mmcp.v1.MineRequest
+	12, // 32: mmcp.v1.ContractSeeding.Deploy:input_type -> mmcp.v1.DeployRequest
+	15, // 33: mmcp.v1.ContractSeeding.DeployMany:input_type -> mmcp.v1.DeployManyRequest
+	31, // 34: mmcp.v1.ContractSeeding.Deployed:input_type -> mmcp.v1.Empty
+	31, // 35: mmcp.v1.ContractSeeding.Available:input_type -> mmcp.v1.Empty
+	31, // 36: mmcp.v1.ContractSeeding.Clear:input_type -> mmcp.v1.Empty
+	21, // 37: mmcp.v1.Fixture.Start:input_type -> mmcp.v1.FixtureStartRequest
+	31, // 38: mmcp.v1.Fixture.Stop:input_type -> mmcp.v1.Empty
+	20, // 39: mmcp.v1.Fixture.DefaultState:input_type -> mmcp.v1.StateOptions
+	20, // 40: mmcp.v1.Fixture.OnboardingState:input_type -> mmcp.v1.StateOptions
+	23, // 41: mmcp.v1.Fixture.ResolvePreset:input_type -> mmcp.v1.ResolvePresetRequest
+	25, // 42: mmcp.v1.MockServer.Start:input_type -> mmcp.v1.MockServerOptions
+	31, // 43: mmcp.v1.MockServer.Stop:input_type -> mmcp.v1.Empty
+	31, // 44: mmcp.v1.MockServer.IsRunning:input_type -> mmcp.v1.Empty
+	31, // 45: mmcp.v1.MockServer.Status:input_type -> mmcp.v1.Empty
+	32, // 46: mmcp.v1.Build.Build:output_type -> mmcp.v1.Event
+	2,  // 47: mmcp.v1.Build.IsBuilt:output_type -> mmcp.v1.IsBuiltResponse
+	3,  // 48: mmcp.v1.Build.ExtensionPath:output_type -> mmcp.v1.PathResponse
+	6,  // 49: mmcp.v1.Chain.Start:output_type -> mmcp.v1.ChainStatusResponse
+	33, // 50: mmcp.v1.Chain.Stop:output_type -> mmcp.v1.ErrorOnly
+	6,  // 51: mmcp.v1.Chain.Status:output_type -> mmcp.v1.ChainStatusResponse
+	7,  // 52: mmcp.v1.Chain.Snapshot:output_type -> mmcp.v1.SnapshotResponse
+	33, // 53: mmcp.v1.Chain.Revert:output_type -> mmcp.v1.ErrorOnly
+	33, // 54: mmcp.v1.Chain.SetBalance:output_type -> mmcp.v1.ErrorOnly
+	33, // 55: mmcp.v1.Chain.Mine:output_type -> mmcp.v1.ErrorOnly
+	14, // 56: mmcp.v1.ContractSeeding.Deploy:output_type -> mmcp.v1.DeployResponse
+	17, // 57: mmcp.v1.ContractSeeding.DeployMany:output_type -> mmcp.v1.DeployManyResponse
+	18, // 58: mmcp.v1.ContractSeeding.Deployed:output_type -> mmcp.v1.DeploymentsResponse
+	19, // 59: mmcp.v1.ContractSeeding.Available:output_type -> mmcp.v1.AvailableResponse
+	33, // 60: mmcp.v1.ContractSeeding.Clear:output_type -> mmcp.v1.ErrorOnly
+	22, // 61: mmcp.v1.Fixture.Start:output_type -> mmcp.v1.FixtureStartResponse
+	33, // 62: mmcp.v1.Fixture.Stop:output_type -> mmcp.v1.ErrorOnly
+	24, // 63: mmcp.v1.Fixture.DefaultState:output_type -> mmcp.v1.StateResponse
+	24, // 64: mmcp.v1.Fixture.OnboardingState:output_type -> mmcp.v1.StateResponse
+	24, // 65: mmcp.v1.Fixture.ResolvePreset:output_type -> mmcp.v1.StateResponse
+	27, // 66: mmcp.v1.MockServer.Start:output_type -> mmcp.v1.MockServerStatusResponse
+	33, // 67: mmcp.v1.MockServer.Stop:output_type -> mmcp.v1.ErrorOnly
+	28, // 68: mmcp.v1.MockServer.IsRunning:output_type -> mmcp.v1.IsRunningResponse
+	27, // 69: mmcp.v1.MockServer.Status:output_type -> mmcp.v1.MockServerStatusResponse
+	46, // [46:70] is the sub-list for method output_type
+	22, // [22:46] is the sub-list for method input_type
+	22, // [22:22] is the sub-list for extension type_name
+	22, // [22:22] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_mmcp_v1_capabilities_proto_init() }
@@ -1739,9 +1989,9 @@ func file_mmcp_v1_capabilities_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mmcp_v1_capabilities_proto_rawDesc), len(file_mmcp_v1_capabilities_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   26,
+			NumMessages:   30,
 			NumExtensions: 0,
-			NumServices:   4,
+			NumServices:   5,
 		},
 		GoTypes:           file_mmcp_v1_capabilities_proto_goTypes,
 		DependencyIndexes: file_mmcp_v1_capabilities_proto_depIdxs,

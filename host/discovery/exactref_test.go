@@ -1,0 +1,93 @@
+package discovery
+
+import (
+	"testing"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// insertAbove inserts a button named Alpha above Beta, the way a wallet
+// screen grows a banner above the button the agent saw.
+const insertAbove = `
+<div id="list"><button id="beta" onclick="this.setAttribute('data-hit','1')">Beta</button></div>
+<button id="ins" onclick="const b = document.createElement('button'); b.id = 'alpha'; b.textContent = 'Alpha'; b.onclick = () => b.setAttribute('data-hit','1'); document.getElementById('list').prepend(b)">Insert</button>`
+
+// A ref keeps naming its element after the page grows an element above it,
+// and after a record observation, which never renumbers refs.
+func TestRefSurvivesInsertAbove(t *testing.T) {
+	for name, snap := range snapshotters {
+		t.Run(name, func(t *testing.T) {
+			p := openHTML(t, insertAbove)
+			refs := snap(ctxT(t, 5*time.Second), t, p)
+			beta := refNamed(t, refs, "button", "Beta", 0)
+			ins := refNamed(t, refs, "button", "Insert", 0)
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ins}); err != nil {
+				t.Fatal(err)
+			}
+			// The record of that click: the Insert button keeps its ref,
+			// Beta's ref names no other node.
+			_, nodes, err := Observe(ctxT(t, 5*time.Second), p, 0, refs, ins)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range nodes {
+				if (n.Ref == ins) != (n.Name == "Insert") {
+					t.Errorf("record node %+v: ref %s is Insert's", n, ins)
+				}
+			}
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: beta}); err != nil {
+				t.Fatal(err)
+			}
+			if attr(t, p, "#beta", "data-hit") != "1" || attr(t, p, "#alpha", "data-hit") != "" {
+				t.Fatal("the old ref of Beta clicked another element")
+			}
+			_, nodes, err = Observe(ctxT(t, 5*time.Second), p, 0, refs, beta)
+			if err != nil {
+				t.Fatal(err)
+			}
+			named := 0
+			for _, n := range nodes {
+				if n.Ref == beta {
+					named++
+					if n.Name != "Beta" {
+						t.Errorf("record names %s %q for ref %s, meant Beta", n.Role, n.Name, beta)
+					}
+				}
+			}
+			if named != 1 {
+				t.Errorf("%d record nodes carry ref %s, want 1: %+v", named, beta, nodes)
+			}
+		})
+	}
+}
+
+// A ref whose element changed its name, or was replaced by a look-alike,
+// is MM_TARGET_NOT_FOUND and never acts.
+func TestRefOfChangedElementIsStale(t *testing.T) {
+	for name, snap := range snapshotters {
+		t.Run(name, func(t *testing.T) {
+			p := openHTML(t, `
+<button id="rename" onclick="this.textContent = 'Renamed'">Rename me</button>
+<div id="box"><button id="twin" onclick="document.body.setAttribute('data-hit', this.id)">Twin</button></div>
+<button id="swap" onclick="const n = document.createElement('button'); n.id = 'new-twin'; n.textContent = 'Twin'; n.onclick = () => document.body.setAttribute('data-hit', n.id); document.getElementById('box').replaceChildren(n)">Swap</button>`)
+			refs := snap(ctxT(t, 5*time.Second), t, p)
+			rename := refNamed(t, refs, "button", "Rename me", 0)
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: rename}); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: rename})
+			wantCode(t, err, sdk.CodeTargetNotFound, "changed", "Renamed", "mm_describe_screen")
+
+			twin := refNamed(t, refs, "button", "Twin", 0)
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: refNamed(t, refs, "button", "Swap", 0)}); err != nil {
+				t.Fatal(err)
+			}
+			_, err = Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: twin})
+			wantCode(t, err, sdk.CodeTargetNotFound, "mm_describe_screen")
+			if got := attr(t, p, "body", "data-hit"); got != "" {
+				t.Fatalf("a stale ref clicked %s", got)
+			}
+		})
+	}
+}
