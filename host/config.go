@@ -62,6 +62,11 @@ type Config struct {
 	// size cap of one step record; 0 means knowledge.DefaultMaxRecordBytes.
 	MaxRecordBytes int
 
+	// TrustWorkspacePlugins is --trust-workspace-plugins /
+	// MMCP_TRUST_WORKSPACE_PLUGINS=1: run the workspace's plugins
+	// (.mmcp/plugins, config paths) without a sha256 pin.
+	TrustWorkspacePlugins bool
+
 	// From the config file.
 	filePlugins  map[string]plugins.ConfigEntry
 	fileSettings map[string]json.RawMessage
@@ -140,6 +145,13 @@ func (c *Config) Resolve() error {
 			return fmt.Errorf("MMCP_SETTLE_TIMEOUT %q: want a positive duration such as 30s", env)
 		}
 		c.SettleTimeout = d
+	}
+	if env := os.Getenv("MMCP_TRUST_WORKSPACE_PLUGINS"); env != "" && !c.TrustWorkspacePlugins {
+		b, err := strconv.ParseBool(env)
+		if err != nil {
+			return fmt.Errorf("MMCP_TRUST_WORKSPACE_PLUGINS %q: want 1 or 0", env)
+		}
+		c.TrustWorkspacePlugins = b
 	}
 	if err := sizeSetting(&c.MaxRequestBytes, "MMCP_MAX_REQUEST_BYTES", DefaultMaxRequestBytes); err != nil {
 		return err
@@ -231,7 +243,7 @@ func (c *Config) readFile() error {
 	c.filePlugins = map[string]plugins.ConfigEntry{}
 	c.fileSettings = map[string]json.RawMessage{}
 	for name, p := range fc.Plugins {
-		if p.Path != "" {
+		if p.Path != "" || p.SHA256 != "" {
 			c.filePlugins[name] = plugins.ConfigEntry{Path: p.Path, SHA256: p.SHA256}
 		}
 		if len(p.Settings) > 0 {

@@ -69,6 +69,7 @@ func (h *Host) Start(ctx context.Context) error {
 	h.plugins = plugins.New(plugins.Config{
 		Workspace: h.cfg.Repo, ArtifactsDir: h.cfg.ArtifactsDir, LogLevel: h.cfg.LogLevel,
 		PluginPath: h.cfg.PluginPath, ConfigPlugins: h.cfg.filePlugins, Settings: h.cfg.fileSettings,
+		TrustWorkspace: h.cfg.TrustWorkspacePlugins,
 	}, h.log.Named("plugins"))
 	if err := h.plugins.Start(ctx); err != nil {
 		return err

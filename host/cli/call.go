@@ -67,6 +67,15 @@ func spawnArgs(raw host.Config, repo string) []string {
 	}
 	add("--cdp-url", raw.CDPURL)
 	add("--extension", raw.Extension)
+	if raw.TrustWorkspacePlugins {
+		args = append(args, "--trust-workspace-plugins")
+	}
+	if raw.MaxRequestBytes > 0 {
+		add("--max-request-bytes", fmt.Sprint(raw.MaxRequestBytes))
+	}
+	if raw.MaxRecordBytes > 0 {
+		add("--max-record-bytes", fmt.Sprint(raw.MaxRecordBytes))
+	}
 	if raw.SettleTimeout > 0 {
 		add("--settle-timeout", raw.SettleTimeout.String())
 	}

@@ -64,6 +64,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Chrome, "chrome", "", "Chrome/Chromium binary; env CHROME_PATH (default: usual install locations)")
 	fs.BoolVar(&cfg.Headless, "headless", false, "force headless Chrome (default: headed when a display is available)")
 	fs.StringVar(&cfg.CDPURL, "cdp-url", "", "attach to an already running Chrome (DevTools URL) instead of launching one")
+	fs.BoolVar(&cfg.TrustWorkspacePlugins, "trust-workspace-plugins", false, "run the workspace's plugins (.mmcp/plugins, config paths) without a sha256 pin; env MMCP_TRUST_WORKSPACE_PLUGINS=1")
 	fs.IntVar(&cfg.MaxRequestBytes, "max-request-bytes", 0, fmt.Sprintf("largest MCP request (stdio line or HTTP body); larger ones answer MM_INVALID_INPUT; env MMCP_MAX_REQUEST_BYTES (default %d)", host.DefaultMaxRequestBytes))
 	fs.IntVar(&cfg.MaxRecordBytes, "max-record-bytes", 0, fmt.Sprintf("size cap of one step record; env MMCP_MAX_RECORD_BYTES (default %d)", knowledge.DefaultMaxRecordBytes))
 	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
@@ -226,12 +227,14 @@ func runPlugins(ctx context.Context, cfg host.Config, args []string, stdout, std
 		Tools        []string `json:"tools"`
 		Rejected     []string `json:"rejectedTools,omitempty"`
 		Error        string   `json:"error,omitempty"`
+		Refused      bool     `json:"refused,omitempty"`
 	}
 	var rows []row
 	for _, p := range h.Plugins().Plugins() {
 		r := row{Name: p.Spec.Name, Path: p.Spec.Path, Source: p.Spec.Source, Capabilities: []string{}, Tools: []string{}, Rejected: p.Rejected}
 		if p.Err != nil {
 			r.Error = p.Err.Error()
+			r.Refused = p.Spec.Refused != ""
 		} else {
 			r.Version = p.Desc.Version
 			for _, c := range p.Desc.Capabilities {
@@ -253,7 +256,11 @@ func runPlugins(ctx context.Context, cfg host.Config, args []string, stdout, std
 	}
 	for _, r := range rows {
 		if r.Error != "" {
-			fmt.Fprintf(stdout, "%-10s FAILED  %s\n           %s\n", r.Name, r.Path, r.Error)
+			state := "FAILED"
+			if r.Refused {
+				state = "NOT RUN"
+			}
+			fmt.Fprintf(stdout, "%-10s %s  %s\n           %s\n", r.Name, state, r.Path, r.Error)
 			continue
 		}
 		fmt.Fprintf(stdout, "%-10s %-8s %s (%s)\n", r.Name, r.Version, r.Path, r.Source)

@@ -30,6 +30,9 @@ type Config struct {
 	PluginPath []string
 	// ConfigPlugins are the config file's plugin entries.
 	ConfigPlugins map[string]ConfigEntry
+	// TrustWorkspace runs unpinned workspace plugins
+	// (--trust-workspace-plugins).
+	TrustWorkspace bool
 	// Settings are the config file's per-plugin settings, by plugin name.
 	Settings map[string]json.RawMessage
 	// ExeDir overrides the host executable's directory (tests).
@@ -104,13 +107,17 @@ func (m *Manager) Start(ctx context.Context) error {
 	}
 	ucd, _ := os.UserConfigDir()
 	specs := Discover(Sources{Reattach: names, Config: m.cfg.ConfigPlugins, PluginPath: m.cfg.PluginPath,
-		Workspace: m.cfg.Workspace, UserConfigDir: ucd, ExeDir: exeDir}, m.log)
+		Workspace: m.cfg.Workspace, UserConfigDir: ucd, ExeDir: exeDir, TrustWorkspace: m.cfg.TrustWorkspace}, m.log)
 	var wg sync.WaitGroup
 	for _, s := range specs {
 		s.Settings = m.cfg.Settings[s.Name]
 		p := &Plugin{Spec: s, m: m}
 		p.reattach = reattach[s.Name]
 		m.plugins = append(m.plugins, p)
+		if s.Refused != "" {
+			p.Err = errors.New(s.Refused) // never started
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
