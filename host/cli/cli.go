@@ -30,14 +30,15 @@ Commands:
   serve --http [addr]
                serve MCP over streamable HTTP (default 127.0.0.1, a free port) so several
                clients share one session; writes <repo>/.mmcp/serve.json {url, token, pid}
-  call [--log FILE] <tool> ['<json>'|-]
+  call [--log FILE [--sidecars]] <tool> ['<json>'|-]
                call one tool, print its envelope (exit 1 when ok is false); attaches to
                the workspace's running serve, else spawns a host for the call
   tools [--json]
                list the tools and their input schemas (attach or spawn, as call)
-  replay <log.jsonl> [--keep-going] [--log FILE]
+  replay <log.jsonl> [--keep-going] [--secret FIELD=ENVVAR ...] [--log FILE [--sidecars]]
                rerun the calls of a JSONL call log (its "before" lines); stops at the
-               first failure unless --keep-going (attach or spawn, as call)
+               first failure unless --keep-going; values the log withheld (typed text,
+               keys) come from --secret, else nothing runs (attach or spawn, as call)
   gen [--out FILE] [--package NAME] [--all]
                write typed Go handles of the host's own tools (default
                sdk/client/mmcp/tools_gen.go; --all includes plugin tools)

@@ -1,9 +1,11 @@
 package client
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -44,6 +46,35 @@ type LoggerOptions struct {
 	// HCLog receives the logger's own problems (a sidecar that cannot be
 	// written); nil discards them.
 	HCLog hclog.Logger
+	// SeqOffset is added to every _seq (and sidecar name): a log appended
+	// to an existing one continues its numbering (see LastSeq).
+	SeqOffset int64
+}
+
+// LastSeq is the highest _seq of the JSONL call log at path: 0 when the
+// file does not exist or has no call. A Logger appending to the file
+// continues after it with SeqOffset.
+func LastSeq(path string) (int64, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var last int64
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		var line struct {
+			Seq int64 `json:"_seq"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Seq > last {
+			last = line.Seq
+		}
+	}
+	return last, sc.Err()
 }
 
 // Logger writes the spec 002 call log: a "before" line when a call starts and
@@ -78,6 +109,7 @@ func NewLogger(opts LoggerOptions) *Logger {
 
 // Before logs the intent line of call seq.
 func (l *Logger) Before(seq int64, name string, args map[string]any) {
+	seq += l.opts.SeqOffset
 	var b lineBuilder
 	l.head(&b, name, args, "before", seq)
 	l.write(b.end())
@@ -86,6 +118,7 @@ func (l *Logger) Before(seq int64, name string, args map[string]any) {
 // After logs the result line of call seq: err is a transport failure, res
 // the tool's answer (an error result or a failed envelope logs _ok false).
 func (l *Logger) After(seq int64, name string, args map[string]any, d time.Duration, res *mcp.CallToolResult, err error) {
+	seq += l.opts.SeqOffset
 	var b lineBuilder
 	secrets := l.head(&b, name, args, "after", seq)
 	b.field("_ms", d.Milliseconds())

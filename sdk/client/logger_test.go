@@ -182,3 +182,41 @@ func TestLogSecretsOptIn(t *testing.T) {
 		t.Fatalf("LogSecrets did not log the password:\n%s", buf.String())
 	}
 }
+
+// TestLogContinuesSeq: a log appended to an existing one continues its
+// _seq, so sidecar names never collide.
+func TestLogContinuesSeq(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "calls.jsonl")
+	for round := 0; round < 2; round++ {
+		last, err := LastSeq(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := connect(t, Options{Log: LoggerOptions{Writer: f, SeqOffset: last, Sidecars: true, SidecarDir: filepath.Join(dir, "side"), Threshold: 20}})
+		for i := 0; i < 2; i++ {
+			if _, err := h.Call(testCtx(t), "big", map[string]any{"n": 100}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.Close()
+	}
+	b, _ := os.ReadFile(path)
+	var seqs []any
+	for _, l := range parseLog(t, string(b)) {
+		if l.m["_phase"] == "before" {
+			seqs = append(seqs, l.m["_seq"])
+		}
+	}
+	if !reflect.DeepEqual(seqs, []any{1.0, 2.0, 3.0, 4.0}) {
+		t.Fatalf("_seq across appends: %v", seqs)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "side")); len(entries) != 4 {
+		t.Fatalf("%d sidecars, want 4", len(entries))
+	}
+}
