@@ -3,6 +3,7 @@ package knowledge
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
@@ -132,8 +133,14 @@ func boundError(e *OutcomeError, secrets []string, maxBytes int) {
 
 // maskObservation masks on-screen secrets (recovery phrases and keys shown
 // on the page, the text of an element whose testid names a secret) in an
-// observation before it is stored.
+// observation before it is stored. It works on copies of the lists: the
+// caller's observation (which may also be a tool's answer) is untouched.
 func maskObservation(o *observation.Observation) {
+	o.TestIDs = slices.Clone(o.TestIDs)
+	o.A11y.Nodes = slices.Clone(o.A11y.Nodes)
+	for i := range o.A11y.Nodes {
+		o.A11y.Nodes[i].Path = slices.Clone(o.A11y.Nodes[i].Path)
+	}
 	o.State.CurrentURL = redact.Mask(o.State.CurrentURL)
 	for i := range o.TestIDs {
 		it := &o.TestIDs[i]

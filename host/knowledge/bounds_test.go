@@ -98,3 +98,20 @@ func TestRecordSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordLeavesTheCallersObservation: masking for the record never
+// changes the observation the caller holds (it may be the tool's answer).
+func TestRecordLeavesTheCallersObservation(t *testing.T) {
+	s := newStore(t)
+	r := step("mm-answer", t0, "mm_list_testids", "home", "", true)
+	r.Observation.TestIDs = []observation.TestIDItem{{TestID: "tx", Tag: "span", Text: testKey, Visible: true}}
+	r.Observation.A11y.Nodes = []observation.A11yNode{a11y("e1", "text", testKey)}
+	answer := r.Observation
+	p := mustRecord(t, s, r)
+	if answer.TestIDs[0].Text != testKey || answer.A11y.Nodes[0].Name != testKey {
+		t.Fatalf("the caller's observation was masked: %+v", answer)
+	}
+	if b, _ := os.ReadFile(p); strings.Contains(string(b), testKey[2:]) {
+		t.Fatalf("the record holds the key:\n%s", b)
+	}
+}

@@ -61,12 +61,21 @@ func maskPhrases(s string) string {
 	var cuts []token
 	number := false // the last token was a number
 	end := func() {
-		numbered := len(run) >= MinNumberedWords
-		for _, t := range run {
-			numbered = numbered && t.numbered
-		}
-		if len(run) >= MinPhraseWords || numbered {
+		if len(run) >= MinPhraseWords {
 			cuts = append(cuts, token{start: run[0].start, end: run[len(run)-1].end})
+			run = run[:0]
+			return
+		}
+		// Stretches of numbered words ("text": "1. spread 2. raise ...").
+		for i := 0; i < len(run); {
+			j := i
+			for j < len(run) && run[j].numbered {
+				j++
+			}
+			if j-i >= MinNumberedWords {
+				cuts = append(cuts, token{start: run[i].start, end: run[j-1].end})
+			}
+			i = max(j, i+1)
 		}
 		run = run[:0]
 	}

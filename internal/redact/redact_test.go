@@ -57,8 +57,10 @@ func TestMask(t *testing.T) {
 		"key " + key: "key [redacted 66 chars]",
 		// A numbered list cut at 100 characters, as a testid's text is.
 		"1. spread 2. raise 3. short 4. crane 5. omit 6. tent 7. fringe 8. mandate 9. neglect 10. detail 11. sus": "1. [redacted 10 words] 11. sus",
-		"1. send 2. swap 3. bridge":                   "1. send 2. swap 3. bridge",
-		"the quick brown fox jumps over the lazy dog": "the quick brown fox jumps over the lazy dog",
+		"1. send 2. swap 3. bridge": "1. send 2. swap 3. bridge",
+		// In JSON, after a key that is a BIP-39 word itself.
+		`{"text":"1. spread 2. raise 3. short 4. crane 5. omit 6. tent 7. fringe"}`: `{"text":"1. [redacted 7 words]"}`,
+		"the quick brown fox jumps over the lazy dog":                               "the quick brown fox jumps over the lazy dog",
 		// Eleven words are not a phrase; a signature is not a key.
 		"spread raise short crane omit tent fringe mandate neglect detail suspect": "spread raise short crane omit tent fringe mandate neglect detail suspect",
 		"0x" + strings.Repeat("ab", 65):                                            "0x" + strings.Repeat("ab", 65),
