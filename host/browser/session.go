@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // Session is one Chrome with the wallet extension loaded, its tracked tabs
@@ -32,6 +33,12 @@ type Session struct {
 	extID  string
 	tabs   *tracker
 	worlds *isolatedWorlds
+
+	// The state provider (opts.StateSnapshot or the profile) and what it
+	// reads from pages, settled on first use.
+	probeOnce sync.Once
+	provider  sdk.StateSnapshotter
+	probe     sdk.StateProbe
 
 	cancel   context.CancelFunc // stops the event loop and rod's goroutines
 	loopDone chan struct{}

@@ -281,6 +281,10 @@ async function handle(msg, sender) {
       } catch (err) {
         return { error: err.message };
       }
+    case 'approvals':
+      // MetaMask's pendingApprovals, by the approval types it uses.
+      return [...pending].map(([id, req]) => ({ id, origin: req.origin,
+        type: req.kind === 'connect' ? 'wallet_requestPermissions' : 'transaction' }));
     case 'pending': {
       const req = pending.get(msg.id);
       return req ? { kind: req.kind, origin: req.origin, params: req.params } : null;

@@ -60,3 +60,32 @@ function unlockForm(onUnlocked) {
   }, h('label', { for: 'password' }, 'Password'), input, error, submit);
   return h('main', { class: 'unlock-page' }, h('h1', {}, 'Welcome back!'), h('p', {}, 'The decentralized web awaits'), form);
 }
+
+// window.stateHooks.getCleanAppState is where MetaMask's UI (ui/index.js)
+// exposes its Redux state and where MetaMask's own e2e tests and mmcp read
+// it: `metamask` in the layout of MetaMask 11's default fixture.
+window.stateHooks = {
+  async getCleanAppState() {
+    const [state, approvals] = await Promise.all([send({ type: 'state' }), send({ type: 'approvals' })]);
+    const { address, network } = state;
+    const accounts = {};
+    if (address) {
+      const res = await send({ type: 'rpc', method: 'eth_getBalance', params: [address, 'latest'] });
+      accounts[address] = { address, balance: (res && res.result) || null };
+    }
+    const pendingApprovals = {};
+    for (const a of approvals || []) pendingApprovals[a.id] = { id: a.id, type: a.type, origin: a.origin };
+    return {
+      metamask: {
+        isUnlocked: !!state.unlocked,
+        completedOnboarding: !!state.hasVault,
+        internalAccounts: address
+          ? { selectedAccount: 'account-1', accounts: { 'account-1': { id: 'account-1', address, type: 'eip155:eoa', metadata: { name: 'Account 1' } } } }
+          : { selectedAccount: '', accounts: {} },
+        providerConfig: { type: 'rpc', chainId: network.chainId, nickname: network.name, ticker: network.ticker, rpcUrl: network.rpcUrl },
+        accounts,
+        pendingApprovals,
+      },
+    };
+  },
+};

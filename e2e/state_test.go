@@ -1,0 +1,43 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStateFromTheWallet: the test wallet, like a real MetaMask build, has no
+// data-address or data-chain-id attributes; the account, chain id, network
+// and balance come from the wallet's app state (window.stateHooks, the way
+// MetaMask's own e2e tests read it), and a notification popup as the
+// active tab shows its screen without making the wallet look locked.
+func TestStateFromTheWallet(t *testing.T) {
+	h, ws := walletHost(t)
+	res := launch(t, h, map[string]any{"stateMode": "default"})
+	sid := res["sessionId"].(string)
+
+	st := getState(t, h)
+	if st.CurrentScreen != "home" || !st.IsUnlocked || st.AccountAddress == nil || !strings.EqualFold(*st.AccountAddress, account0) ||
+		st.ChainID == nil || *st.ChainID != 1337 || st.NetworkName == nil || *st.NetworkName != "Localhost 8545" {
+		t.Fatalf("state %s", jsonOf(st))
+	}
+
+	// A step record's state is the wallet's own (mm_get_state overrides the
+	// balance from the chain; records do not).
+	must(t, h.Call("mm_click", map[string]any{"testId": "eth-overview-receive"}))
+	recs := records(t, ws, sid)
+	last := recs[len(recs)-1].Observation.State
+	if last["balance"] != "25 ETH" || last["chainId"] != float64(1337) || !strings.EqualFold(last["accountAddress"].(string), account0) {
+		t.Fatalf("recorded state %s", jsonOf(last))
+	}
+
+	srv := dappServer(t)
+	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL}))
+	must(t, h.Call("mm_click", map[string]any{"testId": "connect"}))
+	must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 10000}))
+	st = getState(t, h)
+	if st.CurrentScreen != "connect" || !st.IsUnlocked || st.AccountAddress == nil || !strings.EqualFold(*st.AccountAddress, account0) ||
+		st.ChainID == nil || *st.ChainID != 1337 {
+		t.Fatalf("state with the connect popup active: %s", jsonOf(st))
+	}
+	must(t, h.Call("mm_close_tab", map[string]any{"role": "notification"}))
+}
