@@ -151,6 +151,7 @@ func (h *Host) launch(ctx context.Context, in launchInput, progress func(float64
 		ChromePath: h.cfg.Chrome, Headless: h.cfg.Headless, CDPURL: h.cfg.CDPURL,
 		ExtensionPath: ext, ArtifactsDir: h.cfg.ArtifactsDir,
 		SlowMo: time.Duration(in.SlowMo) * time.Millisecond, Log: h.log.Named("browser"),
+		StateSnapshot: h.stateSnapshot(),
 	})
 	if err != nil {
 		return nil, launchErr("browser", err)

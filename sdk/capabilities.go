@@ -234,7 +234,8 @@ type ElementProbe struct {
 type SnapshotOptions struct {
 	// ExtensionID is the wallet extension's id.
 	ExtensionID string `json:"extensionId"`
-	// ChainID is the session's local chain id; 0 when none runs.
+	// ChainID is the chain id the caller expects, 0 when it has none (the
+	// host passes none: the wallet's own chain id is what State reads).
 	ChainID int64 `json:"chainId,omitempty"`
 }
 

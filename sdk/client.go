@@ -42,6 +42,7 @@ type Client struct {
 	chain     pb.ChainClient
 	contracts pb.ContractSeedingClient
 	fixture   pb.FixtureClient
+	state     pb.StateSnapshotClient
 }
 
 func newClient(c *grpc.ClientConn) *Client {
@@ -52,6 +53,7 @@ func newClient(c *grpc.ClientConn) *Client {
 		chain:     pb.NewChainClient(c),
 		contracts: pb.NewContractSeedingClient(c),
 		fixture:   pb.NewFixtureClient(c),
+		state:     pb.NewStateSnapshotClient(c),
 	}
 }
 
@@ -146,6 +148,9 @@ func (c *Client) ContractSeeder() ContractSeeder { return contractsClient{c.cont
 
 // Fixture returns the plugin's Fixture capability.
 func (c *Client) Fixture() Fixture { return fixtureClient{c.fixture} }
+
+// StateSnapshot returns the plugin's StateSnapshot capability.
+func (c *Client) StateSnapshot() StateSnapshotter { return stateSnapshotClient{c.state} }
 
 type buildClient struct{ c pb.BuildClient }
 
