@@ -232,8 +232,29 @@ func TestWalletSession(t *testing.T) {
 		if !n.Found || !strings.Contains(n.PageURL, "notification.html") {
 			t.Fatalf("notification %+v", n)
 		}
+		// The popup renders its app a moment after its window opened (like
+		// MetaMask's React UI): the wait returned only once it had.
+		var d struct {
+			TestIDs struct {
+				Items []struct{ TestID, Text string }
+			}
+		}
+		must(t, h.Call("mm_describe_screen", map[string]any{})).Decode(t, &d)
+		if ids := jsonOf(d.TestIDs); !strings.Contains(ids, "page-container-footer-next") || !strings.Contains(ids, "page-container-footer-cancel") {
+			t.Fatalf("right after mm_wait_for_notification the popup lists %s", ids)
+		}
+		// Connect is two steps, as in MetaMask: Next keeps the popup open,
+		// Confirm makes the wallet close it (asynchronously).
 		var c struct{ PageClosedAfterClick bool }
-		must(t, h.Call("mm_click", map[string]any{"testId": "confirm-btn"})).Decode(t, &c)
+		must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"})).Decode(t, &c)
+		if c.PageClosedAfterClick {
+			t.Fatal("Next reported pageClosedAfterClick")
+		}
+		must(t, h.Call("mm_wait_for", map[string]any{"selector": "[data-testid=page-container-footer-next]:not([disabled])"}))
+		if txt := testIDText(t, h, "page-container-footer-next"); txt != "Confirm" {
+			t.Fatalf("second connect step shows %q", txt)
+		}
+		must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"})).Decode(t, &c)
 		if !c.PageClosedAfterClick {
 			t.Fatal("the popup's confirm did not report pageClosedAfterClick")
 		}

@@ -204,7 +204,7 @@ func httpStatus(t testing.TB, url string, hdr map[string]string) int {
 // launchArgs are mm_launch arguments for a default session on a free Anvil
 // port (8545 is shared with other tests).
 func launchArgs(t testing.TB) map[string]any {
-	return map[string]any{"stateMode": "default", "ports": map[string]any{"anvil": freePort(t)}}
+	return map[string]any{"stateMode": "default", "ports": map[string]any{"anvil": testutil.FreePort(t)}}
 }
 
 // portBusy reports whether err is MM_PORT_IN_USE: another test holds a

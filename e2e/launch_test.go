@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 )
 
 const account1 = "0x09781764c08de8ca82e156bbf156a3ca217c7950"
@@ -183,12 +185,13 @@ func TestLaunchDefaultSession(t *testing.T) {
 		must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL}))
 		must(t, h.Call("mm_click", map[string]any{"testId": "connect"}))
 		must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 10000}))
-		must(t, h.Call("mm_click", map[string]any{"testId": "confirm-btn"}))
+		must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"})) // Next
+		must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"})) // Confirm
 		must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
 		eventuallyText(t, h, "account", account0)
 		must(t, h.Call("mm_click", map[string]any{"testId": "send"}))
 		must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 10000}))
-		must(t, h.Call("mm_click", map[string]any{"testId": "confirm-footer-button"}))
+		must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
 		must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
 		var hash string
 		if !eventually(15*time.Second, func() bool {
@@ -231,7 +234,7 @@ func pidAlive(pid int) bool {
 // reads its balance there.
 func TestLaunchAnvilPort(t *testing.T) {
 	h, ws := walletHost(t)
-	port := freePort(t)
+	port := testutil.FreePort(t)
 	res := launchRetry(t, h, map[string]any{"ports": map[string]any{"anvil": port}})
 	st := launchState(t, res)
 	if st.CurrentScreen != "home" || st.Balance == nil || *st.Balance != "25 ETH" {
@@ -252,7 +255,7 @@ func TestLaunchAnvilPort(t *testing.T) {
 // TestLaunchOnboarding: the onboarding state lands on the welcome screen.
 func TestLaunchOnboarding(t *testing.T) {
 	h, _ := walletHost(t)
-	res := launchRetry(t, h, map[string]any{"stateMode": "onboarding", "ports": map[string]any{"anvil": freePort(t)}})
+	res := launchRetry(t, h, map[string]any{"stateMode": "onboarding", "ports": map[string]any{"anvil": testutil.FreePort(t)}})
 	if st := launchState(t, res); st.CurrentScreen != "onboarding-welcome" || st.IsUnlocked {
 		t.Fatalf("launch state %+v", st)
 	}
@@ -291,7 +294,7 @@ func defaultStateWith(t *testing.T, h *Host, addr string) map[string]any {
 // unlocked by hand.
 func TestLaunchCustomFixture(t *testing.T) {
 	h, _ := walletHost(t)
-	anvil := freePort(t)
+	anvil := testutil.FreePort(t)
 
 	t.Run("no vault", func(t *testing.T) {
 		fixture := map[string]any{
@@ -335,7 +338,7 @@ func TestLaunchPresetFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "teamAccount1.json"), []byte(jsonOf(fx)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	anvil := freePort(t)
+	anvil := testutil.FreePort(t)
 
 	env := h.Call("mm_launch", map[string]any{"fixturePreset": "noSuchPreset", "ports": map[string]any{"anvil": anvil}})
 	wantCode(t, env, "MM_INVALID_CONFIG")
@@ -366,10 +369,10 @@ func TestLaunchPortInUse(t *testing.T) {
 		l, err = net.Listen("tcp", "127.0.0.1:12345")
 		return err == nil
 	}) {
-		t.Skip("port 12345 stays busy (another test holds it)")
+		t.Fatal("port 12345 stayed busy for 60 s: a test before this one left a fixture server running")
 	}
 	defer l.Close()
-	anvil := freePort(t)
+	anvil := testutil.FreePort(t)
 	env := h.Call("mm_launch", map[string]any{"ports": map[string]any{"anvil": anvil}})
 	wantCode(t, env, "MM_PORT_IN_USE")
 	if !strings.Contains(env.Error.Message, "12345") {
@@ -390,7 +393,7 @@ func TestLaunchPortInUse(t *testing.T) {
 func TestLaunchFailsHalfway(t *testing.T) {
 	t.Run("unknown seed contract", func(t *testing.T) {
 		h, ws := walletHost(t)
-		anvil := freePort(t)
+		anvil := testutil.FreePort(t)
 		env := h.Call("mm_launch", map[string]any{"seedContracts": []string{"hst", "noSuchContract"}, "ports": map[string]any{"anvil": anvil}})
 		wantCode(t, env, "MM_LAUNCH_FAILED")
 		if !strings.Contains(env.Error.Message, "noSuchContract") || env.Error.Details["step"] != "contracts" {
@@ -408,7 +411,7 @@ func TestLaunchFailsHalfway(t *testing.T) {
 
 	t.Run("Chrome fails after the fixture server", func(t *testing.T) {
 		h, ws := walletHost(t, "--chrome", "/bin/false")
-		anvil := freePort(t)
+		anvil := testutil.FreePort(t)
 		var env Envelope
 		deadline := time.Now().Add(time.Minute)
 		for {

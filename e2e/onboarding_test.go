@@ -28,6 +28,9 @@ func TestOnboardingNoSecrets(t *testing.T) {
 	}
 	must(t, h.Call("mm_click", map[string]any{"testId": "onboarding-terms-checkbox"}))
 	must(t, h.Call("mm_click", map[string]any{"testId": "onboarding-import-wallet"}))
+	// MetaMask's flow: metametrics before the SRP, pin-extension after
+	// completion.
+	must(t, h.Call("mm_click", map[string]any{"testId": "metametrics-no-thanks"}))
 	must(t, h.Call("mm_wait_for", map[string]any{"testId": "import-srp__srp-word-0"}))
 	words := strings.Fields(e2eSRP)
 	var boxes []string
@@ -64,6 +67,8 @@ func TestOnboardingNoSecrets(t *testing.T) {
 	must(t, h.Call("mm_click", map[string]any{"testId": "create-password-import"}))
 	must(t, h.Call("mm_wait_for", map[string]any{"testId": "onboarding-complete-done", "timeoutMs": 20000}))
 	must(t, h.Call("mm_click", map[string]any{"testId": "onboarding-complete-done"}))
+	must(t, h.Call("mm_click", map[string]any{"testId": "pin-extension-next"}))
+	must(t, h.Call("mm_click", map[string]any{"testId": "pin-extension-done"}))
 	must(t, h.Call("mm_wait_for", map[string]any{"testId": "account-menu-icon", "timeoutMs": 20000}))
 	st := getState(t, h)
 	if st.CurrentScreen != "home" || !st.IsUnlocked {

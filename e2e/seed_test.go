@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 )
 
 type contractView struct {
@@ -31,7 +33,7 @@ func TestSeedContracts(t *testing.T) {
 	wantCode(t, h.Call("mm_seed_contract", map[string]any{"contractName": "hst"}), "MM_NO_ACTIVE_SESSION")
 	wantCode(t, h.Call("mm_list_contracts", map[string]any{}), "MM_NO_ACTIVE_SESSION")
 
-	anvil := freePort(t)
+	anvil := testutil.FreePort(t)
 	res := launchRetry(t, h, map[string]any{"seedContracts": []string{"hst", "nfts"}, "ports": map[string]any{"anvil": anvil}})
 	if got := strings.Join(steps(res), ","); got != "chain,contracts,fixture,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
@@ -123,7 +125,7 @@ func TestSeedContracts(t *testing.T) {
 // its address.
 func TestSeedPresetNeedsContract(t *testing.T) {
 	h, _ := walletHost(t)
-	res := launchRetry(t, h, map[string]any{"fixturePreset": "withHSTToken", "ports": map[string]any{"anvil": freePort(t)}})
+	res := launchRetry(t, h, map[string]any{"fixturePreset": "withHSTToken", "ports": map[string]any{"anvil": testutil.FreePort(t)}})
 	if st := launchState(t, res); st.CurrentScreen != "home" || !st.IsUnlocked {
 		t.Fatalf("launch state %+v", st)
 	}

@@ -11,13 +11,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 )
 
 // TestChainAndContractsStandalone starts a chain with the chain plugin on
 // its own (call start -hold) and seeds hst with the contracts plugin on its
 // own: no host involved. Stopping the chain plugin stops its Anvil.
 func TestChainAndContractsStandalone(t *testing.T) {
-	port := freePort(t)
+	port := testutil.FreePort(t)
 	ws := t.TempDir()
 	chain := exec.Command(filepath.Join(bin, "mmcp-plugin-chain"), "call", "start", fmt.Sprintf(`{"port":%d}`, port), "-hold")
 	chain.Env = append(os.Environ(), "MMCP_REPO="+ws)

@@ -3,7 +3,6 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -25,17 +24,6 @@ func walletWorkspace(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return ws
-}
-
-// freePort returns a free TCP port on 127.0.0.1.
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // walletHost starts a headless host on a test wallet workspace.
@@ -85,6 +73,16 @@ func dappServer(t testing.TB) *httptest.Server {
 <button data-testid="later" onclick="setTimeout(() => { const b = document.createElement('button'); b.dataset.testid = 'late'; b.textContent = 'Late'; document.body.appendChild(b) }, 400)">Later</button>
 <button data-testid="remove-me" onclick="this.remove()">Remove me</button>
 <button data-testid="open-popup" onclick="window.open('/popup', 'p', 'width=400,height=300')">Open popup</button>
+<button data-testid="sign" onclick="window.ethereum.request({method:'personal_sign',params:['0x68656c6c6f', document.getElementById('acct').textContent]}).then(s => { document.getElementById('sig').textContent = s }, e => { document.getElementById('sig').textContent = 'rejected ' + e.code })">Sign</button>
+<span id="sig" data-testid="signature"></span>
+<span id="eip6963" data-testid="eip6963"></span>
+<script>
+window.addEventListener('eip6963:announceProvider', (e) => {
+  const i = e.detail.info;
+  document.getElementById('eip6963').textContent = [i.name, i.rdns, i.uuid ? 'uuid' : '', i.icon && i.icon.startsWith('data:image/') ? 'icon' : '', typeof e.detail.provider.request === 'function' ? '' : 'no-provider'].filter(Boolean).join(' ');
+});
+window.dispatchEvent(new Event('eip6963:requestProvider'));
+</script>
 </body></html>`)
 	})
 	mux.HandleFunc("/popup", func(w http.ResponseWriter, r *http.Request) {

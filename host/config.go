@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/mmcp-dev/mmcp/host/plugins"
 )
@@ -16,10 +17,18 @@ import (
 type Config struct {
 	// Repo is the workspace (the extension checkout): --repo, MMCP_REPO,
 	// else the nearest directory with a package.json walking up from the
-	// working directory. Every relative path is resolved against it.
+	// working directory. Every relative path is resolved against it. It
+	// may be "" (no workspace): the host still starts, mm_build answers
+	// MM_NO_WORKSPACE and mm_launch loads the embedded test wallet.
 	Repo string
-	// ArtifactsDir is --artifacts-dir; default <repo>/test-artifacts.
+	// ArtifactsDir is --artifacts-dir; default <repo>/test-artifacts, or
+	// StateDir() with no workspace.
 	ArtifactsDir string
+	// Extension is --extension / MMCP_EXTENSION: the extension mm_launch
+	// loads when it gets no extensionPath, a directory or "testwallet"
+	// (the embedded test wallet). Default: the workspace's build, or the
+	// test wallet with no workspace.
+	Extension string
 	// PluginPath is --plugin-path / MMCP_PLUGIN_PATH (list separated by ':').
 	PluginPath []string
 	// ConfigFile is --config; default <repo>/.mmcp/config.json if present.
@@ -38,6 +47,10 @@ type Config struct {
 	Headless bool
 	// CDPURL is --cdp-url: attach to a running Chrome.
 	CDPURL string
+	// SettleTimeout is --settle-timeout / MMCP_SETTLE_TIMEOUT: how long
+	// mm_launch waits for the extension's first recognized screen (and for
+	// the unlock); 0 means launch.DefaultSettleTimeout.
+	SettleTimeout time.Duration
 
 	// From the config file.
 	filePlugins  map[string]plugins.ConfigEntry
@@ -61,27 +74,33 @@ func (c *Config) Resolve() error {
 		c.Repo = os.Getenv("MMCP_REPO")
 	}
 	if c.Repo == "" {
-		wd, err := os.Getwd()
+		if wd, err := os.Getwd(); err == nil {
+			c.Repo = findWorkspace(wd)
+		}
+	}
+	if c.Repo != "" {
+		abs, err := filepath.Abs(c.Repo)
 		if err != nil {
 			return err
 		}
-		c.Repo = findWorkspace(wd)
-		if c.Repo == "" {
-			return errors.New("no workspace: pass --repo or set MMCP_REPO (no package.json found above the working directory)")
+		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+			return fmt.Errorf("workspace %s is not a directory", abs)
 		}
+		c.Repo = abs
 	}
-	abs, err := filepath.Abs(c.Repo)
-	if err != nil {
-		return err
-	}
-	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return fmt.Errorf("workspace %s is not a directory", abs)
-	}
-	c.Repo = abs
 	if c.ArtifactsDir == "" {
 		c.ArtifactsDir = "test-artifacts"
+		if c.Repo == "" {
+			c.ArtifactsDir = StateDir()
+		}
 	}
 	c.ArtifactsDir = c.path(c.ArtifactsDir)
+	if c.Extension == "" {
+		c.Extension = os.Getenv("MMCP_EXTENSION")
+	}
+	if c.Extension != "" && c.Extension != TestWallet {
+		c.Extension = c.path(c.Extension)
+	}
 	if len(c.PluginPath) == 0 {
 		if env := os.Getenv("MMCP_PLUGIN_PATH"); env != "" {
 			c.PluginPath = filepath.SplitList(env)
@@ -105,19 +124,53 @@ func (c *Config) Resolve() error {
 	if c.Chrome == "" {
 		c.Chrome = os.Getenv("CHROME_PATH")
 	}
+	if env := os.Getenv("MMCP_SETTLE_TIMEOUT"); c.SettleTimeout == 0 && env != "" {
+		d, err := time.ParseDuration(env)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("MMCP_SETTLE_TIMEOUT %q: want a positive duration such as 30s", env)
+		}
+		c.SettleTimeout = d
+	}
 	return c.readFile()
 }
 
-// path resolves p against the workspace.
+// TestWallet is the --extension value that selects the embedded test
+// wallet.
+const TestWallet = "testwallet"
+
+// StateDir is the per-user state directory, used for artifacts and the
+// knowledge store when there is no workspace: $XDG_STATE_HOME/mmcp, else
+// ~/.local/state/mmcp.
+func StateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "mmcp")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), "mmcp-state")
+	}
+	return filepath.Join(home, ".local", "state", "mmcp")
+}
+
+// path resolves p against the workspace (against the working directory
+// when there is none).
 func (c *Config) path(p string) string {
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p)
+	}
+	if c.Repo == "" {
+		if abs, err := filepath.Abs(p); err == nil {
+			return abs
+		}
 	}
 	return filepath.Join(c.Repo, p)
 }
 
 func (c *Config) readFile() error {
 	explicit := c.ConfigFile != ""
+	if !explicit && c.Repo == "" {
+		return nil
+	}
 	if !explicit {
 		c.ConfigFile = filepath.Join(c.Repo, ".mmcp", "config.json")
 	} else {

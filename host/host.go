@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -28,6 +29,7 @@ type Host struct {
 	sess      *session // the active session, guarded by the runner's lock
 	knowledge *knowledge.Store
 	rec       *recorder
+	walletDir string // the unpacked embedded test wallet, when used
 
 	closeOnce sync.Once
 }
@@ -58,6 +60,10 @@ func (h *Host) Start(ctx context.Context) error {
 	}, h.log.Named("plugins"))
 	if err := h.plugins.Start(ctx); err != nil {
 		return err
+	}
+	if h.cfg.Repo == "" {
+		h.log.Info("no workspace (pass --repo or set MMCP_REPO for a checkout): mm_launch loads the embedded test wallet, mm_build is unavailable",
+			"artifacts", h.cfg.ArtifactsDir)
 	}
 	k, err := knowledge.Open(h.knowledgeRoot(), h.log.Named("knowledge"))
 	if err != nil {
@@ -115,8 +121,17 @@ func (h *Host) Close() {
 		if h.plugins != nil {
 			h.plugins.Shutdown(ctx)
 		}
+		if h.walletDir != "" {
+			_ = os.RemoveAll(filepath.Dir(h.walletDir))
+		}
 		if h.logFile != nil {
 			_ = h.logFile.Close()
 		}
 	})
 }
+
+// Log returns the host's logger.
+func (h *Host) Log() hclog.Logger { return h.log }
+
+// Config returns the resolved configuration.
+func (h *Host) Config() Config { return h.cfg }

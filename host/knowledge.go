@@ -82,23 +82,29 @@ func (r *recorder) Record(_ context.Context, s tools.Step) {
 
 // buildInfo is the build block: the extension of the running session.
 func (h *Host) buildInfo() *knowledge.BuildInfo {
-	if h.sess == nil || h.sess.extension == "" {
+	if h.sess == nil || h.sess.parts == nil {
 		return nil
 	}
-	return &knowledge.BuildInfo{BuildType: "build:test", ExtensionPathResolved: h.sess.extension}
+	return &knowledge.BuildInfo{BuildType: knowledge.BuildType, ExtensionPathResolved: h.sess.parts.Extension}
 }
 
 // sessionStarted writes session.json for a new session.
-func (h *Host) sessionStarted(s *session, ext string) {
-	s.extension = ext
+func (h *Host) sessionStarted(s *session) {
 	h.rec.facts()
-	in := s.launch
+	p := s.parts
+	in := p.Input
+	ports := &knowledge.Ports{}
+	if p.Chain != nil {
+		ports.Anvil = p.Chain.Port
+	}
+	if p.Fixture != nil {
+		ports.FixtureServer = p.Fixture.Port
+	}
 	meta := knowledge.SessionMeta{
 		SessionID: s.id, CreatedAt: tools.Timestamp(s.createdAt), Goal: in.Goal,
 		FlowTags: nonNil(in.FlowTags), Tags: nonNil(in.Tags), Git: h.rec.git,
-		Build: &knowledge.BuildInfo{BuildType: "build:test", ExtensionPathResolved: ext},
-		Launch: knowledge.LaunchInfo{StateMode: in.StateMode, ExtensionPath: ext,
-			Ports: &knowledge.Ports{Anvil: in.Ports.Anvil, FixtureServer: in.Ports.FixtureServer}},
+		Build:  h.buildInfo(),
+		Launch: knowledge.LaunchInfo{StateMode: in.StateMode, ExtensionPath: p.Extension, Ports: ports},
 	}
 	if in.FixturePreset != "" {
 		p := in.FixturePreset
@@ -107,7 +113,7 @@ func (h *Host) sessionStarted(s *session, ext string) {
 	if err := h.knowledge.WriteSession(meta); err != nil {
 		h.log.Warn("session.json not written", "error", err)
 	}
-	h.log.Info("session started", "sessionId", s.id, "extension", ext)
+	h.log.Info("session started", "sessionId", s.id, "extension", p.Extension)
 }
 
 func nonNil(s []string) []string {
@@ -179,6 +185,9 @@ func cmdOutput(dir, name string, args ...string) string {
 
 // gitInfo describes the workspace's git state, or nil outside a repository.
 func gitInfo(repo string) *knowledge.GitInfo {
+	if repo == "" {
+		return nil // no workspace: never the working directory's repository
+	}
 	commit := cmdOutput(repo, "git", "rev-parse", "HEAD")
 	if commit == "" {
 		return nil

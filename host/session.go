@@ -10,6 +10,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/discovery"
+	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -25,11 +26,10 @@ type session struct {
 	// it.
 	refs *discovery.RefMap
 
-	chain     *sdk.ChainStatus // nil when no chain runs for the session
-	fixture   bool             // the fixture server runs
-	contracts bool             // the contracts registry holds this session's deployments
-	launch    launchInput
-	extension string // the loaded extension's directory
+	parts *launch.Parts // what the launch started (chain, fixture, contracts, browser)
+	// chainRestarts is the chain plugin's relaunch count at launch: more
+	// later means it crashed, and took the session's Anvil with it.
+	chainRestarts int
 }
 
 func newSessionID() string {
@@ -38,10 +38,14 @@ func newSessionID() string {
 	return "mm-" + time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b)
 }
 
-// active returns the session or MM_NO_ACTIVE_SESSION.
+// active returns the session, MM_NO_ACTIVE_SESSION, or MM_BROWSER_CLOSED
+// when its Chrome went away.
 func (h *Host) active() (*session, error) {
 	if h.sess == nil {
 		return nil, sdk.Errorf(sdk.CodeNoActiveSession, "no active session: call %s first", h.name("launch"))
+	}
+	if err := h.sess.browser.Alive(); err != nil {
+		return nil, err
 	}
 	return h.sess, nil
 }
@@ -116,12 +120,14 @@ func (h *Host) state(ctx context.Context, s *session) (observation.State, error)
 // chainBalance replaces the page's balance with the account's balance on
 // the session's chain, when there is one.
 func (h *Host) chainBalance(ctx context.Context, s *session, st *observation.State) {
-	if s.chain == nil || st.AccountAddress == nil || *st.AccountAddress == "" {
+	if s.parts.Chain == nil || st.AccountAddress == nil || *st.AccountAddress == "" {
 		return
 	}
-	bal, err := balanceOf(ctx, s.chain.RPCURL, *st.AccountAddress)
+	bal, err := balanceOf(ctx, s.parts.Chain.RPCURL, *st.AccountAddress)
 	if err != nil {
+		// Never report what the page shows from a dead chain as current.
 		h.log.Debug("balance from chain", "error", err)
+		st.Balance = nil
 		return
 	}
 	st.Balance = &bal

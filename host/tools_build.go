@@ -2,8 +2,9 @@ package host
 
 import (
 	"context"
-	"path/filepath"
 	"time"
+
+	"github.com/mmcp-dev/mmcp/host/launch"
 
 	"github.com/mmcp-dev/mmcp/host/schemas"
 	"github.com/mmcp-dev/mmcp/host/tools"
@@ -32,18 +33,14 @@ func (h *Host) buildTool() *tools.Tool {
 	}
 }
 
-// build runs the build capability, forwarding its output as progress.
+// build runs the build capability (its default build type is the
+// plugin's), forwarding its output as progress.
 func (h *Host) build(ctx context.Context, in sdk.BuildOptions, progress func(float64, float64, string)) (sdk.BuildResult, error) {
-	if in.BuildType == "" {
-		in.BuildType = "build:test"
+	if h.cfg.Repo == "" {
+		return sdk.BuildResult{}, sdk.Errorf(sdk.CodeNoWorkspace, "%s builds the extension checkout, and this host has no workspace: start mmcp with --repo /path/to/metamask-extension (or set MMCP_REPO)", h.name("build"))
 	}
-	var res sdk.BuildResult
-	err := h.plugins.Use(ctx, sdk.CapBuild, func(c *sdk.Client) error {
-		var err error
-		res, err = c.Builder().Build(ctx, in, progressEvents{progress, h.log.Named("build")})
-		return err
-	})
-	if err == nil && !filepath.IsAbs(res.ExtensionPath) {
+	res, err := h.plugins.Builder().Build(ctx, in, launch.Events{OnProgress: progress, Logger: h.log.Named("build")})
+	if err == nil {
 		res.ExtensionPath = h.cfg.path(res.ExtensionPath)
 	}
 	return res, err

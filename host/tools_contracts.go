@@ -33,14 +33,14 @@ func (h *Host) contractTools() []*tools.Tool {
 				if in.DeployerOptions.FromPrivateKey != "" {
 					c.RecordInput = redactPrivateKey(c.Args)
 				}
-				s, err := h.seedingSession()
+				s, err := h.seedingSession(ctx)
 				if err != nil {
 					return nil, err
 				}
 				var d sdk.Deployment
 				err = h.withSeeder(ctx, s, func(cs sdk.ContractSeeder) error {
 					var err error
-					d, err = cs.Deploy(ctx, s.chain.RPCURL, in.ContractName, in.DeployOptions)
+					d, err = cs.Deploy(ctx, s.parts.Chain.RPCURL, in.ContractName, in.DeployOptions)
 					return err
 				})
 				if err != nil {
@@ -61,14 +61,14 @@ func (h *Host) contractTools() []*tools.Tool {
 				if err := c.Decode(&in); err != nil {
 					return nil, err
 				}
-				s, err := h.seedingSession()
+				s, err := h.seedingSession(ctx)
 				if err != nil {
 					return nil, err
 				}
 				var res sdk.DeployManyResult
 				err = h.withSeeder(ctx, s, func(cs sdk.ContractSeeder) error {
 					var err error
-					res, err = cs.DeployMany(ctx, s.chain.RPCURL, in.Contracts, sdk.DeployOptions{Hardfork: in.Hardfork})
+					res, err = cs.DeployMany(ctx, s.parts.Chain.RPCURL, in.Contracts, sdk.DeployOptions{Hardfork: in.Hardfork})
 					return err
 				})
 				if err != nil {
@@ -129,13 +129,16 @@ func (h *Host) contractTools() []*tools.Tool {
 }
 
 // seedingSession returns the active session, which must run a chain.
-func (h *Host) seedingSession() (*session, error) {
+func (h *Host) seedingSession(ctx context.Context) (*session, error) {
 	s, err := h.active()
 	if err != nil {
 		return nil, err
 	}
-	if s.chain == nil {
+	if s.parts.Chain == nil {
 		return nil, sdk.Errorf(sdk.CodeChainNotRunning, "the session has no local chain: install mmcp-plugin-chain and relaunch with %s", h.name("launch"))
+	}
+	if err := h.chainAlive(ctx, s); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -144,16 +147,14 @@ func (h *Host) seedingSession() (*session, error) {
 // of a session empties the registry, so that it only ever lists this
 // session's deployments.
 func (h *Host) withSeeder(ctx context.Context, s *session, fn func(sdk.ContractSeeder) error) error {
-	return h.plugins.Use(ctx, sdk.CapContractSeeding, func(c *sdk.Client) error {
-		cs := c.ContractSeeder()
-		if !s.contracts {
-			if err := cs.Clear(ctx); err != nil {
-				return err
-			}
-			s.contracts = true
+	cs := h.plugins.ContractSeeder()
+	if !s.parts.Contracts {
+		if err := cs.Clear(ctx); err != nil {
+			return err
 		}
-		return fn(cs)
-	})
+		s.parts.Contracts = true
+	}
+	return fn(cs)
 }
 
 // deployments lists the active session's deployments, oldest first.
@@ -162,16 +163,10 @@ func (h *Host) deployments(ctx context.Context) ([]sdk.Deployment, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !s.contracts {
+	if !s.parts.Contracts {
 		return nil, nil
 	}
-	var ds []sdk.Deployment
-	err = h.plugins.Use(ctx, sdk.CapContractSeeding, func(c *sdk.Client) error {
-		var err error
-		ds, err = c.ContractSeeder().Deployed(ctx)
-		return err
-	})
-	return ds, err
+	return h.plugins.ContractSeeder().Deployed(ctx)
 }
 
 // contractView is a deployment as the tools answer it.

@@ -5,9 +5,6 @@ import (
 
 	"time"
 
-	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/proto"
-
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
@@ -154,11 +151,15 @@ func (h *Host) discoveryTools() []*tools.Tool {
 			Handler: h.targetCall(func(ctx, actx context.Context, _ *tools.Call, s *session, in targetInput) (any, error) {
 				page := s.browser.ActivePage()
 				popup := s.browser.Tabs().Active.Role == "notification"
+				var before string
+				if popup {
+					before = s.browser.PageHref(actx, page)
+				}
 				res, err := discovery.Click(actx, page, s.refs, in.Target)
 				if err == nil && popup && !res.PageClosedAfterClick {
-					// A confirmation popup closes itself after a round trip
-					// to the wallet's background: give it a moment.
-					res.PageClosedAfterClick = waitClosed(ctx, page, 500*time.Millisecond)
+					// The wallet's background closes a confirmation popup
+					// once the approval is settled (MetaMask: > 500 ms).
+					res.PageClosedAfterClick = s.browser.WaitPopupClosed(ctx, page, before)
 				}
 				return res, err
 			}),
@@ -208,18 +209,6 @@ func (h *Host) targetCall(fn func(ctx, actx context.Context, c *tools.Call, s *s
 		defer cancel()
 		return fn(ctx, actx, c, s, in)
 	}
-}
-
-// waitClosed reports whether page's target goes away within d.
-func waitClosed(ctx context.Context, page *rod.Page, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		if _, err := (proto.TargetGetTargetInfo{TargetID: page.TargetID}).Call(page.Browser()); err != nil {
-			return true
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return false
 }
 
 // errNoPage answers a call that needs a page when the active one is gone.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mmcp-dev/mmcp/host/launch"
+
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -37,7 +39,7 @@ func (h *Host) pluginTool(p *plugins.Plugin, name string, t sdk.Tool) *tools.Too
 			var out json.RawMessage
 			err := p.Use(ctx, func(cl *sdk.Client) error {
 				var err error
-				out, err = cl.CallTool(ctx, t.Name, c.Args, progressEvents{c.Progress, h.log.Named(p.Spec.Name)})
+				out, err = cl.CallTool(ctx, t.Name, c.Args, launch.Events{OnProgress: c.Progress, Logger: h.log.Named(p.Spec.Name)})
 				return err
 			})
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/schemas"
 	"github.com/mmcp-dev/mmcp/host/tools"
 )
@@ -18,7 +19,7 @@ func (h *Host) sessionTools() []*tools.Tool {
 			Description: "Launch Chrome with the extension against a local chain and fixture server; the first tool of a session. stateMode default = unlocked wallet with 25 ETH.",
 			Schema:      schemas.Get("launch"), Timeout: 20 * time.Minute, Record: true, NoBatch: true,
 			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
-				var in launchInput
+				var in launch.Input
 				if err := c.Decode(&in); err != nil {
 					return nil, err
 				}
@@ -46,7 +47,7 @@ func (h *Host) sessionTools() []*tools.Tool {
 				if err != nil {
 					return nil, err
 				}
-				return map[string]any{"state": st, "tabs": s.browser.Tabs()}, nil
+				return map[string]any{"state": st, "tabs": s.browser.Tabs(), "health": h.health(ctx, s)}, nil
 			}),
 		},
 		{

@@ -34,6 +34,13 @@ const (
 	CodeChainNotRunning       = "MM_CHAIN_NOT_RUNNING"
 	CodeContractDeployFailed  = "MM_SEED_FAILED"
 	CodeKnowledgeError        = "MM_KNOWLEDGE_ERROR"
+	// A part of a running session died: Chrome, the chain (Anvil or its
+	// plugin), the fixture server.
+	CodeBrowserClosed = "MM_BROWSER_CLOSED"
+	CodeChainDown     = "MM_CHAIN_DOWN"
+	CodeFixtureDown   = "MM_FIXTURE_DOWN"
+	// The host runs without a workspace and the tool needs one.
+	CodeNoWorkspace = "MM_NO_WORKSPACE"
 )
 
 // Error is a domain failure: something the caller asked for could not be

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -78,18 +79,17 @@ func Serve(p Plugin) {
 	stop()
 }
 
+// stopOnce returns a stop that runs p.Stop exactly once; a second caller
+// waits until the first Stop has returned (its caller then exits, and must
+// not do so while Anvil or yarn children are still being released).
 func stopOnce(p Plugin) func() {
-	done := make(chan struct{})
+	var once sync.Once
 	return func() {
-		select {
-		case <-done:
-			return
-		default:
-			close(done)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = p.Stop(ctx)
+		once.Do(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = p.Stop(ctx)
+		})
 	}
 }
 

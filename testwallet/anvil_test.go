@@ -88,33 +88,44 @@ func TestDappConnectAndSendThroughPopups(t *testing.T) {
 		t.Errorf("eth_accounts before connecting = %v, want []", got)
 	}
 
-	// Cancel: the dapp gets 4001.
+	// Cancel: the dapp gets 4001. The popup opens on bare notification.html.
 	ch := async(dapp, "eth_requestAccounts", "[]")
 	popup := w.waitPage(t, "notification.html")
 	typeInto(t, popup, "unlock-password", password) // locked: unlock first
 	click(t, popup, "unlock-submit")
-	click(t, popup, "cancel-btn")
+	click(t, popup, "page-container-footer-cancel")
 	if got := wait(t, ch); got["code"] != float64(4001) {
 		t.Errorf("cancelled connect = %v, want code 4001", got)
 	}
+	w.waitGone(t, popup)
 
-	// Connect.
+	// Connect takes two steps, as in MetaMask: Next, then Confirm.
 	ch = async(dapp, "eth_requestAccounts", "[]")
-	popup = w.waitPage(t, "#connect/")
-	if txt := waitText(t, popup, "confirm-btn", func(s string) bool { return s != "" }); txt != "Connect" {
-		t.Errorf("confirm-btn text %q", txt)
+	popup = w.waitPage(t, "notification.html")
+	if txt := waitText(t, popup, "page-container-footer-next", func(s string) bool { return s != "" }); txt != "Next" {
+		t.Errorf("first connect step's button %q, want Next", txt)
 	}
-	click(t, popup, "confirm-btn")
+	if !strings.Contains(popupURL(t, popup), "#connect/") {
+		t.Errorf("connect popup routed to %s", popupURL(t, popup))
+	}
+	click(t, popup, "page-container-footer-next")
+	waitRoute(t, popup, "/confirm-permissions")
+	if txt := waitText(t, popup, "page-container-footer-next", func(s string) bool { return s != "" }); txt != "Confirm" {
+		t.Errorf("second connect step's button %q, want Confirm", txt)
+	}
+	click(t, popup, "page-container-footer-next")
 	got := wait(t, ch)
 	if accts, _ := got["r"].([]any); len(accts) != 1 || !strings.EqualFold(accts[0].(string), account0) {
 		t.Fatalf("eth_requestAccounts = %v, want [%s]", got, account0)
 	}
+	w.waitGone(t, popup)
 
 	// Closing the window rejects.
 	tx := `[{"from":"` + account0 + `","to":"` + account1 + `","value":"0xde0b6b3a7640000"}]`
 	ch = async(dapp, "eth_sendTransaction", tx)
-	popup = w.waitPage(t, "#confirm-transaction/")
-	el(t, popup, "confirm-footer-button")
+	popup = w.waitPage(t, "notification.html")
+	el(t, popup, "page-container-footer-next")
+	waitRoute(t, popup, "#confirm-transaction/"+requestID(t, popup))
 	if err := popup.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -122,10 +133,10 @@ func TestDappConnectAndSendThroughPopups(t *testing.T) {
 		t.Errorf("closed transaction popup = %v, want code 4001", got)
 	}
 
-	// Confirm: the node mines it and the popup closes itself.
+	// Confirm: the node mines it and the wallet closes the popup.
 	ch = async(dapp, "eth_sendTransaction", tx)
-	popup = w.waitPage(t, "#confirm-transaction/")
-	click(t, popup, "confirm-footer-button")
+	popup = w.waitPage(t, "notification.html")
+	click(t, popup, "page-container-footer-next")
 	got = wait(t, ch)
 	hash, _ := got["r"].(string)
 	if len(hash) != 66 {
@@ -135,23 +146,7 @@ func TestDappConnectAndSendThroughPopups(t *testing.T) {
 	if err := rpcCall(rpcURL, "eth_getTransactionReceipt", []any{hash}, &receipt); err != nil || receipt.Status != "0x1" {
 		t.Errorf("receipt status %q (%v), want 0x1", receipt.Status, err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		pages, _ := w.browser.Pages()
-		open := false
-		for _, p := range pages {
-			if info, err := p.Info(); err == nil && strings.Contains(info.URL, "notification.html") {
-				open = true
-			}
-		}
-		if !open {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the popup stayed open after confirming")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	w.waitGone(t, popup)
 
 	// The home page follows the chain: 25 - 1 ETH - gas.
 	waitText(t, home, "eth-overview__primary-currency", func(s string) bool { return strings.HasPrefix(s, "23.99") })
@@ -165,6 +160,8 @@ func TestOnboardingImportUsesTheNodeAccount(t *testing.T) {
 	waitRoute(t, p, "#onboarding/welcome")
 	click(t, p, "onboarding-terms-checkbox")
 	click(t, p, "onboarding-import-wallet")
+	waitRoute(t, p, "#onboarding/metametrics")
+	click(t, p, "metametrics-no-thanks")
 
 	// Paste fills all 12 words from the clipboard.
 	err := proto.BrowserGrantPermissions{Origin: "chrome-extension://" + w.id,
@@ -198,6 +195,9 @@ func TestOnboardingImportUsesTheNodeAccount(t *testing.T) {
 	click(t, p, "create-password-terms")
 	click(t, p, "create-password-import")
 	click(t, p, "onboarding-complete-done")
+	waitRoute(t, p, "#onboarding/pin-extension")
+	click(t, p, "pin-extension-next")
+	click(t, p, "pin-extension-done")
 
 	var accounts []string
 	if err := rpcCall(rpcURL, "eth_accounts", nil, &accounts); err != nil {

@@ -49,13 +49,14 @@ type wallet struct {
 func startWallet(t *testing.T) *wallet {
 	t.Helper()
 	if _, err := os.Stat(chromeBin); err != nil {
-		t.Skipf("chromium not installed: %v", err)
+		t.Fatalf("chromium not installed (make setup installs it): %v", err)
 	}
 	dir := t.TempDir()
 	if err := testwallet.WriteTo(dir); err != nil {
 		t.Fatal(err)
 	}
 	l := launcher.New().Bin(chromeBin).Headless(false).Set("headless", "new").
+		Set("window-size", "1280,800").Set("screen-info", "{0,0 1920x1080}").
 		NoSandbox(true).Leakless(true).UserDataDir(t.TempDir()).
 		Set("load-extension", dir).Set("disable-extensions-except", dir).
 		Set("disable-component-update").Set("disable-sync").Set("no-first-run").
@@ -125,6 +126,43 @@ func (w *wallet) waitPage(t *testing.T, part string) *rod.Page {
 	}
 	t.Fatalf("no page with %q in its URL", part)
 	return nil
+}
+
+// waitGone waits until page p has closed (the wallet closes its popup).
+func (w *wallet) waitGone(t *testing.T, p *rod.Page) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := (proto.TargetGetTargetInfo{TargetID: p.TargetID}).Call(w.browser); err != nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the popup stayed open")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// popupURL is a page's current URL.
+func popupURL(t *testing.T, p *rod.Page) string {
+	t.Helper()
+	info, err := p.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.URL
+}
+
+// requestID is the request id in a popup's route (#kind/<id>...).
+func requestID(t *testing.T, p *rod.Page) string {
+	t.Helper()
+	u := popupURL(t, p)
+	_, route, _ := strings.Cut(u, "#")
+	parts := strings.Split(route, "/")
+	if len(parts) < 2 {
+		t.Fatalf("popup URL %s has no request route", u)
+	}
+	return parts[1]
 }
 
 // el waits (bounded) for a visible element by test id.
@@ -241,7 +279,7 @@ func serveFixture(t *testing.T, fixture any) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Skipf("port 12345 is busy: %v", err)
+			t.Fatalf("port 12345 stayed busy: a test before this one left a server running: %v", err)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -339,7 +377,7 @@ func bytesOf(s string) []int {
 func startAnvil(t *testing.T) string {
 	t.Helper()
 	if _, err := os.Stat(anvilBin); err != nil {
-		t.Skipf("anvil not installed: %v", err)
+		t.Fatalf("anvil not installed (make setup installs it): %v", err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -98,6 +98,9 @@ func TestNoFixtureOpensOnboardingWelcome(t *testing.T) {
 	}
 	click(t, p, "onboarding-terms-checkbox")
 	click(t, p, "onboarding-import-wallet")
+	// MetaMask asks about metrics first.
+	waitRoute(t, p, "#onboarding/metametrics")
+	click(t, p, "metametrics-i-agree")
 	waitRoute(t, p, "#onboarding/import-with-recovery-phrase")
 	for i := range 12 {
 		el(t, p, fmt.Sprintf("import-srp__srp-word-%d", i))

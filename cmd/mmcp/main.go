@@ -6,7 +6,7 @@ package main
 import (
 	"os"
 
-	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/cli"
 )
 
-func main() { os.Exit(host.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

@@ -62,10 +62,9 @@ async function main() {
       },
     }, undefined, { onprogress: (p) => progress.push(p), timeout: 60000 }));
     check('batch', batch.ok && batch.result.summary.succeeded === 3 && batch.result.steps[2].result.state.currentScreen === 'settings', batch.result && batch.result.summary);
-    // The SDK dispatches notifications a microtask after responses; mmcp
-    // leaves a few ms between the last progress and the response so that
-    // none is dropped.
-    check('progress per step', progress.length === 3 && progress.every((p, i) => p.progress === i + 1 && p.total === 3), progress);
+    // The SDK dispatches notifications a microtask after responses, so mmcp
+    // reports each step as it starts (steps done so far): every one arrives.
+    check('progress per step', progress.length === 3 && progress.every((p, i) => p.progress === i && p.total === 3 && p.message.startsWith(`step ${i + 1}/3 `)), progress);
 
     // Cancellation: abort a batch during its first step (a long wait); the
     // host must stop that step and skip the rest, so it is free at once and

@@ -19,6 +19,13 @@ import (
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
+// The browser window, and the screen headless Chrome gets: at least as
+// large as the window, so a popup at the window's top right is on screen.
+const (
+	windowSize     = "1280,800"
+	headlessScreen = "{0,0 1920x1080}"
+)
+
 // extensionWait bounds the search for the extension's service worker when
 // its id cannot be computed or the computed id does not load.
 const extensionWait = 5 * time.Second
@@ -43,6 +50,7 @@ func Launch(ctx context.Context, o Options) (*Session, error) {
 		log:      o.Log.Named("browser"),
 		profile:  o.Profile,
 		worlds:   newIsolatedWorlds(),
+		health:   newHealth(),
 		granted:  map[string]bool{},
 		focusSet: map[proto.TargetTargetID]bool{},
 	}
@@ -82,6 +90,9 @@ func Launch(ctx context.Context, o Options) (*Session, error) {
 		return nil, err
 	}
 	s.log.Debug("home page loaded")
+	if s.headed {
+		s.fitWindow(ctx)
+	}
 	s.grantClipboard(ctx, "chrome-extension://"+s.extID)
 	return s, nil
 }
@@ -120,6 +131,7 @@ func (s *Session) startChrome(ctx context.Context, extDir string) (string, error
 		s.ownsDir = true
 	}
 	headless := s.opts.Headless || (runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "")
+	s.headed = !headless
 	tail := &tailWriter{max: 4096}
 	l := launcher.New().
 		Context(ctx).
@@ -138,7 +150,7 @@ func (s *Session) startChrome(ctx context.Context, extDir string) (string, error
 		Set("disable-background-timer-throttling").
 		Set("disable-backgrounding-occluded-windows").
 		Set("disable-renderer-backgrounding").
-		Set("window-size", "1280,800").
+		Set("window-size", windowSize).
 		// Branded Chrome 137+ ignores --load-extension without this.
 		Append("disable-features", "DisableLoadExtensionCommandLineSwitch").
 		// A start tab made while Chrome boots is much faster than a window
@@ -147,9 +159,13 @@ func (s *Session) startChrome(ctx context.Context, extDir string) (string, error
 		Delete("no-startup-window").
 		StartURL("about:blank")
 	if headless {
-		l = l.HeadlessNew(true)
+		// Headless Chrome's screen is 800x600 unless told otherwise, smaller
+		// than the window: Chrome then refuses extension popups placed at
+		// the window's top right (bounds must be half on screen), which is
+		// where MetaMask opens its notification window.
+		l = l.HeadlessNew(true).Set("screen-info", headlessScreen)
 	} else {
-		l = l.Headless(false)
+		l = l.Headless(false).Set("window-position", "0,0")
 	}
 	s.log.Debug("launching chrome", "bin", bin, "headless", headless, "userDataDir", s.userDir, "extension", extDir)
 	u, err := l.Launch()
@@ -188,6 +204,7 @@ func (s *Session) connect(ctx context.Context, wsURL string) error {
 		return sdk.Errorf(sdk.CodeLaunchFailed, "attach to chrome: %v", err)
 	}
 	s.browser = b
+	s.watch(b)
 	events := b.Event()
 	seeded := make(chan error, 1)
 	s.loopDone = make(chan struct{})
@@ -218,6 +235,7 @@ func (s *Session) openHome(ctx context.Context) error {
 	if err == nil {
 		s.setExtID(id)
 	}
+	s.listenWorkers(ctx)
 	if start, ok := s.startTab(); ok {
 		page, err := s.attach(start)
 		if err == nil {
@@ -234,6 +252,32 @@ func (s *Session) openHome(ctx context.Context) error {
 		return sdk.Errorf(sdk.CodeLaunchFailed, "extension home page did not load: %v", err)
 	}
 	return nil
+}
+
+// fitWindow shrinks a headed window that is larger than its screen (a small
+// Xvfb display) to the screen, so popups placed at its top right are on
+// screen.
+func (s *Session) fitWindow(ctx context.Context) {
+	home, ok := s.tabs.home()
+	if !ok || home.Page == nil {
+		return
+	}
+	var scr struct{ W, H int }
+	if err := s.worlds.eval(ctx, home.Page, `({w: screen.availWidth, h: screen.availHeight})`, evalOpts{idempotent: true}, &scr); err != nil || scr.W == 0 {
+		return
+	}
+	win, err := proto.BrowserGetWindowForTarget{TargetID: home.ID}.Call(s.browser.Context(ctx))
+	if err != nil || win.Bounds == nil || win.Bounds.Width == nil || win.Bounds.Height == nil {
+		return
+	}
+	w, h := min(*win.Bounds.Width, scr.W), min(*win.Bounds.Height, scr.H)
+	if w == *win.Bounds.Width && h == *win.Bounds.Height {
+		return
+	}
+	s.log.Debug("fitting the window to the screen", "width", w, "height", h)
+	_ = proto.BrowserSetWindowBounds{WindowID: win.WindowID, Bounds: &proto.BrowserBounds{
+		Left: new(0), Top: new(0), Width: &w, Height: &h,
+	}}.Call(s.browser.Context(ctx))
 }
 
 // startTab is the blank tab a launched Chrome opened at start.
@@ -319,6 +363,7 @@ func (s *Session) attach(id proto.TargetTargetID) (*rod.Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attach to tab: %w", err)
 	}
+	listen(context.Background(), page)
 	s.tabs.setPage(id, page)
 	return page, nil
 }
@@ -343,6 +388,7 @@ func (s *Session) Close(ctx context.Context) error {
 }
 
 func (s *Session) close(ctx context.Context) error {
+	close(s.health.closing)
 	if s.launcher != nil && !s.ownsDir && s.browser != nil {
 		// A kept profile deserves a clean shutdown.
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)

@@ -19,12 +19,12 @@ func testExt(t testing.TB) string {
 	return abs
 }
 
-// launchTest starts a session on the test extension, skipping when no
-// Chrome is installed, and closes it when the test ends.
+// launchTest starts a session on the test extension (failing when no
+// Chrome is installed) and closes it when the test ends.
 func launchTest(t testing.TB, mod ...func(*Options)) *Session {
 	t.Helper()
 	if _, err := FindChrome(""); err != nil {
-		t.Skip("no chrome:", err)
+		t.Fatal("no chrome (make setup installs it):", err)
 	}
 	// MMCP_TEST_HEADED=1 (with $DISPLAY, e.g. Xvfb) runs the tests headed.
 	headless := os.Getenv("MMCP_TEST_HEADED") != "1"

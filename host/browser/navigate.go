@@ -26,7 +26,7 @@ type NavigateResult struct {
 // Navigate goes to a wallet screen or a URL and makes that page active:
 // home, settings and notification load the extension page in the active
 // extension tab (the home tab when the active page is not an extension
-// page); url opens rawURL in a new tab (a dapp). Errors: MM_INVALID_INPUT
+// page) and return once its app has rendered (bounded); url opens rawURL in a new tab (a dapp). Errors: MM_INVALID_INPUT
 // (unknown screen, url missing or not absolute), MM_NAVIGATION_FAILED.
 func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (NavigateResult, error) {
 	var target string
@@ -57,6 +57,10 @@ func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (Navigate
 	}
 	if err := s.navigate(ctx, page, target); err != nil {
 		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
+	}
+	// The document is loaded; the wallet's app renders a moment later.
+	if _, err := s.waitRendered(ctx, page); err != nil {
+		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "the wallet page closed while rendering: %v", err)
 	}
 	s.activate(ctx, page.TargetID)
 	return NavigateResult{Navigated: true, CurrentURL: s.pageURL(ctx, page)}, nil

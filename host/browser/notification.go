@@ -3,14 +3,22 @@ package browser
 import (
 	"context"
 	"errors"
+
 	"strings"
 	"time"
+
+	"github.com/go-rod/rod"
 
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // DefaultNotificationTimeout is mm_wait_for_notification's default.
 const DefaultNotificationTimeout = 15 * time.Second
+
+// PopupCloseWait bounds how long a click in the notification popup waits
+// for the wallet to close the popup: MetaMask closes it from its background
+// once the approval is settled, more than 500 ms after the click.
+const PopupCloseWait = 3 * time.Second
 
 // NotificationResult is mm_wait_for_notification's result.
 type NotificationResult struct {
@@ -21,13 +29,18 @@ type NotificationResult struct {
 // WaitForNotification waits, bounded by ctx and timeout (0 means
 // DefaultNotificationTimeout), for the wallet's notification page (the
 // newest one when several are open, including one already open), waits for
-// it to load and makes it the active page. A popup that opens as
-// about:blank and navigates later is seen when it navigates. Errors:
-// MM_NOTIFICATION_TIMEOUT, MM_CANCELLED.
+// it to load and its app to render (bounded by renderWait), and makes it
+// the active page. A popup that opens as about:blank and navigates later is
+// seen when it navigates. Errors: MM_NOTIFICATION_TIMEOUT (its message says
+// what the console showed meanwhile, such as Chrome refusing the popup's
+// window bounds in the wallet's service worker), MM_CANCELLED.
 func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration) (NotificationResult, error) {
 	if timeout <= 0 {
 		timeout = DefaultNotificationTimeout
 	}
+	// A popup Chrome refused was refused right after the dapp's request,
+	// usually before this call.
+	since := time.Now().Add(-time.Minute)
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	for {
@@ -39,6 +52,9 @@ func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration
 				err = s.waitLoaded(wctx, page, false, func(href string) bool {
 					return strings.HasPrefix(href, "chrome-extension://"+s.extID+"/")
 				})
+			}
+			if err == nil {
+				_, err = s.waitRendered(wctx, page)
 			}
 			if err == nil {
 				s.activate(ctx, ti.ID)
@@ -56,7 +72,73 @@ func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration
 			if errors.Is(ctx.Err(), context.Canceled) {
 				return NotificationResult{}, sdk.Errorf(sdk.CodeCancelled, "cancelled while waiting for the notification page")
 			}
-			return NotificationResult{}, sdk.Errorf(sdk.CodeNotificationTimeout, "no notification page opened within %s: did the dapp request reach the wallet?", timeout)
+			return NotificationResult{}, s.notificationTimeout(timeout, s.consoleSince(since))
 		}
 	}
+}
+
+// notificationTimeout explains a notification page that never came, from
+// the console errors of the extension (its service worker and pages) and
+// the dapps seen meanwhile.
+func (s *Session) notificationTimeout(timeout time.Duration, logged []string) error {
+	details := map[string]any{"consoleErrors": logged}
+	for _, l := range logged {
+		if strings.Contains(strings.ToLower(l), "bounds") {
+			return sdk.Errorf(sdk.CodeNotificationTimeout,
+				"no notification page opened within %s: the wallet tried to open its popup and Chrome refused the window (%q). A popup must be at least half inside the screen; mmcp gives headless Chrome a 1920x1080 screen, so when headed make the display at least as large as the browser window (or launch headless)", timeout, l).
+				WithDetails(details)
+		}
+	}
+	if len(logged) > 0 {
+		last := logged[max(0, len(logged)-3):]
+		return sdk.Errorf(sdk.CodeNotificationTimeout,
+			"no notification page opened within %s; the console showed errors meanwhile (the extension's or the dapp's): %s", timeout, strings.Join(last, " | ")).
+			WithDetails(details)
+	}
+	return sdk.Errorf(sdk.CodeNotificationTimeout,
+		"no notification page opened within %s and no console error was seen: no request that needs approval reached the wallet (did the dapp's call run? is the dapp already connected, so no popup is needed?)", timeout).
+		WithDetails(details)
+}
+
+// WaitPopupClosed is called after a click in the notification popup page
+// (at hrefBefore before the click). It reports whether the wallet closes
+// the popup within PopupCloseWait. It stops early, with false, when the
+// popup routes to another request or step (a non-empty route other than
+// the one clicked on): that popup stays open.
+func (s *Session) WaitPopupClosed(ctx context.Context, page *rod.Page, hrefBefore string) bool {
+	ctx, cancel := context.WithTimeout(ctx, PopupCloseWait)
+	defer cancel()
+	before := route(hrefBefore)
+	for {
+		changed := s.tabs.wait()
+		if _, ok := s.tabs.get(page.TargetID); !ok {
+			return true
+		}
+		var href string
+		ectx, ecancel := context.WithTimeout(ctx, 250*time.Millisecond)
+		err := s.worlds.eval(ectx, page, `location.href`, evalOpts{idempotent: true}, &href)
+		ecancel()
+		if err == nil {
+			if r := route(href); r != before && r != "" && r != "/" {
+				return false
+			}
+		}
+		select {
+		case <-changed:
+		case <-time.After(3 * pollInterval):
+		case <-ctx.Done():
+			_, ok := s.tabs.get(page.TargetID)
+			return !ok
+		}
+	}
+}
+
+// PageHref is page's current location (the isolated world's view), "" when
+// it cannot be read.
+func (s *Session) PageHref(ctx context.Context, page *rod.Page) string {
+	var href string
+	if err := s.worlds.eval(ctx, page, `location.href`, evalOpts{idempotent: true}, &href); err != nil {
+		return ""
+	}
+	return href
 }

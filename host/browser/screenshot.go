@@ -87,9 +87,13 @@ func (s *Session) Screenshot(ctx context.Context, o ScreenshotOptions) (Screensh
 	if err != nil {
 		return ScreenshotResult{}, err
 	}
-	// A headed background tab does not paint: bring it to the front.
-	_ = proto.TargetActivateTarget{TargetID: page.TargetID}.Call(s.browser.Context(ctx))
-	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}
+	if s.headed || s.launcher == nil {
+		// A headed background tab does not paint: bring it to the front.
+		// Headless tabs paint anyway: no round trip (an attached Chrome
+		// may be headed: always).
+		_ = proto.TargetActivateTarget{TargetID: page.TargetID}.Call(s.browser.Context(ctx))
+	}
+	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, OptimizeForSpeed: true}
 	switch {
 	case o.Selector != "":
 		var box *proto.PageViewport

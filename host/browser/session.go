@@ -29,10 +29,12 @@ type Session struct {
 	pid      int
 	ownsDir  bool
 	userDir  string
+	headed   bool // launched with a window on a display
 
 	extID  string
 	tabs   *tracker
 	worlds *isolatedWorlds
+	health *health
 
 	// The state provider (opts.StateSnapshot or the profile) and what it
 	// reads from pages, settled on first use.

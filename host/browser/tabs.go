@@ -46,7 +46,8 @@ func (s *Session) tabNotFound(role, urlPrefix string) error {
 
 // SwitchTab makes the tab matching role and/or URL prefix the active page
 // and brings it to the front. The home tab wins when it matches, else the
-// newest match. Errors: MM_INVALID_INPUT, MM_TAB_NOT_FOUND.
+// newest match. A wallet page (extension or notification) is returned once
+// its app has rendered (bounded). Errors: MM_INVALID_INPUT, MM_TAB_NOT_FOUND.
 func (s *Session) SwitchTab(ctx context.Context, role, urlPrefix string) (SwitchResult, error) {
 	if err := checkSelector(role, urlPrefix); err != nil {
 		return SwitchResult{}, err
@@ -64,6 +65,12 @@ func (s *Session) SwitchTab(ctx context.Context, role, urlPrefix string) (Switch
 	page, err := s.attach(pick.ID)
 	if err != nil {
 		return SwitchResult{}, sdk.Errorf(sdk.CodeTabNotFound, "tab %s: %v", pick.URL, err)
+	}
+	if pick.Role == RoleExtension || pick.Role == RoleNotification {
+		// A wallet page may still be rendering (a popup just opened).
+		if _, err := s.waitRendered(ctx, page); err != nil {
+			return SwitchResult{}, sdk.Errorf(sdk.CodeTabNotFound, "tab %s closed while rendering: %v", pick.URL, err)
+		}
 	}
 	s.activate(ctx, page.TargetID)
 	return SwitchResult{Switched: true, ActiveTab: observation.Tab{Role: pick.Role, URL: pick.URL}}, nil

@@ -58,7 +58,7 @@ type GitInfo struct {
 
 // BuildInfo is the build block of a StepRecord and of session.json.
 type BuildInfo struct {
-	// BuildType is "build:test" (the only value the schema allows).
+	// BuildType is BuildType (the only value the schema allows).
 	BuildType string `json:"buildType,omitempty"`
 	// ExtensionPathResolved is the absolute path of the unpacked extension.
 	ExtensionPathResolved string `json:"extensionPathResolved,omitempty"`
@@ -128,3 +128,6 @@ type Screenshot struct {
 	// Height is the image height in pixels.
 	Height int `json:"height,omitempty"`
 }
+
+// BuildType is the only build type the step record schema allows.
+const BuildType = "build:test"

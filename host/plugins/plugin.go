@@ -210,3 +210,19 @@ func (p *Plugin) Pid() int {
 	}
 	return 0
 }
+
+// Health is a plugin's process status: "running", "crashed" (gone; it is
+// relaunched on its next call) or "failed" (never started, Err says why),
+// and how many times it was relaunched.
+func (p *Plugin) Health() (status string, restarts int) {
+	if p.Err != nil {
+		return "failed", 0
+	}
+	dead, _ := p.crashed()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if dead {
+		return "crashed", p.restarts
+	}
+	return "running", p.restarts
+}

@@ -67,6 +67,10 @@ func RunSteps(name string) Handler {
 			if ctx.Err() != nil {
 				break // cancelled: the rest of the batch does not run
 			}
+			// Progress goes out as a step starts, never right before the
+			// response: clients that dispatch notifications after responses
+			// (the official TypeScript SDK) would drop it.
+			c.Progress(float64(i), total, fmt.Sprintf("step %d/%d %s", i+1, len(in.Steps), st.Tool))
 			stepStart := time.Now()
 			var o Outcome
 			if t, ok := c.runner.Lookup(st.Tool); !ok || t.NoBatch || t.Name == name {
@@ -85,7 +89,6 @@ func RunSteps(name string) Handler {
 			} else {
 				out.Summary.Failed++
 			}
-			c.Progress(float64(i+1), total, fmt.Sprintf("step %d/%d %s: ok=%v", i+1, len(in.Steps), st.Tool, env.OK))
 			if !env.OK && in.StopOnError {
 				break
 			}

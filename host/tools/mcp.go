@@ -3,8 +3,6 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"sync/atomic"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -23,9 +21,7 @@ func (r *Runner) mcpHandler(name string) server.ToolHandlerFunc {
 		if len(args) == 0 && req.Params.Arguments != nil {
 			args, _ = json.Marshal(req.Params.Arguments)
 		}
-		progress, last := progressFunc(ctx, req)
-		out := r.Run(ctx, Request{Tool: name, Args: args, Progress: progress})
-		settle(last)
+		out := r.Run(ctx, Request{Tool: name, Args: args, Progress: progressFunc(ctx, req)})
 		return ToResult(out), nil
 	}
 }
@@ -44,39 +40,20 @@ func ToResult(out Outcome) *mcp.CallToolResult {
 	return res
 }
 
-// settleTime separates the last progress notification from the response.
-// Clients that dispatch notifications a tick later than responses (the
-// official TypeScript SDK does) drop progress that arrives in the same read
-// as the response that ends the call.
-const settleTime = 5 * time.Millisecond
-
-// settle waits until settleTime has passed since the last progress
-// notification, if one was sent.
-func settle(last *atomic.Int64) {
-	if last == nil || last.Load() == 0 {
-		return
-	}
-	if d := settleTime - time.Since(time.Unix(0, last.Load())); d > 0 {
-		time.Sleep(d)
-	}
-}
-
 // progressFunc sends notifications/progress when the request carried a
-// progress token, and does nothing otherwise. last holds the time of the
-// last notification sent.
-func progressFunc(ctx context.Context, req mcp.CallToolRequest) (func(float64, float64, string), *atomic.Int64) {
+// progress token, and does nothing otherwise. Tools report progress when
+// a step starts, so no notification races the response.
+func progressFunc(ctx context.Context, req mcp.CallToolRequest) func(float64, float64, string) {
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
-		return nil, nil
+		return nil
 	}
 	token := req.Params.Meta.ProgressToken
 	srv := server.ServerFromContext(ctx)
 	w := notifier(ctx)
 	if srv == nil && w == nil {
-		return nil, nil
+		return nil
 	}
-	last := new(atomic.Int64)
 	return func(done, total float64, msg string) {
-		defer func() { last.Store(time.Now().UnixNano()) }()
 		params := map[string]any{"progressToken": token, "progress": done}
 		if total > 0 {
 			params["total"] = total
@@ -89,5 +66,5 @@ func progressFunc(ctx context.Context, req mcp.CallToolRequest) (func(float64, f
 			return
 		}
 		_ = srv.SendNotificationToClient(ctx, "notifications/progress", params)
-	}, last
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"time"
@@ -208,7 +209,7 @@ func (r *Runner) run(ctx context.Context, req Request) Outcome {
 func (r *Runner) invoke(ctx context.Context, c *Call) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			r.log.Error("tool panicked", "tool", c.Tool.Name, "panic", p)
+			r.log.Error("tool panicked", "tool", c.Tool.Name, "panic", p, "stack", string(debug.Stack()))
 			err = sdk.Errorf(sdk.CodeInternal, "%s failed unexpectedly: %v", c.Tool.Name, p)
 		}
 	}()

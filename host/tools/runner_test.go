@@ -192,8 +192,13 @@ func TestRunSteps(t *testing.T) {
 func TestRunStepsCancel(t *testing.T) {
 	r, _, _, _ := newTestRunner(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
-	out := r.Run(ctx, Request{Tool: "mm_run_steps", Args: json.RawMessage(`{"steps":[{"tool":"mm_slow"},{"tool":"mm_slow"},{"tool":"mm_slow"}]}`)})
+	// Cancel as the first step starts (its progress goes out first).
+	var progress []float64
+	cancelAtStart := func(done, _ float64, _ string) { progress = append(progress, done); cancel() }
+	out := r.Run(ctx, Request{Tool: "mm_run_steps", Progress: cancelAtStart, Args: json.RawMessage(`{"steps":[{"tool":"mm_slow"},{"tool":"mm_slow"},{"tool":"mm_slow"}]}`)})
+	if len(progress) != 1 || progress[0] != 0 {
+		t.Fatalf("progress %v, want one notification (0 steps done) as the first step started", progress)
+	}
 	if out.Envelope.OK || out.Envelope.Error.Code != sdk.CodeCancelled {
 		t.Fatalf("cancelled batch: %+v", out.Envelope)
 	}

@@ -3,6 +3,7 @@ package testutil
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -55,4 +56,15 @@ func RepoRoot(t testing.TB) string {
 		}
 		dir = parent
 	}
+}
+
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }

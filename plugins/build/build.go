@@ -51,7 +51,7 @@ func New(log hclog.Logger) *Plugin {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Plugin{log: log, settings: Settings{ExtensionPath: "dist/chrome", TimeoutMs: 600000}}
+	return &Plugin{log: log, settings: Settings{ExtensionPath: sdk.DefaultExtensionPath, TimeoutMs: 600000}}
 }
 
 // Info implements sdk.Plugin.

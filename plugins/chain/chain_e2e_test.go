@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -180,7 +181,7 @@ func TestAttachToRunningNode(t *testing.T) {
 	}
 
 	dead, _ := newPlugin(t, nil)
-	_, err = dead.Start(ctx, sdk.ChainOptions{RPCURL: fmt.Sprintf("http://127.0.0.1:%d", freePort(t))})
+	_, err = dead.Start(ctx, sdk.ChainOptions{RPCURL: fmt.Sprintf("http://127.0.0.1:%d", testutil.FreePort(t))})
 	wantCode(t, err, sdk.CodeChainNotRunning)
 }
 
@@ -188,7 +189,7 @@ func TestAnvilThatExitsIsLaunchFailedWithItsOutput(t *testing.T) {
 	t.Parallel()
 	p, _ := newPlugin(t, nil)
 	start := time.Now()
-	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: freePort(t), Hardfork: "no-such-fork"})
+	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: testutil.FreePort(t), Hardfork: "no-such-fork"})
 	e := wantCode(t, err, sdk.CodeLaunchFailed)
 	if tail, _ := e.Details["tail"].(string); !strings.Contains(strings.ToLower(tail), "hardfork") {
 		t.Fatalf("details.tail does not show anvil's complaint: %+v", e)
@@ -206,7 +207,7 @@ func TestToolsDriveTheChain(t *testing.T) {
 	p, _ := newPlugin(t, nil)
 	ctx := context.Background()
 	ev := sdk.NopEvents{}
-	port := freePort(t)
+	port := testutil.FreePort(t)
 
 	_, err := p.CallTool(ctx, "start", []byte(`{"port":`+fmt.Sprint(port)+`,"colour":"red"}`), ev)
 	wantCode(t, err, sdk.CodeInvalidInput)
@@ -252,7 +253,7 @@ func BenchmarkAnvilStartToReady(b *testing.B) {
 	p, _ := newPlugin(b, nil)
 	ctx := context.Background()
 	for b.Loop() {
-		if _, err := p.Start(ctx, sdk.ChainOptions{Port: freePort(b)}); err != nil {
+		if _, err := p.Start(ctx, sdk.ChainOptions{Port: testutil.FreePort(b)}); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()

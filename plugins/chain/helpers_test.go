@@ -3,9 +3,6 @@ package chain
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"math/rand/v2"
-	"net"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -34,26 +31,6 @@ func anvilBin(t testing.TB) string {
 // nextPort walks a range below the kernel's ephemeral ports, so that a
 // port picked here is not taken meanwhile by some client connection.
 var nextPort atomic.Int64
-
-// freePort returns a port nothing listens on right now.
-func freePort(t testing.TB) int {
-	t.Helper()
-	nextPort.CompareAndSwap(0, int64(20000+rand.IntN(9000)))
-	for range 200 {
-		port := int(nextPort.Add(1))
-		if port > 31000 {
-			nextPort.Store(20000)
-			continue
-		}
-		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			l.Close()
-			return port
-		}
-	}
-	t.Fatal("no free port")
-	return 0
-}
 
 // newPlugin returns a configured plugin with the repo's Anvil and a debug
 // log captured in the returned buffer; it is stopped at the end of the test.
@@ -94,7 +71,7 @@ func wantCode(t testing.TB, err error, code string) *sdk.Error {
 func startFresh(t testing.TB, p *Plugin, o sdk.ChainOptions) sdk.ChainStatus {
 	t.Helper()
 	for try := 0; ; try++ {
-		o.Port = freePort(t)
+		o.Port = testutil.FreePort(t)
 		st, err := p.Start(context.Background(), o)
 		if err == nil {
 			return st

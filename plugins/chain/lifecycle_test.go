@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -54,7 +55,7 @@ func TestHelperPlugin(t *testing.T) {
 func TestAnvilDiesWithThePlugin(t *testing.T) {
 	t.Parallel()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperPlugin$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "MMCP_CHAIN_HELPER=1", "MMCP_CHAIN_HELPER_PORT="+strconv.Itoa(freePort(t)), "ANVIL_PATH="+anvilBin(t))
+	cmd.Env = append(os.Environ(), "MMCP_CHAIN_HELPER=1", "MMCP_CHAIN_HELPER_PORT="+strconv.Itoa(testutil.FreePort(t)), "ANVIL_PATH="+anvilBin(t))
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

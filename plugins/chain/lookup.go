@@ -75,3 +75,9 @@ func isExecutable(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
 }
+
+// FindAnvil is findAnvil with the process environment: where the chain
+// plugin will find Anvil for a workspace (mmcp doctor asks it).
+func FindAnvil(setting, workspace string) (string, error) {
+	return findAnvil(setting, workspace, osLookupEnv)
+}

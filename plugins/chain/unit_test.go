@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -80,7 +81,7 @@ func TestStartWithoutAnvilIsDependenciesMissing(t *testing.T) {
 	if err := p.Configure(context.Background(), sdk.Config{Workspace: t.TempDir()}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: freePort(t)})
+	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: testutil.FreePort(t)})
 	wantCode(t, err, sdk.CodeDependenciesMissing)
 }
 

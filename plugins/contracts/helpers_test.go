@@ -3,11 +3,8 @@ package contracts
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"math/big"
-	"math/rand/v2"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,26 +44,6 @@ func anvilBin(t testing.TB) string {
 // port picked here is not taken meanwhile by some client connection.
 var nextPort atomic.Int64
 
-// freePort returns a port nothing listens on right now.
-func freePort(t testing.TB) int {
-	t.Helper()
-	nextPort.CompareAndSwap(0, int64(20000+rand.IntN(9000)))
-	for range 200 {
-		port := int(nextPort.Add(1))
-		if port > 31000 {
-			nextPort.Store(20000)
-			continue
-		}
-		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			l.Close()
-			return port
-		}
-	}
-	t.Fatal("no free port")
-	return 0
-}
-
 // startChain runs a fresh Anvil (automine unless blockTime) for the test.
 func startChain(t testing.TB, blockTime int) string {
 	t.Helper()
@@ -78,7 +55,7 @@ func startChain(t testing.TB, blockTime int) string {
 	t.Cleanup(func() { _ = c.Stop(context.Background()) })
 	for try := 0; ; try++ {
 		// Another process may take the picked port meanwhile: try another.
-		st, err := c.Start(context.Background(), sdk.ChainOptions{Port: freePort(t), BlockTime: blockTime})
+		st, err := c.Start(context.Background(), sdk.ChainOptions{Port: testutil.FreePort(t), BlockTime: blockTime})
 		if err == nil {
 			return st.RPCURL
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -254,7 +255,7 @@ func TestUnknownNameAndChainDown(t *testing.T) {
 	if e := wantCode(t, err, sdk.CodeInvalidInput); !strings.Contains(e.Message, `"hst"`) {
 		t.Fatalf("no hint for a near miss: %s", e.Message)
 	}
-	down := "http://127.0.0.1:" + itoa(freePort(t))
+	down := "http://127.0.0.1:" + itoa(testutil.FreePort(t))
 	_, err = p.Deploy(ctx, down, HST, sdk.DeployOptions{})
 	wantCode(t, err, sdk.CodeChainNotRunning)
 	_, err = p.DeployMany(ctx, down, []string{HST}, sdk.DeployOptions{})

@@ -1,7 +1,12 @@
 // Background service worker of the mmcp test wallet. It loads the fixture like
 // a MetaMask test build, keeps the lock state, answers the pages and relays
-// dapp requests (opening notification.html popups for approvals).
+// dapp requests. Requests that need the user's approval queue up and are shown
+// in one notification.html popup, opened like MetaMask's: 360x620 at the top
+// right of the last focused window, on bare notification.html (the page then
+// routes to the request), closed from here once the queue is empty.
 'use strict';
+
+importScripts('ecrecover.js'); // ecRecoverPersonal, for personal_ecRecover
 
 const FIXTURE_URL = 'http://localhost:12345/state.json';
 const DEFAULT_NETWORK = { name: 'Localhost 8545', rpcUrl: 'http://localhost:8545', chainId: '0x539', ticker: 'ETH' };
@@ -10,7 +15,13 @@ const VAULT_ITERATIONS = 10000;
 let data = {};            // MetaMask-shaped state: {KeyringController, PreferencesController, ...}
 let unlocked = false;
 let connected = [];       // origins allowed to see the account
-const pending = new Map(); // request id -> {kind, origin, params, windowId, resolve}
+const pending = new Map(); // request id -> {kind, origin, params, resolve}, in arrival order
+let popupId = null;        // the notification window
+const NOTIFICATION_WIDTH = 360;
+const NOTIFICATION_HEIGHT = 620;
+// MetaMask closes its popup from the background once the approval settled,
+// a moment after the click.
+const POPUP_CLOSE_DELAY_MS = 600;
 let nextId = 1;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -160,7 +171,7 @@ async function unlock(password) {
 }
 
 // Onboarding derives no keys: the account is the node's first account.
-async function onboard(mnemonic, password) {
+async function onboard(mnemonic, password, metametrics) {
   let accounts;
   try {
     accounts = await rpc('eth_accounts');
@@ -174,10 +185,58 @@ async function onboard(mnemonic, password) {
     KeyringController: { vault: await encryptVault(password, keyrings) },
     PreferencesController: { ...(data.PreferencesController || {}), selectedAddress: accounts[0] },
     OnboardingController: { completedOnboarding: true, firstTimeFlowType: mnemonic ? 'import' : 'create', seedPhraseBackedUp: true },
+    MetaMetricsController: { ...(data.MetaMetricsController || {}), participateInMetaMetrics: !!metametrics },
   };
   await save({ data, meta: { version: 74 } });
   await setUnlocked(true);
   return { ok: true, state: publicState() };
+}
+
+// ---- networks -------------------------------------------------------------------
+
+// knownNetworks lists the networks of the state, the selected one first.
+function knownNetworks() {
+  const nc = data.NetworkController || {};
+  const out = [network()];
+  for (const [key, c] of Object.entries(nc.networkConfigurations || {})) {
+    out.push({ id: c.id || key, name: c.nickname, rpcUrl: c.rpcUrl, chainId: c.chainId, ticker: c.ticker || 'ETH' });
+  }
+  for (const c of Object.values(nc.networkConfigurationsByChainId || {})) {
+    for (const ep of c.rpcEndpoints || []) {
+      out.push({ id: ep.networkClientId, name: c.name, rpcUrl: ep.url, chainId: c.chainId, ticker: c.nativeCurrency || 'ETH' });
+    }
+  }
+  return out.filter((n) => n.rpcUrl && n.chainId);
+}
+
+const sameChain = (a, b) => String(a).toLowerCase() === String(b).toLowerCase();
+
+// storeNetwork adds (or updates) a network configuration; select makes it
+// the selected network.
+async function storeNetwork(n, select = false) {
+  const nc = { ...(data.NetworkController || {}) };
+  const id = n.id || `custom-${n.chainId}`;
+  nc.networkConfigurations = { ...(nc.networkConfigurations || {}),
+    [id]: { id, chainId: n.chainId, rpcUrl: n.rpcUrl, nickname: n.name, ticker: n.ticker, rpcPrefs: {} } };
+  if (select) {
+    nc.selectedNetworkClientId = id;
+    nc.providerConfig = { type: 'rpc', chainId: n.chainId, rpcUrl: n.rpcUrl, ticker: n.ticker, nickname: n.name, rpcPrefs: {}, id };
+  }
+  data = { ...data, NetworkController: nc };
+  await save({ data, meta: { version: 74 } });
+}
+
+async function selectNetwork(n) {
+  await storeNetwork(n, true);
+  broadcast('chainChanged', n.chainId);
+  chrome.runtime.sendMessage({ type: 'changed', unlocked }).catch(() => {});
+}
+
+// broadcast sends a provider event to every page with the content script.
+async function broadcast(event, value) {
+  for (const tab of await chrome.tabs.query({})) {
+    chrome.tabs.sendMessage(tab.id, { type: 'event', event, value }).catch(() => {});
+  }
 }
 
 // ---- dapp requests -------------------------------------------------------------
@@ -186,22 +245,59 @@ function rpcError(code, message) {
   return { error: { code, message } };
 }
 
-// approval opens a notification popup and settles when the user answers or
-// closes the window.
-async function approval(kind, origin, params) {
+const userRejected = () => rpcError(4001, 'User rejected the request.');
+
+// approval queues a request for the user and settles when they answer or
+// close the popup.
+function approval(kind, origin, params, extra = {}) {
   const id = String(nextId++);
-  const result = new Promise((resolve) => pending.set(id, { kind, origin, params, resolve }));
-  const url = chrome.runtime.getURL(`notification.html#${kind === 'connect' ? 'connect' : 'confirm-transaction'}/${id}`);
-  const win = await chrome.windows.create({ type: 'popup', url, width: 360, height: 600 });
-  const req = pending.get(id);
-  if (req) req.windowId = win.id;
+  const result = new Promise((resolve) => pending.set(id, { id, kind, origin, params, resolve, ...extra }));
+  showPopup();
+  chrome.runtime.sendMessage({ type: 'queue' }).catch(() => {});
   return result;
 }
 
-chrome.windows.onRemoved.addListener((windowId) => {
-  for (const [id, req] of pending) {
-    if (req.windowId === windowId) settle(id, rpcError(4001, 'User rejected the request.'));
+// showPopup focuses the open popup or opens one at the top right of the
+// last focused window. A window Chrome refuses (bounds less than half on
+// screen) is logged; the request stays pending, as in MetaMask.
+let opening = null; // the popup being opened
+function showPopup() {
+  if (!opening) opening = openPopup().finally(() => { opening = null; });
+  return opening;
+}
+
+async function openPopup() {
+  if (popupId !== null) {
+    try {
+      await chrome.windows.update(popupId, { focused: true });
+      return;
+    } catch {
+      popupId = null;
+    }
   }
+  let left = 0;
+  let top = 0;
+  try {
+    const last = await chrome.windows.getLastFocused();
+    top = Math.max(last.top, 0);
+    left = Math.max(last.left + (last.width - NOTIFICATION_WIDTH), 0);
+  } catch (err) {
+    console.warn('no focused window:', err.message);
+  }
+  try {
+    const win = await chrome.windows.create({ type: 'popup', url: 'notification.html',
+      width: NOTIFICATION_WIDTH, height: NOTIFICATION_HEIGHT, left, top });
+    popupId = win.id;
+  } catch (err) {
+    console.error(`Could not open the notification window: ${err.message}`);
+  }
+}
+
+chrome.windows.onRemoved.addListener((windowId) => {
+  if (windowId !== popupId) return;
+  popupId = null;
+  // Closing the popup rejects everything it would have shown.
+  for (const id of [...pending.keys()]) settle(id, userRejected());
 });
 
 function settle(id, answer) {
@@ -209,35 +305,109 @@ function settle(id, answer) {
   if (!req) return;
   pending.delete(id);
   req.resolve(answer);
+  if (pending.size === 0 && popupId !== null) {
+    const win = popupId;
+    setTimeout(() => {
+      if (pending.size === 0) chrome.windows.remove(win).catch(() => {});
+    }, POPUP_CLOSE_DELAY_MS);
+  }
 }
 
-async function answerApproval(id, approve) {
+function queue() {
+  return [...pending.values()].map(({ id, kind, origin, params, network: n }) => ({ id, kind, origin, params, network: n }));
+}
+
+// utf8Hex is a personal_sign message as hex (it may come as text).
+function utf8Hex(msg) {
+  if (/^0x[0-9a-f]*$/i.test(msg)) return msg;
+  return '0x' + Array.from(new TextEncoder().encode(msg), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// approve carries out an approved request; the node's unlocked account
+// signs and sends.
+async function approve(req) {
+  const from = selectedAddress();
+  switch (req.kind) {
+    case 'connect':
+      connected = [...new Set([...connected, req.origin])];
+      await chrome.storage.session.set({ connected });
+      return { result: [from] };
+    case 'transaction':
+      return { result: await rpc('eth_sendTransaction', [{ ...(req.params[0] || {}), from }]) };
+    case 'personal_sign':
+      return { result: await rpc('eth_sign', [from, utf8Hex(req.params[0])]) };
+    case 'signTypedData_v4': {
+      const typed = typeof req.params[1] === 'string' ? JSON.parse(req.params[1]) : req.params[1];
+      return { result: await rpc('eth_signTypedData_v4', [from, typed]) };
+    }
+    case 'switchChain':
+      await selectNetwork(req.network);
+      return { result: null };
+    default:
+      throw new Error(`unknown request ${req.kind}`);
+  }
+}
+
+async function answerApproval(id, ok) {
   const req = pending.get(id);
   if (!req) return { ok: false, error: 'This request is no longer pending' };
-  if (!approve) {
-    settle(id, rpcError(4001, 'User rejected the request.'));
+  if (!ok) {
+    settle(id, userRejected());
     return { ok: true };
   }
   if (!unlocked) return { ok: false, error: 'Wallet is locked' };
-  if (req.kind === 'connect') {
-    connected = [...new Set([...connected, req.origin])];
-    await chrome.storage.session.set({ connected });
-    settle(id, { result: [selectedAddress()] });
+  if (req.kind === 'addChain') {
+    // MetaMask adds the network, then asks to switch to it as a second
+    // confirmation in the same popup; the add request settles with it.
+    await storeNetwork(req.network);
+    approval('switchChain', req.origin, [{ chainId: req.network.chainId }], { network: req.network })
+      .then((answer) => req.resolve(answer.error ? { result: null } : answer));
+    pending.delete(id);
     return { ok: true };
   }
   try {
-    const tx = { ...(req.params[0] || {}), from: selectedAddress() };
-    const hash = await rpc('eth_sendTransaction', [tx]);
-    settle(id, { result: hash });
-    return { ok: true, hash };
+    settle(id, await approve(req));
+    return { ok: true };
   } catch (err) {
     settle(id, rpcError(err.code || -32603, err.message));
     return { ok: false, error: err.message };
   }
 }
 
+// addChainRequest checks a wallet_addEthereumChain request and its RPC
+// endpoint (the node must answer with the chain id) like MetaMask does.
+async function addChainRequest(origin, params) {
+  const p = params[0] || {};
+  const chainId = String(p.chainId || '').toLowerCase();
+  if (!/^0x[0-9a-f]+$/.test(chainId)) return rpcError(-32602, `Expected 0x-prefixed, unpadded, non-zero hexadecimal string 'chainId'. Received: ${p.chainId}`);
+  const rpcUrl = (p.rpcUrls || [])[0];
+  if (!rpcUrl) return rpcError(-32602, 'Expected an array with at least one valid string HTTPS url \'rpcUrls\'');
+  const known = knownNetworks().find((n) => sameChain(n.chainId, chainId));
+  if (known && sameChain(network().chainId, chainId)) return { result: null };
+  const n = known || { chainId, rpcUrl, name: p.chainName || rpcUrl, ticker: (p.nativeCurrency || {}).symbol || 'ETH' };
+  try {
+    const res = await fetch(rpcUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) });
+    const body = await res.json();
+    if (!sameChain(body.result, chainId)) return rpcError(-32603, `Chain ID returned by RPC URL ${rpcUrl} does not match ${chainId}`);
+  } catch (err) {
+    return rpcError(-32603, `Request for method 'eth_chainId on ${rpcUrl} failed`);
+  }
+  if (known) return approval('switchChain', origin, params, { network: n });
+  return approval('addChain', origin, params, { network: n });
+}
+
+function switchChainRequest(origin, params) {
+  const chainId = String((params[0] || {}).chainId || '').toLowerCase();
+  if (sameChain(network().chainId, chainId)) return { result: null };
+  const n = knownNetworks().find((k) => sameChain(k.chainId, chainId));
+  if (!n) return rpcError(4902, `Unrecognized chain ID "${chainId}". Try adding the chain using wallet_addEthereumChain first.`);
+  return approval('switchChain', origin, params, { network: n });
+}
+
 async function dappRequest(origin, method, params = []) {
   const isConnected = connected.includes(origin) && !!selectedAddress();
+  const authorized = (address) => isConnected && (!address || sameChain(address, selectedAddress()));
   switch (method) {
     case 'eth_chainId':
       return { result: network().chainId };
@@ -252,6 +422,22 @@ async function dappRequest(origin, method, params = []) {
     case 'eth_sendTransaction':
       if (!isConnected) return rpcError(4100, 'The requested account has not been authorized by the user.');
       return approval('transaction', origin, params);
+    case 'personal_sign':
+      if (!authorized(params[1])) return rpcError(4100, 'The requested account has not been authorized by the user.');
+      return approval('personal_sign', origin, params);
+    case 'eth_signTypedData_v4':
+      if (!authorized(params[0])) return rpcError(4100, 'The requested account has not been authorized by the user.');
+      return approval('signTypedData_v4', origin, params);
+    case 'personal_ecRecover':
+      try {
+        return { result: ecRecoverPersonal(utf8Hex(String(params[0])), String(params[1])) };
+      } catch (err) {
+        return rpcError(-32602, err.message);
+      }
+    case 'wallet_addEthereumChain':
+      return addChainRequest(origin, params);
+    case 'wallet_switchEthereumChain':
+      return switchChainRequest(origin, params);
     default:
       try {
         return { result: await rpc(method, params) };
@@ -274,21 +460,15 @@ async function handle(msg, sender) {
       await setUnlocked(false);
       return publicState();
     case 'onboard':
-      return onboard(msg.mnemonic || '', msg.password);
+      return onboard(msg.mnemonic || '', msg.password, msg.metametrics);
     case 'rpc':
       try {
         return { result: await rpc(msg.method, msg.params || []) };
       } catch (err) {
         return { error: err.message };
       }
-    case 'approvals':
-      // MetaMask's pendingApprovals, by the approval types it uses.
-      return [...pending].map(([id, req]) => ({ id, origin: req.origin,
-        type: req.kind === 'connect' ? 'wallet_requestPermissions' : 'transaction' }));
-    case 'pending': {
-      const req = pending.get(msg.id);
-      return req ? { kind: req.kind, origin: req.origin, params: req.params } : null;
-    }
+    case 'queue':
+      return queue();
     case 'answer':
       return answerApproval(msg.id, msg.approve);
     case 'dapp':

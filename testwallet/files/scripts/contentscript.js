@@ -9,3 +9,10 @@ window.addEventListener('message', (e) => {
     .then((res) => reply(res || { error: { code: -32603, message: 'No answer from the wallet' } }))
     .catch((err) => reply({ error: { code: -32603, message: err.message } }));
 });
+
+// Provider events from the service worker (chainChanged, accountsChanged).
+chrome.runtime.onMessage.addListener((msg) => {
+  if (msg && msg.type === 'event') {
+    window.postMessage({ target: 'testwallet-inpage', event: msg.event, value: msg.value }, '*');
+  }
+});

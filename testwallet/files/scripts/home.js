@@ -3,7 +3,7 @@
 
 let timer = null;
 let shown = ''; // route and lock state on screen: re-rendering the same screen would drop typed input
-const onboarding = { mnemonic: '' }; // kept in page memory only
+const onboarding = { mnemonic: '', flow: 'import', metametrics: false }; // kept in page memory only
 
 // go redirects without adding a history entry, then renders.
 function go(route) {
@@ -14,11 +14,13 @@ function go(route) {
 async function routeTo() {
   const state = await send({ type: 'state' });
   const r = location.hash.replace(/^#\/?/, '');
+  // The screens after the wallet exists: completion, then pin-extension.
+  const afterOnboarding = r === 'onboarding/completion' || r === 'onboarding/pin-extension';
   if (!state.hasVault) {
-    if (!r.startsWith('onboarding/') || r === 'onboarding/completion') return go('onboarding/welcome');
+    if (!r.startsWith('onboarding/') || afterOnboarding) return go('onboarding/welcome');
   } else if (!state.unlocked) {
     if (r !== 'unlock') return go('unlock');
-  } else if (r === 'unlock' || (r.startsWith('onboarding/') && r !== 'onboarding/completion')) {
+  } else if (r === 'unlock' || (r.startsWith('onboarding/') && !afterOnboarding)) {
     return go('');
   }
   const key = `${r}|${state.unlocked}|${state.hasVault}`;
@@ -28,21 +30,68 @@ async function routeTo() {
   const screens = {
     'unlock': () => unlockForm(() => go('')),
     'onboarding/welcome': welcome,
+    'onboarding/metametrics': metametrics,
     'onboarding/import-with-recovery-phrase': importSRP,
     'onboarding/create-password': createPassword,
     'onboarding/completion': completion,
+    'onboarding/pin-extension': pinExtension,
     'settings': settings,
   };
-  show((screens[r] || home)(state));
+  // Like React's error boundary in MetaMask: a screen that fails to render
+  // (a state the UI cannot read) shows the error page.
+  try {
+    show((screens[r] || home)(state));
+  } catch (err) {
+    console.error('render:', err);
+    show(errorPage(err));
+  }
+}
+
+function errorPage(err) {
+  return h('section', { class: 'error-page' },
+    h('h1', {}, 'MetaMask encountered an error'),
+    h('p', {}, 'This message may be helpful: try again by closing and reopening the popup, or reload the page.'),
+    h('details', {},
+      h('summary', {}, 'Error details'),
+      h('ul', {},
+        h('li', {}, `Message: ${err && err.message}`),
+        h('li', {}, `Stack: ${(err && err.stack) || ''}`))),
+    h('button', { onclick: () => location.reload() }, 'Try again'));
+}
+
+function metametrics() {
+  const choose = (participate) => () => {
+    onboarding.metametrics = participate;
+    location.hash = onboarding.flow === 'import' ? 'onboarding/import-with-recovery-phrase' : 'onboarding/create-password';
+  };
+  return h('main', { class: 'onboarding' },
+    h('h1', {}, 'Help us improve MetaMask'),
+    h('p', {}, 'We would like to gather basic usage data to improve our product. You can opt out at any time in Settings.'),
+    h('div', { class: 'row' },
+      h('button', { testid: 'metametrics-no-thanks', class: 'secondary', onclick: choose(false) }, 'No thanks'),
+      h('button', { testid: 'metametrics-i-agree', onclick: choose(true) }, 'I agree')));
+}
+
+function pinExtension() {
+  const step = h('p', {}, 'Pin MetaMask on your browser so it\'s accessible and easy to view transaction confirmations.');
+  const done = h('button', { testid: 'pin-extension-done', hidden: true, onclick: () => go('') }, 'Done');
+  const next = h('button', { testid: 'pin-extension-next', onclick() {
+    step.textContent = 'Open MetaMask with one click: pin it from the extensions menu of your browser.';
+    next.hidden = true;
+    done.hidden = false;
+  } }, 'Next');
+  return h('main', { class: 'onboarding' },
+    h('h1', {}, 'Your MetaMask install is complete!'), step, next, done);
 }
 
 function welcome() {
   const terms = h('input', { type: 'checkbox', id: 'terms', testid: 'onboarding-terms-checkbox',
     onchange: () => { importBtn.disabled = createBtn.disabled = !terms.checked; } });
+  // MetaMask asks about metrics before the wallet is imported or created.
   const importBtn = h('button', { testid: 'onboarding-import-wallet', disabled: true,
-    onclick: () => { location.hash = 'onboarding/import-with-recovery-phrase'; } }, 'Import an existing wallet');
+    onclick: () => { onboarding.flow = 'import'; location.hash = 'onboarding/metametrics'; } }, 'Import an existing wallet');
   const createBtn = h('button', { testid: 'onboarding-create-wallet', disabled: true,
-    onclick: () => { onboarding.mnemonic = ''; location.hash = 'onboarding/create-password'; } }, 'Create a new wallet');
+    onclick: () => { onboarding.flow = 'create'; onboarding.mnemonic = ''; location.hash = 'onboarding/metametrics'; } }, 'Create a new wallet');
   return h('main', { class: 'onboarding' },
     h('h1', {}, "Let's get started"),
     h('p', {}, 'Trusted by millions, MetaMask is a secure wallet making the world of web3 accessible to all.'),
@@ -92,7 +141,7 @@ function createPassword() {
   const submit = h('button', { testid: 'create-password-import', disabled: true, async onclick() {
     submit.disabled = true;
     error.textContent = 'Creating your wallet...';
-    const res = await send({ type: 'onboard', mnemonic: onboarding.mnemonic, password: pw.value });
+    const res = await send({ type: 'onboard', mnemonic: onboarding.mnemonic, password: pw.value, metametrics: onboarding.metametrics });
     onboarding.mnemonic = '';
     if (res && res.ok) return go('onboarding/completion');
     error.textContent = (res && res.error) || 'Could not create the wallet';
@@ -118,7 +167,7 @@ function completion() {
   return h('main', { class: 'onboarding' },
     h('h1', {}, 'Your wallet is ready'),
     h('p', {}, 'Keep your Secret Recovery Phrase safe.'),
-    h('button', { testid: 'onboarding-complete-done', onclick: () => go('') }, 'Done'));
+    h('button', { testid: 'onboarding-complete-done', onclick: () => go('onboarding/pin-extension') }, 'Got it'));
 }
 
 function copyButton(testid, label, text) {
@@ -162,7 +211,25 @@ function home(state) {
           h('p', {}, 'Sending from the test wallet is not supported; use a dapp.')) }, 'Send'),
         h('button', { testid: 'eth-overview-receive', onclick: () => toggle('Receive',
           h('p', { class: 'mono' }, address)) }, 'Receive'))),
+    homeTabs(network),
     panel);
+}
+
+// homeTabs are MetaMask's Tokens / NFTs / Activity tabs.
+function homeTabs(network) {
+  const body = h('div', { role: 'tabpanel' });
+  const tabs = [
+    ['account-overview__asset-tab', 'Tokens', () => h('p', {}, `${network.ticker} on ${network.name}`)],
+    ['account-overview__nfts-tab', 'NFTs', () => h('p', {}, 'No NFTs yet')],
+    ['account-overview__activity-tab', 'Activity', () => h('p', {}, 'You have no transactions')],
+  ];
+  const buttons = tabs.map(([testid, label, content]) => h('button', { testid, role: 'tab', onclick() {
+    buttons.forEach((b) => b.setAttribute('aria-selected', String(b === this)));
+    body.replaceChildren(content());
+  } }, label));
+  buttons[0].setAttribute('aria-selected', 'true');
+  body.replaceChildren(tabs[0][2]());
+  return h('section', { class: 'tabs' }, h('div', { class: 'row', role: 'tablist' }, buttons), body);
 }
 
 function settings() {
@@ -170,7 +237,9 @@ function settings() {
     onchange: () => chrome.storage.local.set({ testwalletShowTestNetworks: box.checked }) });
   chrome.storage.local.get('testwalletShowTestNetworks').then((v) => { box.checked = !!v.testwalletShowTestNetworks; });
   return h('main', { class: 'settings' },
-    h('button', { testid: 'settings-back', 'aria-label': 'Back', onclick: () => { location.hash = ''; } }, '← Back'),
+    // MetaMask's close button has no testid, only this class.
+    h('button', { testid: 'settings-back', class: 'settings-page__header__title-container__close-button', 'aria-label': 'Back',
+      onclick: () => { location.hash = ''; } }, '← Back'),
     h('h1', {}, 'Settings'),
     h('div', { class: 'row' }, box, h('label', { for: 'show-test-networks' }, 'Show test networks')));
 }

@@ -1,5 +1,6 @@
-// Runs in the page's main world: defines window.ethereum (EIP-1193) and
-// announces it over EIP-6963. Requests travel via window.postMessage to
+// Runs in the page's main world: defines window.ethereum (EIP-1193, with
+// chainChanged and accountsChanged events) and announces it over EIP-6963
+// (on load and on every eip6963:requestProvider). Requests travel via window.postMessage to
 // contentscript.js, which relays them to the service worker.
 (() => {
   'use strict';
@@ -15,6 +16,11 @@
   window.addEventListener('message', (e) => {
     const msg = e.data;
     if (e.source !== window || !msg || msg.target !== 'testwallet-inpage') return;
+    if (msg.event) {
+      if (msg.event === 'chainChanged') ethereum.chainId = msg.value;
+      emit(msg.event, msg.value);
+      return;
+    }
     const w = waiting.get(msg.id);
     if (!w) return;
     waiting.delete(msg.id);
@@ -23,12 +29,14 @@
       return;
     }
     if (w.method === 'eth_requestAccounts') emit('accountsChanged', msg.result);
+    if (w.method === 'eth_chainId') ethereum.chainId = msg.result;
     w.resolve(msg.result);
   });
 
   const ethereum = {
     isMetaMask: true,
     isTestWallet: true,
+    chainId: null,
     request({ method, params } = {}) {
       if (typeof method !== 'string') return Promise.reject(Object.assign(new Error('Invalid request'), { code: -32600 }));
       const id = nextId++;

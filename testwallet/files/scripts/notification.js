@@ -1,22 +1,64 @@
-// notification.html: the approval popup (#connect/<id>, #confirm-transaction/<id>).
+// notification.html: the approval popup. Like MetaMask's it opens on bare
+// notification.html showing the loading fox, renders a moment later (React
+// does) and routes to the oldest pending request:
+//   #connect/<id>, then #connect/<id>/confirm-permissions   (two steps)
+//   #confirm-transaction/<id>                                (transactions)
+//   #confirm-transaction/<id>/signature-request              (signatures)
+//   #confirmation/<id>                                       (add / switch network)
+// The background closes the window once nothing is pending.
 'use strict';
 
-const target = location.hash.replace(/^#\/?/, '');
-const requestId = target.split('/')[1] || '';
+// RENDER_DELAY_MS imitates the time MetaMask's UI takes to render after the
+// document loaded, so automation cannot rely on the window's appearance.
+const RENDER_DELAY_MS = 800;
+
+const routeOf = (req, step) => {
+  switch (req.kind) {
+    case 'connect':
+      return step === 'confirm-permissions' ? `connect/${req.id}/confirm-permissions` : `connect/${req.id}`;
+    case 'transaction':
+      return `confirm-transaction/${req.id}`;
+    case 'personal_sign':
+    case 'signTypedData_v4':
+      return `confirm-transaction/${req.id}/signature-request`;
+    default:
+      return `confirmation/${req.id}`;
+  }
+};
+
+const currentRoute = () => location.hash.replace(/^#\/?/, '');
 
 function dialog(title, ...children) {
   return h('div', { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'dialog-title', class: 'dialog' },
     h('h1', { id: 'dialog-title' }, title), ...children);
 }
 
-// answer tells the worker; on success the popup closes itself like MetaMask's.
-async function answer(approve, error, buttons) {
-  buttons.forEach((b) => { b.disabled = true; });
-  const res = await send({ type: 'answer', id: requestId, approve });
-  if (res && res.ok) return window.close();
-  error.textContent = (res && res.error) || 'Something went wrong';
-  buttons.forEach((b) => { b.disabled = false; });
+// footer is MetaMask's page-container footer (or a confirmation page's).
+function footer(req, { cancelId, cancelText, okId, okText, onOk }) {
+  const error = h('p', { role: 'alert', testid: 'confirm-error' });
+  const ok = h('button', { testid: okId, onclick: () => (onOk ? onOk() : answer(true)) }, okText);
+  const no = h('button', { testid: cancelId, class: 'secondary', onclick: () => answer(false) }, cancelText);
+  // answer tells the worker; the background closes the popup when nothing
+  // else is pending, else the page moves on to the next request.
+  async function answer(approve) {
+    ok.disabled = no.disabled = true;
+    const res = await send({ type: 'answer', id: req.id, approve });
+    if (res && res.ok) return render();
+    error.textContent = (res && res.error) || 'Something went wrong';
+    ok.disabled = no.disabled = false;
+  }
+  return [error, h('div', { class: 'row footer' }, no, ok)];
 }
+
+const pageFooter = (req, okText, extra = {}) => footer(req, {
+  cancelId: 'page-container-footer-cancel', cancelText: extra.cancelText || 'Cancel',
+  okId: 'page-container-footer-next', okText, onOk: extra.onOk,
+});
+
+const confirmationFooter = (req, okText) => footer(req, {
+  cancelId: 'confirmation-cancel-button', cancelText: 'Cancel',
+  okId: 'confirmation-submit-button', okText,
+});
 
 function weiToEth(hex) {
   try {
@@ -26,59 +68,128 @@ function weiToEth(hex) {
   }
 }
 
-function connect(req, state) {
-  const error = h('p', { role: 'alert', testid: 'connect-error' });
-  const ok = h('button', { testid: 'confirm-btn', onclick: () => answer(true, error, [ok, no]) }, 'Connect');
-  const no = h('button', { testid: 'cancel-btn', onclick: () => answer(false, error, [ok, no]) }, 'Cancel');
-  return dialog('Connect',
-    h('p', {}, h('strong', {}, req.origin), ' wants to connect to your wallet.'),
-    h('p', {}, 'Account 1 ', h('span', { class: 'mono' }, shorten(state.address))),
-    h('p', {}, 'See your address, account balance and activity, and suggest transactions to approve.'),
-    error, h('div', { class: 'row' }, no, ok));
+const detail = (label, value) => h('div', { class: 'detail' }, h('dt', {}, label), h('dd', { class: 'mono' }, value));
+
+function connectChooseAccount(req, state) {
+  const box = h('input', { type: 'checkbox', id: 'account-0', checked: true, testid: 'choose-account-list-0' });
+  return dialog('Connect with MetaMask',
+    h('p', {}, h('strong', {}, req.origin)),
+    h('p', {}, 'Select the account(s) to use on this site'),
+    h('div', { class: 'row' }, box, h('label', { for: 'account-0' }, 'Account 1 ', h('span', { class: 'mono' }, shorten(state.address)))),
+    h('p', {}, 'Only connect with sites you trust.'),
+    ...pageFooter(req, 'Next', { onOk: () => go(routeOf(req, 'confirm-permissions')) }));
+}
+
+function connectPermissions(req, state) {
+  return dialog('Connect to Account 1',
+    h('p', {}, h('strong', {}, req.origin), ' ', h('span', { class: 'mono' }, shorten(state.address))),
+    h('p', {}, 'Allow this site to:'),
+    h('ul', {}, h('li', {}, 'See address, account balance, activity and suggest transactions to approve')),
+    ...pageFooter(req, 'Confirm'));
 }
 
 function transaction(req, state) {
   const tx = req.params[0] || {};
-  const error = h('p', { role: 'alert', testid: 'confirm-error' });
-  const ok = h('button', { testid: 'confirm-footer-button', onclick: () => answer(true, error, [ok, no]) }, 'Confirm');
-  const no = h('button', { testid: 'confirm-footer-cancel-button', onclick: () => answer(false, error, [ok, no]) }, 'Cancel');
-  const row = (label, value) => h('div', { class: 'detail' }, h('dt', {}, label), h('dd', { class: 'mono' }, value));
-  return dialog('Transaction request',
-    h('p', {}, 'Request from ', h('strong', {}, req.origin)),
+  return dialog('Sending ETH',
+    h('p', {}, h('strong', {}, req.origin)),
     h('dl', {},
-      row('From', state.address),
-      row('To', tx.to || 'New contract'),
-      row('Amount', weiToEth(tx.value)),
-      row('Network', state.network.name),
-      tx.data && tx.data !== '0x' ? row('Data', tx.data) : null),
-    error, h('div', { class: 'row' }, no, ok));
+      detail('From', state.address),
+      detail('To', tx.to || 'New contract'),
+      detail('Amount', weiToEth(tx.value)),
+      detail('Network', state.network.name),
+      tx.data && tx.data !== '0x' ? detail('Data', tx.data) : null),
+    ...pageFooter(req, 'Confirm', { cancelText: 'Reject' }));
+}
+
+function hexToText(hex) {
+  if (!/^0x([0-9a-f]{2})*$/i.test(hex)) return hex;
+  const bytes = new Uint8Array(hex.slice(2).match(/../g)?.map((b) => parseInt(b, 16)) || []);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return hex;
+  }
+}
+
+function signature(req, state) {
+  const typed = req.kind === 'signTypedData_v4';
+  let body;
+  if (typed) {
+    const raw = req.params[1];
+    const data = typeof raw === 'string' ? JSON.parse(raw) : raw;
+    body = h('pre', { class: 'mono message' }, JSON.stringify(data.message, null, 2));
+  } else {
+    body = h('p', { class: 'message' }, hexToText(String(req.params[0])));
+  }
+  return dialog('Signature request',
+    h('p', {}, h('strong', {}, req.origin)),
+    h('p', {}, 'Account 1 ', h('span', { class: 'mono' }, shorten(state.address))),
+    h('p', {}, 'Only sign this message if you fully understand the content and trust the requesting site.'),
+    h('h2', {}, 'Message'), body,
+    ...pageFooter(req, 'Sign', { cancelText: 'Reject' }));
+}
+
+function networkConfirmation(req) {
+  const n = req.network || {};
+  const rows = h('dl', {}, detail('Network name', n.name), detail('Network URL', n.rpcUrl),
+    detail('Chain ID', String(parseInt(n.chainId, 16))), detail('Currency symbol', n.ticker));
+  if (req.kind === 'addChain') {
+    return dialog('Allow this site to add a network?', h('p', {}, h('strong', {}, req.origin)), rows,
+      ...confirmationFooter(req, 'Approve'));
+  }
+  return dialog('Allow this site to switch the network?', h('p', {}, h('strong', {}, req.origin)),
+    h('p', {}, `This will switch the selected network within MetaMask to ${n.name}.`), rows,
+    ...confirmationFooter(req, 'Switch network'));
+}
+
+function go(route) {
+  history.replaceState(null, '', `#${route}`);
+  render();
 }
 
 let shown = '';
 
 async function render() {
   const state = await send({ type: 'state' });
-  const key = `${state.unlocked}`;
+  if (!state.unlocked) {
+    if (shown === 'unlock') return;
+    shown = 'unlock';
+    history.replaceState(null, '', '#unlock');
+    return show(dialog('Unlock', unlockForm(() => render())));
+  }
+  const queue = await send({ type: 'queue' });
+  if (!queue.length) {
+    shown = '';
+    return;
+  }
+  const r = currentRoute();
+  const req = queue.find((q) => r.split('/')[1] === q.id) || queue[0];
+  let route = routeOf(req);
+  if (req.kind === 'connect' && r === routeOf(req, 'confirm-permissions')) route = r;
+  const key = `${route}|${queue.length}`;
   if (key === shown) return;
   shown = key;
-  if (!state.unlocked) {
-    history.replaceState(null, '', '#unlock');
-    return show(dialog('Unlock', unlockForm(() => {
-      history.replaceState(null, '', `#${target}`);
-      render();
-    })));
+  if (r !== route) history.replaceState(null, '', `#${route}`);
+  let screen;
+  switch (req.kind) {
+    case 'connect':
+      screen = route.endsWith('/confirm-permissions') ? connectPermissions(req, state) : connectChooseAccount(req, state);
+      break;
+    case 'transaction':
+      screen = transaction(req, state);
+      break;
+    case 'personal_sign':
+    case 'signTypedData_v4':
+      screen = signature(req, state);
+      break;
+    default:
+      screen = networkConfirmation(req);
   }
-  const req = requestId ? await send({ type: 'pending', id: requestId }) : null;
-  if (!req) return show(dialog('No pending requests', h('p', {}, 'There is nothing to approve.')));
-  show(req.kind === 'connect' ? connect(req, state) : transaction(req, state));
+  const position = queue.length > 1 ? h('p', { class: 'queue' }, `${queue.indexOf(req) + 1} of ${queue.length}`) : null;
+  show(...[position, screen].filter(Boolean));
 }
 
 chrome.runtime.onMessage.addListener((msg) => {
-  if (msg.type !== 'changed') return;
-  const locked = location.hash === '#unlock';
-  if (msg.unlocked === locked) {
-    if (locked) history.replaceState(null, '', `#${target}`);
-    render();
-  }
+  if (msg.type === 'queue' || msg.type === 'changed') render();
 });
-render();
+setTimeout(render, RENDER_DELAY_MS);

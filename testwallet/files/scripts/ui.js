@@ -64,9 +64,13 @@ function unlockForm(onUnlocked) {
 // window.stateHooks.getCleanAppState is where MetaMask's UI (ui/index.js)
 // exposes its Redux state and where MetaMask's own e2e tests and mmcp read
 // it: `metamask` in the layout of MetaMask 11's default fixture.
+const APPROVAL_TYPES = {
+  connect: 'wallet_requestPermissions', transaction: 'transaction', personal_sign: 'personal_sign',
+  signTypedData_v4: 'eth_signTypedData_v4', addChain: 'wallet_addEthereumChain', switchChain: 'wallet_switchEthereumChain',
+};
 window.stateHooks = {
   async getCleanAppState() {
-    const [state, approvals] = await Promise.all([send({ type: 'state' }), send({ type: 'approvals' })]);
+    const [state, queue] = await Promise.all([send({ type: 'state' }), send({ type: 'queue' })]);
     const { address, network } = state;
     const accounts = {};
     if (address) {
@@ -74,7 +78,7 @@ window.stateHooks = {
       accounts[address] = { address, balance: (res && res.result) || null };
     }
     const pendingApprovals = {};
-    for (const a of approvals || []) pendingApprovals[a.id] = { id: a.id, type: a.type, origin: a.origin };
+    for (const req of queue || []) pendingApprovals[req.id] = { id: req.id, type: APPROVAL_TYPES[req.kind] || req.kind, origin: req.origin };
     return {
       metamask: {
         isUnlocked: !!state.unlocked,

@@ -27,6 +27,7 @@ function view() {
     '<div data-testid="network-display">Localhost 8545</div></header>' +
     '<main><span data-testid="eth-overview__primary-currency">25\nETH</span>' +
     '<button data-testid="open-notification">Open notification</button>' +
+    '<button data-testid="open-offscreen-notification">Open off screen</button>' +
     '<button data-testid="lock">Lock</button></main>';
 }
 
@@ -65,6 +66,8 @@ app.addEventListener('click', (e) => {
     }
   } else if (id === 'open-notification') {
     chrome.runtime.sendMessage({ type: 'open-notification' });
+  } else if (id === 'open-offscreen-notification') {
+    chrome.runtime.sendMessage({ type: 'open-offscreen-notification' });
   } else if (id === 'lock') {
     localStorage.removeItem('unlocked');
     render();

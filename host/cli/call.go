@@ -1,4 +1,4 @@
-package host
+package cli
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/mmcp-dev/mmcp/host"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -40,7 +42,7 @@ func (c *cliConn) Close() {
 
 // spawnArgs are the host flags of raw (flag values as given) for a host
 // spawned over stdio on the workspace repo.
-func spawnArgs(raw Config, repo string) []string {
+func spawnArgs(raw host.Config, repo string) []string {
 	args := []string{"--repo", repo}
 	add := func(flag, v string) {
 		if v != "" {
@@ -64,13 +66,17 @@ func spawnArgs(raw Config, repo string) []string {
 		args = append(args, "--headless")
 	}
 	add("--cdp-url", raw.CDPURL)
+	add("--extension", raw.Extension)
+	if raw.SettleTimeout > 0 {
+		add("--settle-timeout", raw.SettleTimeout.String())
+	}
 	return args
 }
 
 // connectCLI attaches to the workspace's running serve, else spawns this
 // executable as a stdio host with the same flags. logPath, when set,
 // appends the JSONL call log there.
-func connectCLI(ctx context.Context, raw Config, logPath string, stderr io.Writer) (*cliConn, error) {
+func connectCLI(ctx context.Context, raw host.Config, logPath string, stderr io.Writer) (*cliConn, error) {
 	resolved := raw
 	resolved.PluginPath = append([]string(nil), raw.PluginPath...)
 	if err := resolved.Resolve(); err != nil {
@@ -133,7 +139,7 @@ func prettyResult(res *mcp.CallToolResult) string {
 
 // runCall is `mmcp call [--log FILE] <tool> ['<json>'|-]`: it prints the
 // tool's envelope and exits 1 when the call failed (ok false).
-func runCall(ctx context.Context, cfg Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runCall(ctx context.Context, cfg host.Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	const use = "usage: mmcp [flags] call [--log FILE] <tool> ['<json arguments>' | -]"
 	fs := subcommand("call", use, stderr)
 	logFlag := fs.String("log", "", "append the JSONL call log to this file")
@@ -189,7 +195,7 @@ func runCall(ctx context.Context, cfg Config, args []string, stdin io.Reader, st
 
 // runTools is `mmcp tools [--json]`: the tools the host lists, with their
 // input schemas.
-func runTools(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) int {
+func runTools(ctx context.Context, cfg host.Config, args []string, stdout, stderr io.Writer) int {
 	fs := subcommand("tools", "usage: mmcp [flags] tools [--json]", stderr)
 	jsonFlag := fs.Bool("json", false, "print JSON")
 	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {

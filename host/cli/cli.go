@@ -1,4 +1,4 @@
-package host
+package cli
 
 import (
 	"context"
@@ -11,14 +11,19 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/mmcp-dev/mmcp/host"
 )
 
 // usage is printed by -h.
-const usage = `usage: mmcp [flags] [command]
+const usage = `usage: mmcp [command] [flags]   (flags may stand before or after the command)
 
 Commands:
   (none)       serve MCP over stdio (what an MCP client runs)
   demo         run a short real flow: the test wallet in Chrome, Anvil, the fixture server
+  doctor [--json]
+               check what a launch needs (Chrome, Anvil, node/yarn, ports, workspace,
+               plugins, artifacts dir), one line each with a fix; exit 0 when ready
   plugins      list discovered plugins, their capabilities and tools, and why any failed
   version      print the version
   serve --http [addr]
@@ -45,9 +50,10 @@ Flags:
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mmcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var cfg Config
+	var cfg host.Config
 	var pluginPath string
-	fs.StringVar(&cfg.Repo, "repo", "", "workspace (extension checkout); env MMCP_REPO; default: nearest package.json above the working directory")
+	fs.StringVar(&cfg.Repo, "repo", "", "workspace (extension checkout); env MMCP_REPO; default: nearest package.json above the working directory, else none (the embedded test wallet)")
+	fs.StringVar(&cfg.Extension, "extension", "", "extension mm_launch loads without extensionPath: a directory or 'testwallet'; env MMCP_EXTENSION (default: the workspace's build, or the test wallet with no workspace)")
 	fs.StringVar(&cfg.ArtifactsDir, "artifacts-dir", "", "artifacts directory (default <repo>/test-artifacts)")
 	fs.StringVar(&pluginPath, "plugin-path", "", "extra plugin directories, ':'-separated; env MMCP_PLUGIN_PATH")
 	fs.StringVar(&cfg.ConfigFile, "config", "", "config file (default <repo>/.mmcp/config.json)")
@@ -57,22 +63,25 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Chrome, "chrome", "", "Chrome/Chromium binary; env CHROME_PATH (default: usual install locations)")
 	fs.BoolVar(&cfg.Headless, "headless", false, "force headless Chrome (default: headed when a display is available)")
 	fs.StringVar(&cfg.CDPURL, "cdp-url", "", "attach to an already running Chrome (DevTools URL) instead of launching one")
+	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	global, rest := splitGlobal(fs, args)
+	if err := fs.Parse(global); err != nil {
 		return 2
 	}
 	if pluginPath != "" {
 		cfg.PluginPath = filepath.SplitList(pluginPath)
 	}
-	cmd, rest := "", fs.Args()
+	rest = append(fs.Args(), rest...)
+	cmd := ""
 	if len(rest) > 0 {
 		cmd, rest = rest[0], rest[1:]
 	}
 	if cmd == "version" {
-		fmt.Fprintln(stdout, "mmcp", Version)
+		fmt.Fprintln(stdout, "mmcp", host.Version)
 		return 0
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -98,11 +107,46 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runPlugins(ctx, cfg, rest, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, cfg, stdout, stderr)
+	case "doctor":
+		return runDoctor(ctx, cfg, rest, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "mmcp: unknown command %q\n", cmd)
 		fs.Usage()
 		return 2
 	}
+}
+
+// splitGlobal takes the global flags out of args wherever they stand
+// (before or after the subcommand, `mmcp serve --http --headless` as well
+// as `mmcp --headless serve --http`), up to a "--". global keeps them in
+// order, with their values; rest is everything else, in order.
+func splitGlobal(fs *flag.FlagSet, args []string) (global, rest []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return global, append(rest, args[i:]...)
+		}
+		name := strings.TrimLeft(a, "-")
+		if !strings.HasPrefix(a, "-") || name == "" {
+			rest = append(rest, a)
+			continue
+		}
+		name, _, hasValue := strings.Cut(name, "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			rest = append(rest, a)
+			continue
+		}
+		global = append(global, a)
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); hasValue || (ok && b.IsBoolFlag()) {
+			continue
+		}
+		if i+1 < len(args) {
+			i++
+			global = append(global, args[i])
+		}
+	}
+	return global, rest
 }
 
 // subcommand returns a flag set for a subcommand whose usage line is use.
@@ -133,8 +177,8 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func runServe(ctx context.Context, cfg Config, _ []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	h, err := New(cfg)
+func runServe(ctx context.Context, cfg host.Config, _ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	h, err := host.New(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)
 		return 1
@@ -145,13 +189,13 @@ func runServe(ctx context.Context, cfg Config, _ []string, stdin io.Reader, stdo
 		return 1
 	}
 	if err := h.ServeStdio(ctx, stdin, stdout); err != nil {
-		h.log.Error("stdio server stopped", "error", err)
+		h.Log().Error("stdio server stopped", "error", err)
 		return 1
 	}
 	return 0
 }
 
-func runPlugins(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) int {
+func runPlugins(ctx context.Context, cfg host.Config, args []string, stdout, stderr io.Writer) int {
 	fs := subcommand("plugins", "usage: mmcp [flags] plugins [--json]", stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {
@@ -160,7 +204,7 @@ func runPlugins(ctx context.Context, cfg Config, args []string, stdout, stderr i
 		}
 		return 2
 	}
-	h, err := New(cfg)
+	h, err := host.New(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)
 		return 1
@@ -181,7 +225,7 @@ func runPlugins(ctx context.Context, cfg Config, args []string, stdout, stderr i
 		Error        string   `json:"error,omitempty"`
 	}
 	var rows []row
-	for _, p := range h.plugins.Plugins() {
+	for _, p := range h.Plugins().Plugins() {
 		r := row{Name: p.Spec.Name, Path: p.Spec.Path, Source: p.Spec.Source, Capabilities: []string{}, Tools: []string{}, Rejected: p.Rejected}
 		if p.Err != nil {
 			r.Error = p.Err.Error()

@@ -1,4 +1,4 @@
-package host
+package cli
 
 import (
 	"context"
@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/sdk/client"
+
 	mcpclient "github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mmcp-dev/mmcp/testwallet"
@@ -30,7 +30,7 @@ type demoStep struct {
 // (with its plugins), launches the embedded test wallet in Chrome against
 // Anvil and the fixture server, runs a short flow, saves a screenshot and
 // prints every step.
-func runDemo(ctx context.Context, cfg Config, stdout, stderr io.Writer) int {
+func runDemo(ctx context.Context, cfg host.Config, stdout, stderr io.Writer) int {
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp demo:", err)
@@ -68,7 +68,7 @@ func runDemo(ctx context.Context, cfg Config, stdout, stderr io.Writer) int {
 		args = append(args, "--log-file", cfg.LogFile)
 	}
 	fmt.Fprintf(stdout, "mmcp demo: host %s, test wallet in %s\n", exe, wallet)
-	c, err := spawnStdio(ctx, exe, args, stderr)
+	c, err := client.SpawnStdio(ctx, client.Command{Path: exe, Args: args, Stderr: stderr})
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp demo:", err)
 		return 1
@@ -96,10 +96,11 @@ func runDemo(ctx context.Context, cfg Config, stdout, stderr io.Writer) int {
 			return fmt.Sprintf("%d testids, %d accessibility nodes", len(ids), len(nodes))
 		}},
 		{"mm_run_steps", map[string]any{"includeObservations": "none", "steps": []map[string]any{
+			// Testids that exist in real MetaMask, so the demo runs on both.
 			{"tool": "mm_navigate", "args": map[string]any{"screen": "settings"}},
-			{"tool": "mm_wait_for", "args": map[string]any{"testId": "settings-back"}},
-			{"tool": "mm_click", "args": map[string]any{"testId": "settings-back"}},
+			{"tool": "mm_navigate", "args": map[string]any{"screen": "home"}},
 			{"tool": "mm_wait_for", "args": map[string]any{"testId": "eth-overview-send"}},
+			{"tool": "mm_click", "args": map[string]any{"testId": "account-overview__activity-tab"}},
 		}}, func(r map[string]any) string {
 			return fmt.Sprintf("batch: %s of %s steps ok in %s ms", str(r, "summary", "succeeded"), str(r, "summary", "total"), str(r, "summary", "durationMs"))
 		}},
@@ -143,55 +144,7 @@ func runDemo(ctx context.Context, cfg Config, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// spawnStdio starts an MCP server process and initializes a client on it.
-func spawnStdio(ctx context.Context, exe string, args []string, stderr io.Writer) (*mcpclient.Client, error) {
-	cmd := exec.Command(exe, args...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	c := mcpclient.NewClient(transport.NewIO(out, &procCloser{in, cmd}, io.NopCloser(strings.NewReader(""))))
-	if err := c.Start(ctx); err != nil {
-		return nil, err
-	}
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "mmcp-demo", Version: Version}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		_ = c.Close()
-		return nil, err
-	}
-	return c, nil
-}
-
-// procCloser closes the server's stdin and waits for it to exit.
-type procCloser struct {
-	io.WriteCloser
-	cmd *exec.Cmd
-}
-
-func (p *procCloser) Close() error {
-	err := p.WriteCloser.Close()
-	done := make(chan struct{})
-	go func() { _ = p.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-done
-	}
-	return err
-}
-
-// callEnvelope calls a tool and decodes its envelope.
+// callEnvelope calls a tool and decodes its envelope as a map.
 func callEnvelope(ctx context.Context, c *mcpclient.Client, tool string, args map[string]any) (map[string]any, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = tool
@@ -203,15 +156,11 @@ func callEnvelope(ctx context.Context, c *mcpclient.Client, tool string, args ma
 	if err != nil {
 		return nil, err
 	}
-	if len(res.Content) == 0 {
-		return nil, fmt.Errorf("%s: empty result", tool)
-	}
-	tc, ok := res.Content[0].(mcp.TextContent)
-	if !ok {
-		return nil, fmt.Errorf("%s: first content is not text", tool)
+	if _, err := client.DecodeEnvelope(res); err != nil {
+		return nil, fmt.Errorf("%s: %w", tool, err)
 	}
 	var env map[string]any
-	if err := json.Unmarshal([]byte(tc.Text), &env); err != nil {
+	if err := json.Unmarshal([]byte(client.Text(res)), &env); err != nil {
 		return nil, fmt.Errorf("%s: %w", tool, err)
 	}
 	return env, nil

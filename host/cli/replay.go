@@ -1,10 +1,12 @@
-package host
+package cli
 
 import (
 	"context"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/mmcp-dev/mmcp/host"
 
 	"github.com/mmcp-dev/mmcp/sdk/client"
 )
@@ -13,7 +15,7 @@ import (
 // runs the calls of a JSONL call log (its "before" lines, or plain
 // {"name","arguments"} lines) in order, prints one line per call and a
 // summary, and exits 1 when a call failed.
-func runReplay(ctx context.Context, cfg Config, args []string, stdout, stderr io.Writer) int {
+func runReplay(ctx context.Context, cfg host.Config, args []string, stdout, stderr io.Writer) int {
 	const use = "usage: mmcp [flags] replay <log.jsonl | -> [--keep-going] [--log FILE]"
 	fs := subcommand("replay", use, stderr)
 	keepGoingFlag := fs.Bool("keep-going", false, "run every call even after a failure")

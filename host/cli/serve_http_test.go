@@ -1,4 +1,4 @@
-package host
+package cli
 
 import (
 	"net"
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mmcp-dev/mmcp/host"
 
 	"github.com/hashicorp/go-hclog"
 )
@@ -114,7 +116,7 @@ func TestServeStateClaim(t *testing.T) {
 }
 
 func TestSpawnArgs(t *testing.T) {
-	got := strings.Join(spawnArgs(Config{Headless: true, PluginPath: []string{"a", "b"}, ToolPrefix: "mm"}, "/ws"), " ")
+	got := strings.Join(spawnArgs(host.Config{Headless: true, PluginPath: []string{"a", "b"}, ToolPrefix: "mm"}, "/ws"), " ")
 	if !strings.HasPrefix(got, "--repo /ws --plugin-path a:b") || !strings.Contains(got, "--headless") || !strings.Contains(got, "--tool-prefix mm") {
 		t.Fatalf("spawnArgs = %s", got)
 	}

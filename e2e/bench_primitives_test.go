@@ -1,0 +1,182 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// rowsPage serves a page of n rows, about 15 accessibility nodes each, with
+// a counter button on top.
+func rowsPage(b testing.TB, n int) string {
+	var sb strings.Builder
+	sb.WriteString(`<!doctype html><html><head><title>rows</title></head><body><h1>Rows</h1><button data-testid="counter" onclick="this.dataset.n=(+this.dataset.n||0)+1">Count</button><main>`)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&sb, `<section><h2>Row %d</h2><p>text %d <b>bold</b></p><a href="#r%d" data-testid="link-%d">link %d</a><label>field %d <input></label><button>b%d</button><select aria-label="pick %d"><option>one</option><option>two</option></select></section>`, i, i, i, i, i, i, i, i)
+	}
+	sb.WriteString(`</main></body></html>`)
+	page := sb.String()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, page)
+	}))
+	b.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
+// bareCDP attaches a second DevTools client to the session's Chrome (the
+// port in its profile's DevToolsActivePort): the floor every primitive is
+// compared with, measured on the same Chrome in the same run.
+func bareCDP(b testing.TB, ws string) *rod.Browser {
+	b.Helper()
+	var dir string
+	for _, pid := range chromeFor(ws) {
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		for _, a := range strings.Split(string(cmd), "\x00") {
+			if v, ok := strings.CutPrefix(a, "--user-data-dir="); ok {
+				dir = v
+			}
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "DevToolsActivePort"))
+	if err != nil {
+		b.Fatalf("DevToolsActivePort of %q: %v", dir, err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	br := rod.New().ControlURL("ws://127.0.0.1:" + lines[0] + lines[1])
+	if err := br.Connect(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = br.Close })
+	return br
+}
+
+// pageAt finds the page target whose URL starts with prefix.
+func pageAt(b testing.TB, br *rod.Browser, prefix string) *rod.Page {
+	b.Helper()
+	pages, err := br.Pages()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, p := range pages {
+		if info, err := p.Info(); err == nil && strings.HasPrefix(info.URL, prefix) {
+			return p
+		}
+	}
+	b.Fatalf("no page at %s", prefix)
+	return nil
+}
+
+// timeN runs f n times and returns the median in milliseconds.
+func timeN(b *testing.B, n int, f func()) float64 {
+	var ds []time.Duration
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		f()
+		ds = append(ds, time.Since(start))
+	}
+	return median(ds)
+}
+
+// BenchmarkPrimitives times snapshot, navigate, screenshot and click
+// through MCP (host process, stdio) and the bare CDP call each one rests on,
+// on the same Chrome and page in the same run, on the wallet's home, a
+// 1,000+-node page and a 10,000+-node page, and reports both medians and
+// their ratio (x-floor): the speed targets of the project.
+func BenchmarkPrimitives(b *testing.B) {
+	h, ws := walletHost(b)
+	launch(b, h, map[string]any{"stateMode": "default"})
+	br := bareCDP(b, ws)
+	pages := []struct{ name, url string }{
+		{"wallet-home", ""},
+		{"1k-nodes", rowsPage(b, 80)},
+		{"10k-nodes", rowsPage(b, 800)},
+	}
+	ctx := context.Background()
+	for _, pg := range pages {
+		if pg.url != "" {
+			must(b, h.Call("mm_navigate", map[string]any{"screen": "url", "url": pg.url}))
+		}
+		var st struct{ State struct{ CurrentURL string } }
+		must(b, h.Call("mm_get_state", map[string]any{})).Decode(b, &st)
+		page := pageAt(b, br, st.State.CurrentURL)
+		clickID := "counter"
+		if pg.url == "" {
+			clickID = "eth-overview-send"
+		}
+		report := func(b *testing.B, mcp, floor float64) {
+			b.ReportMetric(mcp, "median-ms")
+			b.ReportMetric(floor, "floor-ms")
+			b.ReportMetric(mcp/floor, "x-floor")
+		}
+		b.Run(pg.name+"/snapshot", func(b *testing.B) {
+			floor := timeN(b, b.N, func() {
+				if _, err := (proto.AccessibilityGetFullAXTree{}).Call(page); err != nil {
+					b.Fatal(err)
+				}
+			})
+			mcp := timeN(b, b.N, func() { must(b, h.Call("mm_accessibility_snapshot", map[string]any{})) })
+			report(b, mcp, floor)
+		})
+		b.Run(pg.name+"/screenshot", func(b *testing.B) {
+			floor := timeN(b, b.N, func() {
+				if _, err := (proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, OptimizeForSpeed: true}).Call(page); err != nil {
+					b.Fatal(err)
+				}
+			})
+			mcp := timeN(b, b.N, func() { must(b, h.Call("mm_screenshot", map[string]any{"name": "bench"})) })
+			report(b, mcp, floor)
+		})
+		if pg.url != "" {
+			b.Run(pg.name+"/navigate", func(b *testing.B) {
+				floor := timeN(b, b.N, func() {
+					wait := page.Context(ctx).WaitNavigation(proto.PageLifecycleEventNameLoad)
+					if err := page.Navigate(pg.url); err != nil {
+						b.Fatal(err)
+					}
+					wait()
+				})
+				mcp := timeN(b, b.N, func() { must(b, h.Call("mm_navigate", map[string]any{"screen": "url", "url": pg.url})) })
+				report(b, mcp, floor)
+			})
+			page = pageAt(b, br, pg.url)
+		}
+		b.Run(pg.name+"/click", func(b *testing.B) {
+			el, err := page.Element(`[data-testid="` + clickID + `"]`)
+			if err != nil {
+				b.Fatal(err)
+			}
+			shape, err := el.Shape()
+			if err != nil {
+				b.Fatal(err)
+			}
+			pt := shape.OnePointInside()
+			floor := timeN(b, b.N, func() {
+				for _, t := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
+					if err := (proto.InputDispatchMouseEvent{Type: t, X: pt.X, Y: pt.Y, Button: proto.InputMouseButtonLeft, ClickCount: 1}).Call(page); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			if pg.url == "" {
+				// The wallet's send button changes the screen: click it once
+				// through MCP, then measure an idempotent click.
+				clickID = "account-overview__activity-tab"
+			}
+			mcp := timeN(b, b.N, func() { must(b, h.Call("mm_click", map[string]any{"testId": clickID})) })
+			report(b, mcp, floor)
+		})
+		if pg.url == "" {
+			must(b, h.Call("mm_navigate", map[string]any{"screen": "home"}))
+		}
+	}
+}

@@ -1,0 +1,181 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/internal/testutil"
+)
+
+// childrenOf lists the processes whose parent is ppid and whose command
+// line contains needle.
+func childrenOf(ppid int, needle string) []int {
+	var out []int
+	for _, pid := range pidsMatching(needle) {
+		st, err := os.ReadFile(filepath.Join("/proc", fmt.Sprint(pid), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		f := strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+1:]))
+		if len(f) > 1 && f[1] == fmt.Sprint(ppid) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+func killAll(t *testing.T, what string, pids []int) {
+	t.Helper()
+	if len(pids) == 0 {
+		t.Fatalf("no %s process to kill", what)
+	}
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// healthView is mm_get_state's answer with its health block.
+type healthView struct {
+	State  state
+	Health struct {
+		Browser, Chain, Fixture struct{ Status, Reason string }
+		Plugins                 map[string]struct{ Status, Reason string }
+	}
+}
+
+// TestSessionHealth kills each part of a running session: the next call
+// that needs it answers its precise code within 2 s, mm_get_state shows it
+// down (and reports no balance from a dead chain), and mm_launch starts a
+// fresh session without mm_cleanup.
+func TestSessionHealth(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		kill func(t *testing.T, h *Host, ws string, port int)
+		// check waits for the fault to show, within 2 s of the kill.
+		part, code string
+	}{
+		{"chrome", func(t *testing.T, h *Host, ws string, _ int) { killAll(t, "chrome", chromeFor(ws)) }, "browser", "MM_BROWSER_CLOSED"},
+		{"chain plugin", func(t *testing.T, h *Host, _ string, _ int) {
+			killAll(t, "chain plugin", childrenOf(h.Cmd.Process.Pid, "mmcp-plugin-chain"))
+		}, "chain", "MM_CHAIN_DOWN"},
+		{"anvil", func(t *testing.T, _ *Host, _ string, port int) { killAll(t, "anvil", anvilOn(port)) }, "chain", "MM_CHAIN_DOWN"},
+		{"fixture plugin", func(t *testing.T, h *Host, _ string, _ int) {
+			killAll(t, "fixture plugin", childrenOf(h.Cmd.Process.Pid, "mmcp-plugin-fixture"))
+		}, "fixture", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h, ws := walletHost(t)
+			port := testutil.FreePort(t)
+			args := map[string]any{"ports": map[string]any{"anvil": port}}
+			first := launchRetry(t, h, args)
+			tc.kill(t, h, ws, port)
+			killed := time.Now()
+
+			var view healthView
+			var env Envelope
+			shown := eventually(2*time.Second, func() bool {
+				env = h.Call("mm_get_state", map[string]any{})
+				if tc.part == "browser" {
+					return !env.OK && env.Error.Code == tc.code
+				}
+				view = healthView{}
+				env.Decode(t, &view)
+				switch tc.part {
+				case "chain":
+					return view.Health.Chain.Status == "down"
+				default:
+					return view.Health.Fixture.Status == "down"
+				}
+			})
+			if !shown {
+				t.Fatalf("%s not reported down within 2 s: %s %+v", tc.part, env.Result, env.Error)
+			}
+			t.Logf("%s reported down %d ms after the kill", tc.part, time.Since(killed).Milliseconds())
+			switch tc.part {
+			case "browser":
+				if !strings.Contains(env.Error.Message, "mm_launch") {
+					t.Fatalf("no way forward in %q", env.Error.Message)
+				}
+				wantCode(t, h.Call("mm_click", map[string]any{"testId": "eth-overview-send"}), tc.code)
+			case "chain":
+				if view.State.Balance != nil {
+					t.Fatalf("balance %q reported from a dead chain", *view.State.Balance)
+				}
+				if view.Health.Chain.Reason == "" || view.Health.Browser.Status != "up" {
+					t.Fatalf("health %+v", view.Health)
+				}
+				env = h.Call("mm_seed_contract", map[string]any{"contractName": "hst"})
+				wantCode(t, env, tc.code)
+			case "fixture":
+				if view.Health.Chain.Status != "up" || view.Health.Fixture.Reason == "" {
+					t.Fatalf("health %+v", view.Health)
+				}
+			}
+
+			// mm_launch replaces the broken session without mm_cleanup.
+			res := launchRetry(t, h, args)
+			if res["sessionId"] == first["sessionId"] || !slices.Contains(steps(res), "replace") {
+				t.Fatalf("relaunch: session %v (was %v), steps %v", res["sessionId"], first["sessionId"], steps(res))
+			}
+			st := launchState(t, res)
+			if st.CurrentScreen != "home" || st.Balance == nil || *st.Balance != "25 ETH" {
+				t.Fatalf("relaunched state %+v", st)
+			}
+			var after healthView
+			must(t, h.Call("mm_get_state", map[string]any{})).Decode(t, &after)
+			if after.Health.Browser.Status != "up" || after.Health.Chain.Status != "up" || after.Health.Fixture.Status != "up" {
+				t.Fatalf("health after relaunch %+v", after.Health)
+			}
+			must(t, h.Call("mm_cleanup", map[string]any{}))
+			nothingLeft(t, ws, port)
+		})
+	}
+}
+
+// TestLaunchNeverSettles: a wallet that stays on its loading spinner fails
+// mm_launch with MM_LAUNCH_FAILED after the settle timeout (not the call's
+// 20-minute deadline), with its console errors and a screenshot, and
+// leaves nothing running.
+func TestLaunchNeverSettles(t *testing.T) {
+	ws := walletWorkspace(t)
+	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless", "--settle-timeout", "3s"}})
+	port := testutil.FreePort(t)
+	started := time.Now()
+	env := h.Call("mm_launch", map[string]any{"extensionPath": filepath.Join(repoRoot(), "e2e", "testdata", "never-settles"), "ports": map[string]any{"anvil": port}})
+	took := time.Since(started)
+	wantCode(t, env, "MM_LAUNCH_FAILED")
+	if took > 15*time.Second {
+		t.Fatalf("launch failed after %s, want about the 3 s settle timeout", took)
+	}
+	d := env.Error.Details
+	if d["step"] != "extension" || !strings.Contains(env.Error.Message, "did not reach a recognized screen within 3s") {
+		t.Fatalf("error %q %v", env.Error.Message, d)
+	}
+	errs, _ := d["consoleErrors"].([]any)
+	var joined []string
+	for _, e := range errs {
+		joined = append(joined, fmt.Sprint(e))
+	}
+	all := strings.Join(joined, "\n")
+	if !strings.Contains(all, "background failed to load the wallet state") || !strings.Contains(all, "UI could not reach a working background") {
+		t.Fatalf("console errors of the service worker and the page missing: %q", all)
+	}
+	shot, _ := d["screenshot"].(string)
+	if fi, err := os.Stat(shot); err != nil || fi.Size() == 0 {
+		t.Fatalf("screenshot %q: %v", shot, err)
+	}
+	if u, _ := d["lastUrl"].(string); !strings.HasSuffix(u, "/home.html") {
+		t.Fatalf("lastUrl %q", u)
+	}
+	wantCode(t, h.Call("mm_get_state", map[string]any{}), "MM_NO_ACTIVE_SESSION")
+	if !eventually(10*time.Second, func() bool { return len(anvilOn(port)) == 0 && portFree(12345) }) {
+		t.Fatal("the failed launch left Anvil or the fixture server running")
+	}
+}

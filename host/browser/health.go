@@ -1,0 +1,239 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// health is what the session knows about its Chrome: whether it went away
+// on its own, and the last console errors of the extension's pages and
+// service worker (for launch diagnoses).
+type health struct {
+	gone    chan struct{} // closed when Chrome went away without Close
+	closing chan struct{} // closed by Close before it tears down
+
+	mu      sync.Mutex
+	reason  string
+	console []consoleLine // newest last, at most maxConsole
+}
+
+// consoleLine is one console error and when it was seen.
+type consoleLine struct {
+	at   time.Time
+	text string
+}
+
+// maxConsole bounds the console errors kept; maxConsoleLen one entry.
+const (
+	maxConsole    = 30
+	maxConsoleLen = 500
+)
+
+func newHealth() *health {
+	return &health{gone: make(chan struct{}), closing: make(chan struct{})}
+}
+
+// Gone is closed when Chrome went away on its own (crashed, killed, its
+// DevTools connection dropped), never by Close.
+func (s *Session) Gone() <-chan struct{} { return s.health.gone }
+
+// Alive answers nil while Chrome runs, and MM_BROWSER_CLOSED once it went
+// away on its own.
+func (s *Session) Alive() error {
+	select {
+	case <-s.health.gone:
+		s.health.mu.Lock()
+		reason := s.health.reason
+		s.health.mu.Unlock()
+		return sdk.Errorf(sdk.CodeBrowserClosed, "Chrome is gone (%s): this session cannot act any more; call mm_launch to start a fresh session (what is left of this one is cleaned up first)", reason).
+			WithDetails(map[string]any{"part": "browser"})
+	default:
+		return nil
+	}
+}
+
+// ConsoleErrors are the last errors logged by the extension's pages and
+// service worker (uncaught exceptions, console.error, Log entries).
+func (s *Session) ConsoleErrors() []string {
+	return s.consoleSince(time.Time{})
+}
+
+// consoleSince are the console errors seen at or after t, oldest first.
+func (s *Session) consoleSince(t time.Time) []string {
+	s.health.mu.Lock()
+	defer s.health.mu.Unlock()
+	out := []string{}
+	for _, l := range s.health.console {
+		if !l.at.Before(t) {
+			out = append(out, l.text)
+		}
+	}
+	return out
+}
+
+// watch follows Chrome's events on a subscription of its own: console
+// errors are kept, and the end of the stream while the session is not
+// closing means Chrome went away.
+func (s *Session) watch(b *rod.Browser) {
+	events := b.Event()
+	go func() {
+		for msg := range events {
+			if line := consoleError(msg); line != "" {
+				s.health.add(line)
+			}
+		}
+		select {
+		case <-s.health.closing:
+		default:
+			s.health.mu.Lock()
+			s.health.reason = "its DevTools connection closed: crashed, killed or closed by hand"
+			s.health.mu.Unlock()
+			close(s.health.gone)
+			s.log.Warn("chrome went away", "pid", s.pid)
+		}
+	}()
+}
+
+func (h *health) add(line string) {
+	if len(line) > maxConsoleLen {
+		line = line[:maxConsoleLen] + "…"
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.console = append(h.console, consoleLine{at: time.Now(), text: line})
+	if len(h.console) > maxConsole {
+		h.console = h.console[len(h.console)-maxConsole:]
+	}
+}
+
+// consoleError renders an error-level console event, or "".
+func consoleError(msg *rod.Message) string {
+	switch msg.Method {
+	case "Runtime.exceptionThrown":
+		var ev proto.RuntimeExceptionThrown
+		if !msg.Load(&ev) || ev.ExceptionDetails == nil {
+			return ""
+		}
+		d := ev.ExceptionDetails
+		text := d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			text = d.Exception.Description
+		}
+		return "uncaught: " + firstLine(text) + at(d.URL)
+	case "Runtime.consoleAPICalled":
+		var ev proto.RuntimeConsoleAPICalled
+		if !msg.Load(&ev) || ev.Type != proto.RuntimeConsoleAPICalledTypeError {
+			return ""
+		}
+		var parts []string
+		for _, a := range ev.Args {
+			switch {
+			case a.Description != "":
+				parts = append(parts, firstLine(a.Description))
+			case !a.Value.Nil():
+				parts = append(parts, strings.Trim(a.Value.String(), `"`))
+			}
+		}
+		return "console.error: " + strings.Join(parts, " ")
+	case "Log.entryAdded":
+		var ev proto.LogEntryAdded
+		if !msg.Load(&ev) || ev.Entry == nil || ev.Entry.Level != proto.LogLogEntryLevelError {
+			return ""
+		}
+		return "log: " + firstLine(ev.Entry.Text) + at(ev.Entry.URL)
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func at(url string) string {
+	if url == "" {
+		return ""
+	}
+	return " (" + url + ")"
+}
+
+// listen turns on the console and log events of an attached target.
+func listen(ctx context.Context, p *rod.Page) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_ = proto.RuntimeEnable{}.Call(p.Context(ctx))
+	_ = proto.LogEnable{}.Call(p.Context(ctx))
+}
+
+// listenWorkers attaches to the extension's service workers for their
+// console errors.
+func (s *Session) listenWorkers(ctx context.Context) {
+	for _, id := range s.tabs.workersOf(s.extID) {
+		res, err := proto.TargetAttachToTarget{TargetID: id, Flatten: true}.Call(s.browser.Context(ctx))
+		if err != nil {
+			s.log.Debug("attach to service worker", "error", err)
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		for _, method := range []string{"Runtime.enable", "Log.enable"} {
+			_, _ = s.browser.Call(cctx, string(res.SessionID), method, nil)
+		}
+		cancel()
+	}
+}
+
+// workersOf lists the service worker targets of extension extID.
+func (t *tracker) workersOf(extID string) []proto.TargetTargetID {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var ids []proto.TargetTargetID
+	for id, u := range t.workers {
+		if extID != "" && extensionIDFromURL(u) == extID {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// Diagnosis is what a failed launch reports about the browser.
+type Diagnosis struct {
+	LastScreen    string   `json:"lastScreen"`
+	LastURL       string   `json:"lastUrl"`
+	ConsoleErrors []string `json:"consoleErrors"`
+	Screenshot    string   `json:"screenshot,omitempty"`
+}
+
+// Diagnose reads what the browser shows now, its console errors and a
+// screenshot (saved as <name>.png under the artifacts' screenshots), each
+// within a few seconds.
+func (s *Session) Diagnose(ctx context.Context, name string) Diagnosis {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	d := Diagnosis{ConsoleErrors: s.ConsoleErrors()}
+	if st, err := s.State(ctx); err == nil {
+		d.LastScreen, d.LastURL = st.CurrentScreen, st.CurrentURL
+	} else if ti, ok := s.tabs.active(); ok {
+		d.LastURL = ti.URL
+	}
+	if shot, err := s.Screenshot(ctx, ScreenshotOptions{Name: name}); err == nil {
+		d.Screenshot = shot.Path
+	} else {
+		s.log.Debug("diagnosis screenshot", "error", err)
+	}
+	return d
+}
+
+// String is a one-line summary.
+func (d Diagnosis) String() string {
+	return fmt.Sprintf("last screen %q at %s, %d console errors", d.LastScreen, d.LastURL, len(d.ConsoleErrors))
+}

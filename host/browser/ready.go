@@ -1,0 +1,68 @@
+package browser
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-rod/rod"
+)
+
+// renderWait bounds how long a call waits for a loaded wallet page to render
+// its app (MetaMask's React app renders about 2 s after the document loads,
+// longer while its background starts).
+const renderWait = 10 * time.Second
+
+// renderProbe is what waitRendered reads from a page.
+type renderProbe struct {
+	Href    string `json:"href"`
+	Ready   string `json:"ready"`
+	Loading bool   `json:"loading"`
+	Content bool   `json:"content"`
+}
+
+// renderProbeJS: the page shows something to act on (a visible testid or
+// control) and no loading screen (MetaMask's static fox and spinner, its
+// loading overlay).
+const renderProbeJS = `(() => {
+  const visible = (el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0) return false;
+    const cs = getComputedStyle(el);
+    return cs.visibility !== 'hidden' && cs.display !== 'none' && cs.opacity !== '0';
+  };
+  const any = (sel) => Array.prototype.some.call(document.querySelectorAll(sel), visible);
+  return {
+    href: location.href,
+    ready: document.readyState,
+    loading: any('.loading-overlay, .loading-logo, .loading-spinner, [data-testid="loading-overlay"]'),
+    content: any('[data-testid], button, input, select, textarea, a[href], [role="button"]'),
+  };
+})()`
+
+// waitRendered waits, at most renderWait and within ctx, until page's app
+// has rendered: a document that is complete, shows a visible testid or
+// control and no loading screen. It returns false when the bound passed
+// first (the caller goes on: the page is what it is), and an error only
+// when the page went away.
+func (s *Session) waitRendered(ctx context.Context, page *rod.Page) (bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, renderWait)
+	defer cancel()
+	for {
+		var p renderProbe
+		err := s.worlds.eval(ctx, page, renderProbeJS, evalOpts{idempotent: true}, &p)
+		if err == nil && p.Ready == "complete" && p.Content && !p.Loading {
+			return true, nil
+		}
+		if err != nil {
+			if _, ok := s.tabs.get(page.TargetID); !ok {
+				return false, err
+			}
+		}
+		select {
+		case <-ctx.Done():
+			s.log.Debug("page did not render in time", "href", p.Href, "loading", p.Loading, "content", p.Content, "error", err)
+			return false, nil
+		case <-time.After(2 * pollInterval):
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// DefaultHTTPAddr is where `mmcp serve --http` listens when no address is
+// given: loopback, a free port.
+const DefaultHTTPAddr = "127.0.0.1:0"
+
+// HTTPPath is the MCP endpoint path of `mmcp serve --http`.
+const HTTPPath = "/mcp"
+
+// listenAddr returns the address to listen on: the default when addr is
+// empty, "127.0.0.1:<port>" for a bare port.
+func listenAddr(addr string) string {
+	switch {
+	case addr == "":
+		return DefaultHTTPAddr
+	case !strings.Contains(addr, ":"):
+		if _, err := strconv.Atoi(addr); err == nil {
+			return "127.0.0.1:" + addr
+		}
+	}
+	return addr
+}
+
+// endpointURL is the URL clients use for a server listening on a.
+func endpointURL(a *net.TCPAddr) string {
+	ip := a.IP
+	if ip.IsUnspecified() {
+		if ip.To4() != nil {
+			ip = net.IPv4(127, 0, 0, 1)
+		} else {
+			ip = net.IPv6loopback
+		}
+	}
+	return "http://" + net.JoinHostPort(ip.String(), strconv.Itoa(a.Port)) + HTTPPath
+}
+
+// runServeCmd is `mmcp serve [--http [addr]]`: over stdio unless --http.
+func runServeCmd(ctx context.Context, cfg host.Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	httpMode, addr := false, ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--http" || a == "-http":
+			httpMode = true
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				addr = args[i+1]
+				i++
+			}
+		case strings.HasPrefix(a, "--http="):
+			httpMode, addr = true, strings.TrimPrefix(a, "--http=")
+		default:
+			fmt.Fprintf(stderr, "mmcp serve: unknown argument %q (usage: mmcp [flags] serve [--http [addr]])\n", a)
+			return 2
+		}
+	}
+	if !httpMode {
+		return runServe(ctx, cfg, nil, stdin, stdout, stderr)
+	}
+	return runServeHTTP(ctx, cfg, addr, stdout, stderr)
+}
+
+// runServeHTTP is `mmcp serve --http [addr]`.
+func runServeHTTP(ctx context.Context, cfg host.Config, addr string, stdout, stderr io.Writer) int {
+	h, err := host.New(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "mmcp:", err)
+		return 1
+	}
+	defer h.Close()
+	statePath := ServeStatePath(h.Config().Repo)
+	if cur, ok := ReadServeState(h.Config().Repo); ok {
+		fmt.Fprintf(stderr, "mmcp: mmcp serve is already running for this workspace at %s (pid %d)\n", cur.URL, cur.PID)
+		return 1
+	}
+	token, err := newToken()
+	if err != nil {
+		fmt.Fprintln(stderr, "mmcp:", err)
+		return 1
+	}
+	ln, err := net.Listen("tcp", listenAddr(addr))
+	if err != nil {
+		fmt.Fprintln(stderr, "mmcp:", err)
+		return 1
+	}
+	tcp := ln.Addr().(*net.TCPAddr)
+	st := ServeState{URL: endpointURL(tcp), Token: token, PID: os.Getpid()}
+	if err := claimServeState(statePath, st); err != nil {
+		_ = ln.Close()
+		fmt.Fprintln(stderr, "mmcp:", err)
+		return 1
+	}
+	defer removeServeState(statePath, st)
+	if err := h.Start(ctx); err != nil {
+		_ = ln.Close()
+		fmt.Fprintln(stderr, "mmcp:", err)
+		return 1
+	}
+
+	mcpHTTP := server.NewStreamableHTTPServer(h.MCPServer(),
+		server.WithEndpointPath(HTTPPath),
+		server.WithStreamableHTTPLogger(hclogSlog(h.Log().Named("http"))),
+	)
+	mux := http.NewServeMux()
+	mux.Handle(HTTPPath, mcpHTTP)
+	srv := &http.Server{
+		Handler:           newHTTPGuard(mux, tcp, token, h.Log().Named("http")),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          h.Log().Named("http").StandardLogger(&hclog.StandardLoggerOptions{InferLevels: true}),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	if !tcp.IP.IsLoopback() {
+		h.Log().Warn("serving on a non-loopback address: anyone who can reach it and has the token can drive the wallet", "addr", tcp.String())
+	}
+	h.Log().Info("serving MCP over HTTP", "url", st.URL, "workspace", h.Config().Repo, "state", statePath)
+	fmt.Fprintf(stderr, "mmcp: serving MCP over HTTP at %s (token in %s)\n", st.URL, statePath)
+	fmt.Fprintln(stdout, st.URL)
+
+	code := 0
+	select {
+	case <-ctx.Done():
+		h.Log().Info("shutting down", "reason", "signal")
+	case err := <-errc:
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			h.Log().Error("http server stopped", "error", err)
+			code = 1
+		}
+	}
+	// No new clients: the state file goes first, then the listener.
+	removeServeState(statePath, st)
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = mcpHTTP.Shutdown(sctx) // ends the listening streams
+	if err := srv.Shutdown(sctx); err != nil {
+		_ = srv.Close()
+	}
+	return code
+}
+
+// hclogSlog adapts the host logger for libraries that want a *slog.Logger.
+func hclogSlog(l hclog.Logger) *slog.Logger {
+	w := l.StandardWriter(&hclog.StandardLoggerOptions{InferLevels: true})
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}

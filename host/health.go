@@ -1,0 +1,125 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Part statuses of the health block.
+const (
+	partUp     = "up"
+	partDown   = "down"
+	partAbsent = "absent" // the session does not use it
+)
+
+// partHealth is one part of a session in mm_get_state's health block.
+type partHealth struct {
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// sessionHealth is mm_get_state's health block: each part the session
+// uses, and each plugin process.
+type sessionHealth struct {
+	Browser partHealth            `json:"browser"`
+	Chain   partHealth            `json:"chain"`
+	Fixture partHealth            `json:"fixture"`
+	Plugins map[string]partHealth `json:"plugins"`
+}
+
+// healthProbe bounds each part's check.
+const healthProbe = time.Second
+
+// health checks every part of s: Chrome's connection, the chain's RPC, the
+// fixture server's state.json, and the plugin processes.
+func (h *Host) health(ctx context.Context, s *session) sessionHealth {
+	hl := sessionHealth{Browser: partHealth{Status: partUp}, Chain: partHealth{Status: partAbsent}, Fixture: partHealth{Status: partAbsent}, Plugins: map[string]partHealth{}}
+	if err := s.browser.Alive(); err != nil {
+		hl.Browser = partHealth{Status: partDown, Reason: sdk.AsError(err).Message}
+	}
+	for _, p := range h.plugins.Plugins() {
+		status, restarts := p.Health()
+		ph := partHealth{Status: status}
+		if restarts > 0 {
+			ph.Reason = fmt.Sprintf("relaunched %d time(s) after crashing", restarts)
+		}
+		hl.Plugins[p.Spec.Name] = ph
+	}
+	if err := h.chainAlive(ctx, s); err != nil {
+		hl.Chain = partHealth{Status: partDown, Reason: sdk.AsError(err).Message}
+	} else if s.parts.Chain != nil {
+		hl.Chain = partHealth{Status: partUp}
+	}
+	if err := h.fixtureAlive(ctx, s); err != nil {
+		hl.Fixture = partHealth{Status: partDown, Reason: sdk.AsError(err).Message}
+	} else if s.parts.Fixture != nil {
+		hl.Fixture = partHealth{Status: partUp}
+	}
+	return hl
+}
+
+// down names the first part of hl that is down, or "".
+func (hl sessionHealth) down() string {
+	for _, p := range []struct {
+		name string
+		ph   partHealth
+	}{{"browser", hl.Browser}, {"chain", hl.Chain}, {"fixture", hl.Fixture}} {
+		if p.ph.Status == partDown {
+			return p.name
+		}
+	}
+	return ""
+}
+
+// chainAlive answers nil when the session has no chain or its node answers,
+// and MM_CHAIN_DOWN otherwise.
+func (h *Host) chainAlive(ctx context.Context, s *session) error {
+	c := s.parts.Chain
+	if c == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, healthProbe)
+	defer cancel()
+	var block string
+	err := rpcCall(ctx, c.RPCURL, "eth_blockNumber", []any{}, &block)
+	if err == nil {
+		return nil
+	}
+	why := "its node does not answer at " + c.RPCURL
+	if p := h.plugins.ByCapability(sdk.CapChain); p != nil {
+		if status, restarts := p.Health(); status == "crashed" || restarts > s.chainRestarts {
+			why = "the chain plugin crashed and Anvil died with it: the chain's state is lost"
+		}
+	}
+	return sdk.Errorf(sdk.CodeChainDown, "the session's chain is down (%s); call %s to start a fresh session", why, h.name("launch")).
+		WithDetails(map[string]any{"part": "chain", "rpcUrl": c.RPCURL})
+}
+
+// fixtureAlive answers nil when the session has no fixture server or it
+// serves, and MM_FIXTURE_DOWN otherwise.
+func (h *Host) fixtureAlive(ctx context.Context, s *session) error {
+	f := s.parts.Fixture
+	if f == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, healthProbe)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(f.URL, "/")+"/state.json", nil)
+	if err == nil {
+		var resp *http.Response
+		if resp, err = http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			err = fmt.Errorf("status %d", resp.StatusCode)
+		}
+	}
+	return sdk.Errorf(sdk.CodeFixtureDown, "the session's fixture server is down (%s: %v); the running wallet keeps its state, but a reload would not find it: call %s to start a fresh session", f.URL, err, h.name("launch")).
+		WithDetails(map[string]any{"part": "fixture", "url": f.URL})
+}

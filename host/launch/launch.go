@@ -1,0 +1,560 @@
+// Package launch owns a wallet session's launch and teardown: the chain,
+// the contracts, the wallet state, the fixture server and the browser, in
+// that order, each taken from its capability (sdk.Chain, sdk.Fixture, ...)
+// and undone in reverse when a later step fails. Every default belongs to
+// the capability that owns it: the launcher passes what the user gave (zero
+// values otherwise) and uses what the capability answers.
+package launch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// DefaultPassword unlocks the default fixture's vault.
+const DefaultPassword = "correct horse battery staple"
+
+// Input is mm_launch's input.
+type Input struct {
+	AutoBuild     *bool           `json:"autoBuild"`
+	StateMode     string          `json:"stateMode"`
+	FixturePreset string          `json:"fixturePreset"`
+	Fixture       json.RawMessage `json:"fixture"`
+	Ports         struct {
+		Anvil         int `json:"anvil"`
+		FixtureServer int `json:"fixtureServer"`
+	} `json:"ports"`
+	SlowMo        int      `json:"slowMo"`
+	ExtensionPath string   `json:"extensionPath"`
+	Goal          string   `json:"goal"`
+	FlowTags      []string `json:"flowTags"`
+	Tags          []string `json:"tags"`
+	SeedContracts []string `json:"seedContracts"`
+}
+
+// Wallet is the browser with the extension loaded, as launch needs it.
+type Wallet interface {
+	ExtensionID() string
+	// WaitForScreen waits until the extension shows a recognized screen.
+	WaitForScreen(ctx context.Context) (observation.State, error)
+	Unlock(ctx context.Context, password string) error
+	Close(ctx context.Context) error
+	// Diagnose reads the screen, URL and console errors and saves a
+	// screenshot named name, for a launch that cannot finish.
+	Diagnose(ctx context.Context, name string) browser.Diagnosis
+}
+
+// DefaultSettleTimeout bounds the wait for the extension to show a
+// recognized screen, and the unlock.
+const DefaultSettleTimeout = 30 * time.Second
+
+// stepLimits bound the steps that have no limit of their own (a build has
+// the build plugin's).
+var stepLimits = map[string]time.Duration{
+	"chain":     time.Minute,
+	"contracts": 2 * time.Minute,
+	"fixture":   30 * time.Second,
+	"browser":   time.Minute,
+}
+
+// Deps are what a launch uses. A nil capability means no plugin provides it.
+type Deps struct {
+	Builder   sdk.Builder
+	Chain     sdk.Chain
+	Fixture   sdk.Fixture
+	Contracts sdk.ContractSeeder
+	// StartWallet starts Chrome with the extension in directory ext.
+	StartWallet func(ctx context.Context, ext string, slowMo time.Duration) (Wallet, error)
+	// Path resolves a workspace-relative path.
+	Path func(string) string
+	// Tool names a tool with the host's prefix (for hints in errors).
+	Tool func(base string) string
+	// Extension is the extension to load when the launch gives no
+	// extensionPath (the host's --extension, or the embedded test wallet),
+	// and ExtensionSource says where it came from; "" leaves it to the
+	// build plugin.
+	Extension, ExtensionSource string
+	// SettleTimeout bounds the extension's first screen and the unlock;
+	// 0 means DefaultSettleTimeout.
+	SettleTimeout time.Duration
+	Log           hclog.Logger
+}
+
+// Prerequisite is one step mm_launch took.
+type Prerequisite struct {
+	Step        string `json:"step"`
+	Description string `json:"description"`
+}
+
+// Parts are what a launch started; Teardown undoes them.
+type Parts struct {
+	// Input is the launch's input, stateMode filled in.
+	Input     Input
+	Chain     *sdk.ChainStatus // nil when no chain runs
+	Fixture   *sdk.FixtureStatus
+	Contracts bool // the registry holds this session's deployments
+	Wallet    Wallet
+	// Extension is the loaded extension's directory; BuildType the build
+	// that made it, when mm_launch built it.
+	Extension       string
+	ExtensionSource string // where Extension came from, for the launch result
+	BuildType       string
+	// Contracts deployed at launch, by name.
+	Deployed      map[string]string
+	Prerequisites []Prerequisite
+}
+
+// Progress reports a launch step as it starts.
+type Progress func(progress, total float64, message string)
+
+// Launch runs the launch steps in order. On failure everything already
+// started is torn down and the error names the step.
+func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts, err error) {
+	if in.StateMode == "" {
+		in.StateMode = "default"
+	}
+	if in.StateMode == "custom" && in.FixturePreset == "" && len(in.Fixture) == 0 {
+		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "stateMode custom needs fixture or fixturePreset")
+	}
+	if progress == nil {
+		progress = func(float64, float64, string) {}
+	}
+	l := &launcher{d: d, in: in, progress: progress, p: &Parts{Input: in, Deployed: map[string]string{}}, last: time.Now()}
+	defer func() {
+		if err != nil {
+			Teardown(d, l.p)
+			p = nil
+		}
+	}()
+	steps := []struct {
+		name string
+		run  func(context.Context) error
+	}{
+		{"build", l.extension},
+		{"chain", l.chain},
+		{"contracts", l.contracts},
+		{"fixture", l.fixture},
+		{"browser", l.browser},
+		{"unlock", l.unlock},
+	}
+	for i, s := range steps {
+		// Progress goes out as a step starts (never right before the
+		// response, where some clients drop it).
+		l.step, l.total, l.sub = i, len(steps), 0
+		progress(float64(i), float64(len(steps)), "launch: "+s.name)
+		if err := ctx.Err(); err != nil {
+			return nil, sdk.Errorf(sdk.CodeCancelled, "launch cancelled before %s", s.name).WithDetails(map[string]any{"step": s.name})
+		}
+		if err := l.run(ctx, s.name, s.run); err != nil {
+			return nil, err
+		}
+	}
+	return l.p, nil
+}
+
+// launcher carries one launch's state between its steps.
+type launcher struct {
+	d        Deps
+	in       Input
+	progress Progress
+	p        *Parts
+	state    sdk.WalletState
+	last     time.Time
+
+	step, total, sub int // the running step, the step count, its sub-progress count
+}
+
+// subProgress reports progress inside the running step (a build's output):
+// strictly increasing and below the next step's value, as MCP requires.
+func (l *launcher) subProgress(_, _ float64, msg string) {
+	l.sub++
+	l.progress(float64(l.step)+1-1/float64(l.sub+1), float64(l.total), msg)
+}
+
+// run runs one step within its limit. A step cut off by the call's
+// cancellation is MM_CANCELLED, by its own limit MM_LAUNCH_FAILED.
+func (l *launcher) run(ctx context.Context, name string, step func(context.Context) error) error {
+	sctx := ctx
+	if d, ok := stepLimits[name]; ok {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	err := step(sctx)
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return sdk.Errorf(sdk.CodeCancelled, "launch cancelled during %s", name).WithDetails(map[string]any{"step": name})
+	}
+	if sctx.Err() != nil && ctx.Err() == nil {
+		var de *sdk.Error
+		if !errors.As(err, &de) || de.Code != sdk.CodeLaunchFailed {
+			return sdk.Errorf(sdk.CodeLaunchFailed, "launch step %s did not finish within %s: %v", name, stepLimits[name], err).
+				WithDetails(map[string]any{"step": name})
+		}
+	}
+	return stepErr(name, err)
+}
+
+// done records a finished step as a prerequisite and logs it.
+func (l *launcher) done(step, desc string) {
+	l.p.Prerequisites = append(l.p.Prerequisites, Prerequisite{Step: step, Description: desc})
+	now := time.Now()
+	if l.d.Log != nil {
+		l.d.Log.Info("launch", "step", step, "ms", now.Sub(l.last).Milliseconds(), "detail", desc)
+	}
+	l.last = now
+}
+
+// extension resolves the extension to load: extensionPath when given,
+// else the build plugin's build (built first when missing and autoBuild),
+// else, with no build plugin, the workspace's sdk.DefaultExtensionPath.
+func (l *launcher) extension(ctx context.Context) error {
+	path, source := l.in.ExtensionPath, "extensionPath"
+	if path == "" && l.d.Extension != "" {
+		path, source = l.d.Extension, l.d.ExtensionSource
+	}
+	if path == "" && l.d.Builder == nil {
+		path, source = sdk.DefaultExtensionPath, "the workspace's "+sdk.DefaultExtensionPath+" (no build plugin)"
+	}
+	if path != "" {
+		ext := l.d.Path(path)
+		if _, err := os.Stat(filepath.Join(ext, "manifest.json")); err != nil {
+			hint := ""
+			if l.in.ExtensionPath == "" {
+				hint = ": pass extensionPath, or install mmcp-plugin-build to build it"
+			}
+			return sdk.Errorf(sdk.CodeLaunchFailed, "no extension at %s (manifest.json missing)%s", ext, hint).
+				WithDetails(map[string]any{"extensionPath": ext})
+		}
+		l.p.Extension, l.p.ExtensionSource = ext, source
+		return nil
+	}
+	ext, err := l.d.Builder.ExtensionPath(ctx)
+	if err != nil {
+		return err
+	}
+	ext = l.d.Path(ext)
+	built, err := l.d.Builder.IsBuilt(ctx)
+	if err != nil {
+		return err
+	}
+	if built {
+		l.p.Extension, l.p.ExtensionSource = ext, "the build plugin's build"
+		return nil
+	}
+	if l.in.AutoBuild != nil && !*l.in.AutoBuild {
+		return sdk.Errorf(sdk.CodeLaunchFailed, "no extension build at %s (manifest.json missing): run %s, pass extensionPath, or launch with autoBuild true", ext, l.d.Tool("build")).
+			WithDetails(map[string]any{"extensionPath": ext})
+	}
+	res, err := l.d.Builder.Build(ctx, sdk.BuildOptions{}, Events{OnProgress: l.subProgress, Logger: l.d.Log})
+	if err != nil {
+		return err
+	}
+	l.p.Extension, l.p.BuildType = l.d.Path(res.ExtensionPath), res.BuildType
+	l.p.ExtensionSource = "built by the build plugin for this launch"
+	l.done("build", "built the extension into "+l.p.Extension)
+	return nil
+}
+
+// chain starts the local chain on the requested port (0: the plugin's).
+func (l *launcher) chain(ctx context.Context) error {
+	if l.d.Chain == nil {
+		if len(l.in.SeedContracts) > 0 {
+			return sdk.Errorf(sdk.CodeInvalidConfig, "seedContracts needs a chain: install mmcp-plugin-chain")
+		}
+		return nil
+	}
+	st, err := l.d.Chain.Start(ctx, sdk.ChainOptions{Port: l.in.Ports.Anvil})
+	if err != nil {
+		return err
+	}
+	l.p.Chain = &st
+	l.done("chain", fmt.Sprintf("local chain ready at %s (chain id %d)", st.RPCURL, st.ChainID))
+	return nil
+}
+
+// contracts deploys seedContracts on the session's chain.
+func (l *launcher) contracts(ctx context.Context) error {
+	if len(l.in.SeedContracts) == 0 {
+		return nil
+	}
+	res, err := l.deploy(ctx, l.in.SeedContracts)
+	if err != nil {
+		return err
+	}
+	if len(res.Failed) > 0 {
+		return sdk.Errorf(sdk.CodeLaunchFailed, "seeding %s failed: %s", res.Failed[0].ContractName, res.Failed[0].Error).
+			WithDetails(map[string]any{"failed": res.Failed})
+	}
+	l.done("contracts", fmt.Sprintf("deployed %d contracts", len(res.Deployed)))
+	return nil
+}
+
+// deploy deploys names on the session's chain, emptying the registry
+// first (a new session).
+func (l *launcher) deploy(ctx context.Context, names []string) (sdk.DeployManyResult, error) {
+	if l.d.Contracts == nil {
+		return sdk.DeployManyResult{}, sdk.Errorf(sdk.CodeCapabilityMissing, "deploying contracts needs mmcp-plugin-contracts").
+			WithDetails(map[string]any{"capability": string(sdk.CapContractSeeding), "install": "mmcp-plugin-contracts"})
+	}
+	if !l.p.Contracts {
+		if err := l.d.Contracts.Clear(ctx); err != nil {
+			return sdk.DeployManyResult{}, err
+		}
+		l.p.Contracts = true
+	}
+	res, err := l.d.Contracts.DeployMany(ctx, l.p.Chain.RPCURL, names, sdk.DeployOptions{})
+	for _, dep := range res.Deployed {
+		l.p.Deployed[dep.ContractName] = dep.ContractAddress
+	}
+	return res, err
+}
+
+// fixture builds the wallet state for the chain that runs (its port and
+// chain id) and serves it. A state that references a contract
+// seedContracts did not list (a preset with tokens or NFTs) gets it
+// deployed, then the server is started again: the fixture plugin answers
+// such a state with MM_INVALID_INPUT and details.contract.
+func (l *launcher) fixture(ctx context.Context) error {
+	if l.d.Fixture == nil {
+		if l.in.StateMode != "onboarding" && l.d.Log != nil {
+			l.d.Log.Warn("no fixture plugin: the wallet starts without a fixture (onboarding)")
+		}
+		return nil
+	}
+	state, err := l.walletState(ctx)
+	if err != nil {
+		return err
+	}
+	l.state = state
+	for {
+		st, err := l.d.Fixture.Start(ctx, state, sdk.FixtureOptions{Port: l.in.Ports.FixtureServer, Contracts: l.p.Deployed})
+		name := missingContract(err)
+		if name == "" {
+			if err != nil {
+				return err
+			}
+			l.p.Fixture = &st
+			l.done("fixture", fmt.Sprintf("%s wallet state served at %s", l.in.StateMode, st.URL))
+			return nil
+		}
+		if _, done := l.p.Deployed[name]; done || l.p.Chain == nil {
+			return err
+		}
+		res, err := l.deploy(ctx, []string{name})
+		if err != nil {
+			return err
+		}
+		if len(res.Failed) > 0 || len(res.Deployed) == 0 {
+			msg := "nothing deployed"
+			if len(res.Failed) > 0 {
+				msg = res.Failed[0].Error
+			}
+			return sdk.Errorf(sdk.CodeLaunchFailed, "the wallet state needs contract %s, and deploying it failed: %s", name, msg).
+				WithDetails(map[string]any{"contract": name})
+		}
+		l.done("contracts", fmt.Sprintf("deployed %s at %s for the wallet state", name, res.Deployed[0].ContractAddress))
+	}
+}
+
+// walletState picks the state of the launch's stateMode, for the chain
+// that runs.
+func (l *launcher) walletState(ctx context.Context) (sdk.WalletState, error) {
+	var opts sdk.StateOptions
+	if c := l.p.Chain; c != nil {
+		opts = sdk.StateOptions{AnvilPort: c.Port, ChainID: c.ChainID}
+	}
+	f := l.d.Fixture
+	switch {
+	case l.in.FixturePreset != "":
+		return f.ResolvePreset(ctx, l.in.FixturePreset, opts)
+	case l.in.StateMode == "custom":
+		return wrapFixture(l.in.Fixture)
+	case l.in.StateMode == "onboarding":
+		return f.OnboardingState(ctx, opts)
+	default:
+		return f.DefaultState(ctx, opts)
+	}
+}
+
+// browser starts Chrome with the extension and waits for its first screen.
+func (l *launcher) browser(ctx context.Context) error {
+	w, err := l.d.StartWallet(ctx, l.p.Extension, time.Duration(l.in.SlowMo)*time.Millisecond)
+	if err != nil {
+		return err
+	}
+	l.p.Wallet = w
+	l.done("browser", "Chrome started with the extension "+w.ExtensionID())
+	return nil
+}
+
+// unlock waits (within SettleTimeout) for the extension's first
+// recognized screen and unlocks a default wallet with the default
+// password. A wallet that never settles, or shows its error page, fails
+// the launch with a diagnosis: last screen and URL, console errors of the
+// extension, a screenshot.
+func (l *launcher) unlock(ctx context.Context) error {
+	settle := l.d.SettleTimeout
+	if settle <= 0 {
+		settle = DefaultSettleTimeout
+	}
+	wctx, cancel := context.WithTimeout(ctx, settle)
+	st, err := l.p.Wallet.WaitForScreen(wctx)
+	cancel()
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		return l.failed(ctx, "extension", fmt.Sprintf("the wallet did not reach a recognized screen within %s", settle))
+	case st.CurrentScreen == "error":
+		return l.failed(ctx, "extension", "the wallet shows its error page")
+	}
+	if l.d.Log != nil {
+		l.d.Log.Info("launch", "step", "extension", "detail", "extension ready on "+st.CurrentScreen)
+	}
+	if l.in.StateMode != "default" || !stateHasVault(l.state) || st.IsUnlocked {
+		return nil
+	}
+	uctx, cancel := context.WithTimeout(ctx, settle)
+	defer cancel()
+	if err := l.p.Wallet.Unlock(uctx, DefaultPassword); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return l.failed(ctx, "unlock", fmt.Sprintf("unlocking the wallet failed: %s", sdk.AsError(err).Message))
+	}
+	l.done("unlock", "wallet unlocked with the default password")
+	return nil
+}
+
+// failed is MM_LAUNCH_FAILED at step with the browser's diagnosis.
+func (l *launcher) failed(ctx context.Context, step, what string) error {
+	d := l.p.Wallet.Diagnose(ctx, "launch-failed-"+time.Now().UTC().Format("20060102-150405"))
+	msg := fmt.Sprintf("%s (last screen %q at %s; %d console errors of the extension in details.consoleErrors", what, d.LastScreen, d.LastURL, len(d.ConsoleErrors))
+	if d.Screenshot != "" {
+		msg += "; screenshot " + d.Screenshot
+	}
+	msg += "): check the build and the wallet state, then call " + l.d.Tool("launch") + " again"
+	return sdk.Errorf(sdk.CodeLaunchFailed, "%s", msg).WithDetails(map[string]any{
+		"step": step, "lastScreen": d.LastScreen, "lastUrl": d.LastURL, "consoleErrors": d.ConsoleErrors, "screenshot": d.Screenshot,
+	})
+}
+
+// Teardown undoes what a launch started, in reverse order. It never fails:
+// each step logs its error and the next one runs.
+func Teardown(d Deps, p *Parts) {
+	if p == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	warn := func(what string, err error) {
+		if err != nil && d.Log != nil {
+			d.Log.Warn("teardown: "+what, "error", err)
+		}
+	}
+	if p.Wallet != nil {
+		warn("closing the browser", p.Wallet.Close(ctx))
+		p.Wallet = nil
+	}
+	if p.Fixture != nil && d.Fixture != nil {
+		warn("stopping the fixture server", d.Fixture.Stop(ctx))
+		p.Fixture = nil
+	}
+	if p.Contracts && d.Contracts != nil {
+		warn("clearing the contracts registry", d.Contracts.Clear(ctx))
+		p.Contracts = false
+	}
+	if p.Chain != nil && d.Chain != nil {
+		warn("stopping the chain", d.Chain.Stop(ctx))
+		p.Chain = nil
+	}
+}
+
+// missingContract is the contract named by the fixture plugin's
+// undeployed-contract error, or "".
+func missingContract(err error) string {
+	var de *sdk.Error
+	if !errors.As(err, &de) || de.Code != sdk.CodeInvalidInput {
+		return ""
+	}
+	name, _ := de.Details["contract"].(string)
+	return name
+}
+
+// stepErr keeps a step's domain code (MM_PORT_IN_USE, MM_INVALID_CONFIG
+// ...) and turns anything else into MM_LAUNCH_FAILED naming the step.
+func stepErr(step string, err error) error {
+	var de *sdk.Error
+	if errors.As(err, &de) {
+		if _, named := de.Details["step"]; named {
+			return de
+		}
+		if de.Code == sdk.CodeInternal || de.Code == sdk.CodePluginCrashed || de.Code == sdk.CodeTimeout {
+			return sdk.Errorf(sdk.CodeLaunchFailed, "launch failed at %s: %s", step, de.Message).WithDetails(map[string]any{"step": step, "cause": de.Code})
+		}
+		return de.WithDetails(map[string]any{"step": step})
+	}
+	return sdk.Errorf(sdk.CodeLaunchFailed, "launch failed at %s: %v", step, err).WithDetails(map[string]any{"step": step})
+}
+
+// wrapFixture wraps a custom fixture the way MetaMask does: an object with
+// "data" is a whole fixture, anything else is its data.
+func wrapFixture(raw json.RawMessage) (sdk.WalletState, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "fixture must be a JSON object: %v", err)
+	}
+	if _, ok := obj["data"]; ok {
+		return raw, nil
+	}
+	return json.Marshal(map[string]any{"data": obj, "meta": map[string]int{"version": 74}})
+}
+
+// stateHasVault reports whether a wallet state holds an encrypted vault.
+func stateHasVault(state sdk.WalletState) bool {
+	var f struct {
+		Data struct {
+			KeyringController struct {
+				Vault any `json:"vault"`
+			} `json:"KeyringController"`
+		} `json:"data"`
+	}
+	_ = json.Unmarshal(state, &f)
+	v, ok := f.Data.KeyringController.Vault.(string)
+	return ok && v != ""
+}
+
+// Events forwards a plugin's events (sdk.Events): progress to the MCP
+// client, log lines to the host log (stderr), never to stdout.
+type Events struct {
+	OnProgress func(done, total float64, msg string)
+	Logger     hclog.Logger
+}
+
+// Progress implements sdk.Events.
+func (e Events) Progress(done, total float64, msg string) {
+	if e.OnProgress != nil {
+		e.OnProgress(done, total, msg)
+	}
+}
+
+// Log implements sdk.Events.
+func (e Events) Log(level, msg string) {
+	if e.Logger != nil {
+		e.Logger.Log(hclog.LevelFromString(level), msg)
+	}
+}

@@ -1,0 +1,362 @@
+package launch
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// world holds in-memory fakes of every capability and records each call,
+// in order, as "part.method".
+type world struct {
+	calls []string
+	fail  string // the call that fails, e.g. "chain.start"
+
+	built     bool
+	chainPort int
+	chainID   int64
+
+	hang   bool   // WaitForScreen never returns on its own
+	screen string // the screen WaitForScreen reports; default "unlock"
+
+	stateOpts   sdk.StateOptions
+	chainOpts   sdk.ChainOptions
+	fixtureOpts sdk.FixtureOptions
+	unlocked    bool
+}
+
+var errFake = errors.New("fake failure")
+
+func (w *world) call(name string) error {
+	w.calls = append(w.calls, name)
+	if w.fail == name {
+		return errFake
+	}
+	return nil
+}
+
+func (w *world) deps() Deps {
+	return Deps{
+		Builder: builder{w}, Chain: chain{w}, Fixture: fixture{w}, Contracts: seeder{w},
+		StartWallet: func(ctx context.Context, ext string, _ time.Duration) (Wallet, error) {
+			if err := w.call("wallet.start"); err != nil {
+				return nil, err
+			}
+			return wallet{w}, nil
+		},
+		Path: func(p string) string {
+			if filepath.IsAbs(p) {
+				return p
+			}
+			return filepath.Join("/ws", p)
+		},
+		Tool: func(b string) string { return "mm_" + b },
+	}
+}
+
+type builder struct{ w *world }
+
+func (b builder) Build(_ context.Context, _ sdk.BuildOptions, ev sdk.Events) (sdk.BuildResult, error) {
+	ev.Progress(1, 2, "building")
+	return sdk.BuildResult{BuildType: "build:test", ExtensionPath: "out/ext"}, b.w.call("build.build")
+}
+func (b builder) IsBuilt(context.Context) (bool, error) { return b.w.built, b.w.call("build.isBuilt") }
+func (b builder) ExtensionPath(context.Context) (string, error) {
+	return "out/ext", b.w.call("build.path")
+}
+
+type chain struct{ w *world }
+
+func (c chain) Start(_ context.Context, o sdk.ChainOptions) (sdk.ChainStatus, error) {
+	c.w.chainOpts = o
+	return sdk.ChainStatus{Running: true, Port: c.w.chainPort, ChainID: c.w.chainID,
+		RPCURL: fmt.Sprintf("http://127.0.0.1:%d", c.w.chainPort)}, c.w.call("chain.start")
+}
+func (c chain) Stop(context.Context) error                      { return c.w.call("chain.stop") }
+func (c chain) Status(context.Context) (sdk.ChainStatus, error) { return sdk.ChainStatus{}, nil }
+func (c chain) Snapshot(context.Context) (string, error)        { return "", nil }
+func (c chain) Revert(context.Context, string) error            { return nil }
+func (c chain) SetBalance(context.Context, string, string) error {
+	return nil
+}
+func (c chain) Mine(context.Context, int) error { return nil }
+
+type fixture struct{ w *world }
+
+const vaultState = `{"data":{"KeyringController":{"vault":"{\"data\":\"x\"}"}},"meta":{"version":74}}`
+
+func (f fixture) Start(_ context.Context, _ sdk.WalletState, o sdk.FixtureOptions) (sdk.FixtureStatus, error) {
+	f.w.fixtureOpts = o
+	return sdk.FixtureStatus{URL: "http://localhost:12345/state.json", Port: 12345}, f.w.call("fixture.start")
+}
+func (f fixture) Stop(context.Context) error { return f.w.call("fixture.stop") }
+func (f fixture) DefaultState(_ context.Context, o sdk.StateOptions) (sdk.WalletState, error) {
+	f.w.stateOpts = o
+	return json.RawMessage(vaultState), f.w.call("fixture.state")
+}
+func (f fixture) OnboardingState(_ context.Context, o sdk.StateOptions) (sdk.WalletState, error) {
+	f.w.stateOpts = o
+	return json.RawMessage(`{"data":{}}`), f.w.call("fixture.state")
+}
+func (f fixture) ResolvePreset(_ context.Context, _ string, o sdk.StateOptions) (sdk.WalletState, error) {
+	f.w.stateOpts = o
+	return json.RawMessage(vaultState), f.w.call("fixture.state")
+}
+
+type seeder struct{ w *world }
+
+func (s seeder) Deploy(context.Context, string, string, sdk.DeployOptions) (sdk.Deployment, error) {
+	return sdk.Deployment{}, nil
+}
+func (s seeder) DeployMany(_ context.Context, _ string, names []string, _ sdk.DeployOptions) (sdk.DeployManyResult, error) {
+	var res sdk.DeployManyResult
+	for _, n := range names {
+		res.Deployed = append(res.Deployed, sdk.Deployment{ContractName: n, ContractAddress: "0x01"})
+	}
+	return res, s.w.call("contracts.deploy")
+}
+func (s seeder) Deployed(context.Context) ([]sdk.Deployment, error) { return nil, nil }
+func (s seeder) Available(context.Context) ([]string, error)        { return nil, nil }
+func (s seeder) Clear(context.Context) error                        { return s.w.call("contracts.clear") }
+
+type wallet struct{ w *world }
+
+func (b wallet) ExtensionID() string { return "abcdefghijklmnopabcdefghijklmnop" }
+func (b wallet) WaitForScreen(ctx context.Context) (observation.State, error) {
+	if b.w.hang {
+		<-ctx.Done()
+		return observation.State{CurrentScreen: "unknown"}, sdk.Errorf(sdk.CodeWaitTimeout, "did not settle")
+	}
+	screen := b.w.screen
+	if screen == "" {
+		screen = "unlock"
+	}
+	return observation.State{CurrentScreen: screen, IsUnlocked: b.w.unlocked}, b.w.call("wallet.wait")
+}
+func (b wallet) Unlock(context.Context, string) error { return b.w.call("wallet.unlock") }
+func (b wallet) Close(context.Context) error          { return b.w.call("wallet.close") }
+func (b wallet) Diagnose(context.Context, string) browser.Diagnosis {
+	b.w.calls = append(b.w.calls, "wallet.diagnose")
+	return browser.Diagnosis{LastScreen: "unknown", LastURL: "chrome-extension://x/home.html", ConsoleErrors: []string{"boom"}, Screenshot: "/a/s.png"}
+}
+
+func newWorld() *world { return &world{chainPort: 9545, chainID: 31337} }
+
+var fullInput = Input{SeedContracts: []string{"hst"}}
+
+// The steps run in order: build, chain, contracts, wallet state (for the
+// chain that runs), fixture server, browser, first screen, unlock.
+func TestLaunchOrder(t *testing.T) {
+	w := newWorld()
+	var progress []float64
+	p, err := Launch(context.Background(), w.deps(), fullInput, func(done, _ float64, _ string) { progress = append(progress, done) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One notification as each step starts, the build's own in between,
+	// strictly increasing (MCP requires it).
+	if len(progress) != 7 {
+		t.Fatalf("progress %v, want 6 steps and 1 build event", progress)
+	}
+	for i := 1; i < len(progress); i++ {
+		if progress[i] <= progress[i-1] {
+			t.Fatalf("progress not increasing: %v", progress)
+		}
+	}
+	want := []string{"build.path", "build.isBuilt", "build.build", "chain.start", "contracts.clear", "contracts.deploy",
+		"fixture.state", "fixture.start", "wallet.start", "wallet.wait", "wallet.unlock"}
+	if !reflect.DeepEqual(w.calls, want) {
+		t.Fatalf("calls\n got %v\nwant %v", w.calls, want)
+	}
+	var steps []string
+	for _, pr := range p.Prerequisites {
+		steps = append(steps, pr.Step)
+	}
+	if got := strings.Join(steps, ","); got != "build,chain,contracts,fixture,browser,unlock" {
+		t.Fatalf("prerequisites %s", got)
+	}
+	if p.Extension != "/ws/out/ext" || p.Input.StateMode != "default" || p.Deployed["hst"] != "0x01" {
+		t.Fatalf("parts %+v", p)
+	}
+}
+
+// A failure at any step undoes exactly what was started, in reverse
+// order, and names the step.
+func TestLaunchRollback(t *testing.T) {
+	for _, tc := range []struct {
+		fail, step string
+		undo       []string
+	}{
+		{"build.build", "build", nil},
+		{"chain.start", "chain", nil},
+		{"contracts.clear", "contracts", []string{"chain.stop"}},
+		{"contracts.deploy", "contracts", []string{"contracts.clear", "chain.stop"}},
+		{"fixture.state", "fixture", []string{"contracts.clear", "chain.stop"}},
+		{"fixture.start", "fixture", []string{"contracts.clear", "chain.stop"}},
+		{"wallet.start", "browser", []string{"fixture.stop", "contracts.clear", "chain.stop"}},
+		{"wallet.wait", "extension", []string{"wallet.diagnose", "wallet.close", "fixture.stop", "contracts.clear", "chain.stop"}},
+		{"wallet.unlock", "unlock", []string{"wallet.diagnose", "wallet.close", "fixture.stop", "contracts.clear", "chain.stop"}},
+	} {
+		t.Run(tc.fail, func(t *testing.T) {
+			w := newWorld()
+			w.fail = tc.fail
+			p, err := Launch(context.Background(), w.deps(), fullInput, nil)
+			if err == nil || p != nil {
+				t.Fatalf("launch succeeded: %+v", p)
+			}
+			e := sdk.AsError(err)
+			if e.Code != sdk.CodeLaunchFailed || e.Details["step"] != tc.step {
+				t.Fatalf("error %s %v, want MM_LAUNCH_FAILED at %s", e.Code, e.Details, tc.step)
+			}
+			i := indexOf(w.calls, tc.fail)
+			if got := w.calls[i+1:]; !reflect.DeepEqual(nonNil(got), nonNil(tc.undo)) {
+				t.Fatalf("after %s: %v, want %v", tc.fail, got, tc.undo)
+			}
+		})
+	}
+}
+
+// The host passes zero values: the chain plugin picks the port and chain
+// id, and the wallet state is built for those.
+func TestLaunchSettingsFlow(t *testing.T) {
+	w := newWorld()
+	if _, err := Launch(context.Background(), w.deps(), Input{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if w.chainOpts.Port != 0 || w.fixtureOpts.Port != 0 {
+		t.Fatalf("launch filled ports itself: chain %+v fixture %+v", w.chainOpts, w.fixtureOpts)
+	}
+	if w.stateOpts != (sdk.StateOptions{AnvilPort: 9545, ChainID: 31337}) {
+		t.Fatalf("state built for %+v, want the chain's port 9545 and chain id 31337", w.stateOpts)
+	}
+	w = newWorld()
+	in := Input{}
+	in.Ports.Anvil, in.Ports.FixtureServer = 8600, 12400
+	if _, err := Launch(context.Background(), w.deps(), in, nil); err != nil {
+		t.Fatal(err)
+	}
+	if w.chainOpts.Port != 8600 || w.fixtureOpts.Port != 12400 {
+		t.Fatalf("ports not passed: chain %+v fixture %+v", w.chainOpts, w.fixtureOpts)
+	}
+}
+
+// The build plugin says where the build is and whether it exists.
+func TestLaunchExtensionFromBuilder(t *testing.T) {
+	no := false
+	w := newWorld()
+	w.built = true
+	p, err := Launch(context.Background(), w.deps(), Input{AutoBuild: &no}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Extension != "/ws/out/ext" || indexOf(w.calls, "build.build") >= 0 {
+		t.Fatalf("extension %s, calls %v", p.Extension, w.calls)
+	}
+
+	w = newWorld()
+	_, err = Launch(context.Background(), w.deps(), Input{AutoBuild: &no}, nil)
+	e := sdk.AsError(err)
+	if e.Code != sdk.CodeLaunchFailed || e.Details["step"] != "build" || !strings.Contains(e.Message, "/ws/out/ext") {
+		t.Fatalf("unbuilt with autoBuild false: %v %v", e, e.Details)
+	}
+	if indexOf(w.calls, "chain.start") >= 0 {
+		t.Fatalf("started a chain without an extension: %v", w.calls)
+	}
+
+	// No build plugin: the workspace's dist/chrome.
+	d := newWorld().deps()
+	d.Builder = nil
+	_, err = Launch(context.Background(), d, Input{}, nil)
+	if e := sdk.AsError(err); e.Code != sdk.CodeLaunchFailed || !strings.Contains(e.Message, "/ws/dist/chrome") {
+		t.Fatalf("no build plugin, no extensionPath: %v", e)
+	}
+}
+
+// A default state without a vault (or an unlocked wallet) is not unlocked.
+func TestLaunchUnlockOnlyWhenLocked(t *testing.T) {
+	w := newWorld()
+	w.unlocked = true
+	if _, err := Launch(context.Background(), w.deps(), Input{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if indexOf(w.calls, "wallet.unlock") >= 0 {
+		t.Fatalf("unlocked an unlocked wallet: %v", w.calls)
+	}
+	w = newWorld()
+	if _, err := Launch(context.Background(), w.deps(), Input{StateMode: "onboarding"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if indexOf(w.calls, "wallet.unlock") >= 0 {
+		t.Fatalf("unlocked an onboarding wallet: %v", w.calls)
+	}
+}
+
+func TestLaunchCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	w := newWorld()
+	_, err := Launch(ctx, w.deps(), Input{}, nil)
+	if e := sdk.AsError(err); e.Code != sdk.CodeCancelled {
+		t.Fatalf("cancelled launch: %v", e)
+	}
+	if len(w.calls) != 0 {
+		t.Fatalf("calls after cancel: %v", w.calls)
+	}
+}
+
+func indexOf(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// A wallet that never settles fails the launch after SettleTimeout (not
+// the call's deadline) with the diagnosis; so does its error page.
+func TestLaunchWalletNeverSettles(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*world)
+		want string
+	}{
+		{"spinner", func(w *world) { w.hang = true }, "did not reach a recognized screen within 50ms"},
+		{"error page", func(w *world) { w.screen = "error" }, "shows its error page"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld()
+			tc.set(w)
+			d := w.deps()
+			d.SettleTimeout = 50 * time.Millisecond
+			_, err := Launch(context.Background(), d, Input{}, nil)
+			e := sdk.AsError(err)
+			if e.Code != sdk.CodeLaunchFailed || e.Details["step"] != "extension" || !strings.Contains(e.Message, tc.want) {
+				t.Fatalf("error %s %q %v", e.Code, e.Message, e.Details)
+			}
+			if e.Details["screenshot"] != "/a/s.png" || !reflect.DeepEqual(e.Details["consoleErrors"], []string{"boom"}) || e.Details["lastUrl"] == "" {
+				t.Fatalf("no diagnosis in details: %v", e.Details)
+			}
+			if indexOf(w.calls, "chain.stop") < 0 {
+				t.Fatalf("not torn down: %v", w.calls)
+			}
+		})
+	}
+}
