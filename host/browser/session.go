@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
@@ -65,6 +66,9 @@ func (s *Session) PID() int { return s.pid }
 
 // UserDataDir is Chrome's profile directory ("" when attached).
 func (s *Session) UserDataDir() string { return s.userDir }
+
+// SlowMo is the delay before each input action (Options.SlowMo).
+func (s *Session) SlowMo() time.Duration { return s.opts.SlowMo }
 
 // Profile is the wallet profile in use.
 func (s *Session) Profile() *Profile { return s.profile }

@@ -163,6 +163,9 @@ func (r *Runner) run(ctx context.Context, req Request) Outcome {
 		args = json.RawMessage("{}")
 	}
 	call := &Call{Tool: e.tool, Args: args, Policy: req.Policy, Progress: req.Progress, runner: r}
+	if r.observer != nil {
+		call.sessionAtStart = r.observer.SessionID()
+	}
 	if call.Policy == "" {
 		call.Policy = PolicyAll
 	}
@@ -235,9 +238,13 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, mmErr *sd
 	if input == nil {
 		input = c.Args
 	}
-	sid := ""
+	// The session after the call (mm_launch's new one), else the one it
+	// ran in (mm_cleanup's); "" when the call had none.
+	sid := c.sessionAtStart
 	if r.observer != nil {
-		sid = r.observer.SessionID()
+		if now := r.observer.SessionID(); now != "" {
+			sid = now
+		}
 	}
 	r.recorder.Record(ctx, Step{
 		SessionID: sid, Tool: c.Tool.Name, Input: input, Target: c.Target,

@@ -91,6 +91,8 @@ type Call struct {
 
 	// runner is set while the call runs, for nested calls (mm_run_steps).
 	runner *Runner
+	// sessionAtStart is the active session when the call started.
+	sessionAtStart string
 }
 
 // ScreenshotRef is the artifacts.screenshot block of a record.
