@@ -5,7 +5,7 @@ BIN := $(CURDIR)/bin
 export MMCP_NODE_MODULES := $(CURDIR)/.tools/node_modules
 export ANVIL_PATH := $(CURDIR)/.tools/node_modules/.bin/anvil
 
-PLUGINS := build chain contracts fixture
+PLUGINS := build chain contracts fixture mockserver
 
 .PHONY: all build setup demo test test-unit bench proto vet fmt clean
 

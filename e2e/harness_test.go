@@ -43,7 +43,7 @@ func run(m *testing.M) int {
 	bin = os.Getenv("MMCP_BIN")
 	if bin == "" {
 		bin = filepath.Join(tmp, "bin")
-		for _, p := range []string{"mmcp", "mmcp-plugin-build", "mmcp-plugin-chain", "mmcp-plugin-contracts", "mmcp-plugin-fixture"} {
+		for _, p := range []string{"mmcp", "mmcp-plugin-build", "mmcp-plugin-chain", "mmcp-plugin-contracts", "mmcp-plugin-fixture", "mmcp-plugin-mockserver"} {
 			if _, err := os.Stat(filepath.Join(root, "cmd", p)); err != nil {
 				continue
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/mmcp-dev/mmcp/internal/testutil"
 )
 
@@ -62,6 +63,12 @@ func TestSessionHealth(t *testing.T) {
 		part, code string
 	}{
 		{"chrome", func(t *testing.T, h *Host, ws string, _ int) { killAll(t, "chrome", chromeFor(ws)) }, "browser", "MM_BROWSER_CLOSED"},
+		{"wallet page crash", func(t *testing.T, h *Host, ws string, _ int) {
+			// The renderer of the active wallet page dies ("Aw, Snap!").
+			page := pageAt(t, bareCDP(t, ws), "chrome-extension://")
+			// Page.crash never answers: give Chrome half a second to report.
+			_ = proto.PageCrash{}.Call(page.Timeout(500 * time.Millisecond))
+		}, "browser", "MM_BROWSER_CLOSED"},
 		{"chain plugin", func(t *testing.T, h *Host, _ string, _ int) {
 			killAll(t, "chain plugin", childrenOf(h.Cmd.Process.Pid, "mmcp-plugin-chain"))
 		}, "chain", "MM_CHAIN_DOWN"},
@@ -94,8 +101,8 @@ func TestSessionHealth(t *testing.T) {
 					return view.Health.Fixture.Status == "down"
 				}
 			})
-			if !shown {
-				t.Fatalf("%s not reported down within 2 s: %s %+v", tc.part, env.Result, env.Error)
+			if took := time.Since(killed); !shown || took > 2*time.Second {
+				t.Fatalf("%s not reported down within 2 s (%s): %s %+v\nhost log:\n%s", tc.part, took, env.Result, env.Error, tail(h.Stderr.String(), 15))
 			}
 			t.Logf("%s reported down %d ms after the kill", tc.part, time.Since(killed).Milliseconds())
 			switch tc.part {

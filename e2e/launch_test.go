@@ -161,7 +161,7 @@ func TestLaunchDefaultSession(t *testing.T) {
 	if st.Balance == nil || *st.Balance != "25 ETH" {
 		t.Fatalf("balance %v, want 25 ETH", st.Balance)
 	}
-	if got := strings.Join(steps(res), ","); got != "chain,fixture,browser,unlock" {
+	if got := strings.Join(steps(res), ","); got != "chain,fixture,mocks,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
 	}
 	// Port 8545 is shared with other tests: remember our Anvil by pid.

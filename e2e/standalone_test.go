@@ -21,25 +21,7 @@ import (
 func TestChainAndContractsStandalone(t *testing.T) {
 	port := testutil.FreePort(t)
 	ws := t.TempDir()
-	chain := exec.Command(filepath.Join(bin, "mmcp-plugin-chain"), "call", "start", fmt.Sprintf(`{"port":%d}`, port), "-hold")
-	chain.Env = append(os.Environ(), "MMCP_REPO="+ws)
-	stdout, err := chain.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := chain.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = chain.Process.Kill(); _ = chain.Wait() }()
-	// The start result is printed (pretty JSON) before the plugin holds.
-	var buf strings.Builder
-	sc := bufio.NewScanner(stdout)
-	for sc.Scan() {
-		buf.WriteString(sc.Text() + "\n")
-		if sc.Text() == "}" {
-			break
-		}
-	}
+	chain, out := callHold(t, "mmcp-plugin-chain", ws, "start", fmt.Sprintf(`{"port":%d}`, port))
 	var started struct {
 		OK     bool
 		Result struct {
@@ -47,8 +29,8 @@ func TestChainAndContractsStandalone(t *testing.T) {
 			Running bool
 		}
 	}
-	if err := json.Unmarshal([]byte(buf.String()), &started); err != nil || !started.OK || !started.Result.Running {
-		t.Fatalf("chain start: %v\n%s", err, buf.String())
+	if err := json.Unmarshal(out, &started); err != nil || !started.OK || !started.Result.Running {
+		t.Fatalf("chain start: %v\n%s", err, out)
 	}
 	if len(anvilOn(port)) == 0 {
 		t.Fatal("no Anvil process for the standalone chain")
@@ -68,15 +50,47 @@ func TestChainAndContractsStandalone(t *testing.T) {
 		t.Fatalf("standalone deploy: %v\n%s", err, out)
 	}
 	hasCode(t, started.Result.RPCURL, deployed.Result.ContractAddress)
-	_ = chain.Process.Signal(syscall.SIGINT)
+	stopHeld(t, chain)
+	if !eventually(5*time.Second, func() bool { return len(anvilOn(port)) == 0 }) {
+		t.Fatalf("Anvil outlived its standalone plugin: %v", anvilOn(port))
+	}
+}
+
+// callHold starts `<plugin> call <tool> <args> -hold` on workspace ws and
+// returns the process and the result it printed before holding (pretty
+// JSON, ending with a "}" line). The process is killed when the test ends.
+func callHold(t testing.TB, plugin, ws, tool, args string) (*exec.Cmd, []byte) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(bin, plugin), "call", tool, args, "-hold")
+	cmd.Env = append(os.Environ(), "MMCP_REPO="+ws)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	var buf strings.Builder
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		buf.WriteString(sc.Text() + "\n")
+		if sc.Text() == "}" {
+			break
+		}
+	}
+	return cmd, []byte(buf.String())
+}
+
+// stopHeld stops a held plugin with Ctrl-C (SIGINT) and waits for it.
+func stopHeld(t testing.TB, cmd *exec.Cmd) {
+	t.Helper()
+	_ = cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
-	go func() { done <- chain.Wait() }()
+	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
-		t.Fatal("the chain plugin did not stop on SIGINT")
-	}
-	if !eventually(5*time.Second, func() bool { return len(anvilOn(port)) == 0 }) {
-		t.Fatalf("Anvil outlived its standalone plugin: %v", anvilOn(port))
+		t.Fatalf("%s did not stop on SIGINT", filepath.Base(cmd.Path))
 	}
 }

@@ -29,10 +29,13 @@ func (h *Host) launchDeps() launch.Deps {
 	if h.plugins.Has(sdk.CapContractSeeding) {
 		d.Contracts = h.plugins.ContractSeeder()
 	}
+	if h.plugins.Has(sdk.CapMockServer) {
+		d.MockServer = h.plugins.MockServer()
+	}
 	return d
 }
 
-// launch runs mm_launch: chain, contracts, fixture, Chrome, extension
+// launch runs mm_launch: chain, contracts, fixture, mock server, Chrome, extension
 // ready, unlock (package launch). A failure undoes the steps already taken.
 func (h *Host) launch(ctx context.Context, in launch.Input, progress func(float64, float64, string)) (map[string]any, error) {
 	var replaced *launch.Prerequisite
@@ -58,10 +61,10 @@ func (h *Host) launch(ctx context.Context, in launch.Input, progress func(float6
 	if h.plugins.Has(sdk.CapStateSnapshot) {
 		snapshot = h.plugins.StateSnapshot()
 	}
-	d.StartWallet = func(ctx context.Context, ext string, slowMo time.Duration) (launch.Wallet, error) {
+	d.StartWallet = func(ctx context.Context, ext string, slowMo time.Duration, proxy *browser.Proxy) (launch.Wallet, error) {
 		b, err := browser.Launch(ctx, browser.Options{
 			ChromePath: h.cfg.Chrome, Headless: h.cfg.Headless, CDPURL: h.cfg.CDPURL,
-			ExtensionPath: ext, ArtifactsDir: h.cfg.ArtifactsDir, SlowMo: slowMo, Log: h.log.Named("browser"),
+			ExtensionPath: ext, ArtifactsDir: h.cfg.ArtifactsDir, SlowMo: slowMo, Proxy: proxy, Log: h.log.Named("browser"),
 			StateSnapshot: snapshot,
 		})
 		if err != nil {

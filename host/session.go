@@ -81,8 +81,8 @@ func (h *Host) describe(ctx context.Context) *observation.Observation {
 
 func (h *Host) observe(ctx context.Context, full bool, walk func(*rod.Page, *session) ([]observation.TestIDItem, []observation.A11yNode, error)) *observation.Observation {
 	s := h.sess
-	if s == nil {
-		return nil
+	if s == nil || s.browser.Alive() != nil {
+		return nil // nothing to observe in a dead browser (and never wait on it)
 	}
 	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
 	st, err := s.browser.State(ctx)

@@ -256,3 +256,44 @@ type WalletStatus struct {
 	// error screen.
 	ErrorMessage *string `json:"errorMessage,omitempty"`
 }
+
+// MockServer is the MockServer capability (spec 001 MockServerCapability):
+// an HTTP and HTTPS forward proxy that answers a session's external
+// requests from declared mocks and records every request. HTTPS goes
+// through CONNECT and is answered with certificates minted by a
+// certificate authority generated for the session; Chrome trusts that CA
+// only through --ignore-certificate-errors-spki-list with SPKIHash.
+type MockServer interface {
+	// Start starts the proxy on a free loopback port (opts.Port when set)
+	// with a fresh certificate authority and returns where it listens. A
+	// proxy that already runs is replaced. A busy port is CodePortInUse.
+	Start(ctx context.Context, opts MockServerOptions) (MockServerStatus, error)
+	// Stop stops the proxy and forgets the certificate authority. It is
+	// safe to call when nothing runs.
+	Stop(ctx context.Context) error
+	// IsRunning reports whether the proxy runs.
+	IsRunning(ctx context.Context) (bool, error)
+	// Status reports where the proxy listens (the seed's getServer and
+	// getPort) and the hash Chrome needs to trust its certificates.
+	Status(ctx context.Context) (MockServerStatus, error)
+}
+
+// MockServerOptions configure the proxy. Zero values mean the plugin's
+// settings, then its defaults.
+type MockServerOptions struct {
+	// Port on 127.0.0.1; 0 means a free port.
+	Port int `json:"port,omitempty"`
+}
+
+// MockServerStatus describes the proxy.
+type MockServerStatus struct {
+	Running bool `json:"running"`
+	// Address is the proxy's host:port ("127.0.0.1:40123"); Chrome gets
+	// --proxy-server=http://<Address>.
+	Address string `json:"address,omitempty"`
+	Port    int    `json:"port,omitempty"`
+	// SPKIHash is the base64 SHA-256 of the session CA's
+	// SubjectPublicKeyInfo, the value of Chrome's
+	// --ignore-certificate-errors-spki-list.
+	SPKIHash string `json:"spkiHash,omitempty"`
+}

@@ -43,6 +43,7 @@ type Client struct {
 	contracts pb.ContractSeedingClient
 	fixture   pb.FixtureClient
 	state     pb.StateSnapshotClient
+	mock      pb.MockServerClient
 }
 
 func newClient(c *grpc.ClientConn) *Client {
@@ -54,6 +55,7 @@ func newClient(c *grpc.ClientConn) *Client {
 		contracts: pb.NewContractSeedingClient(c),
 		fixture:   pb.NewFixtureClient(c),
 		state:     pb.NewStateSnapshotClient(c),
+		mock:      pb.NewMockServerClient(c),
 	}
 }
 
@@ -151,6 +153,9 @@ func (c *Client) Fixture() Fixture { return fixtureClient{c.fixture} }
 
 // StateSnapshot returns the plugin's StateSnapshot capability.
 func (c *Client) StateSnapshot() StateSnapshotter { return stateSnapshotClient{c.state} }
+
+// MockServer returns the plugin's MockServer capability.
+func (c *Client) MockServer() MockServer { return mockClient{c.mock} }
 
 type buildClient struct{ c pb.BuildClient }
 
@@ -332,10 +337,45 @@ func (f fixtureClient) ResolvePreset(ctx context.Context, name string, o StateOp
 	return r.StateJson, fromPBError(r.Error)
 }
 
+type mockClient struct{ c pb.MockServerClient }
+
+func (m mockClient) Start(ctx context.Context, o MockServerOptions) (MockServerStatus, error) {
+	r, err := m.c.Start(ctx, &pb.MockServerOptions{Port: int32(o.Port)})
+	if err != nil {
+		return MockServerStatus{}, err
+	}
+	return fromPBMockStatus(r.Status), fromPBError(r.Error)
+}
+
+func (m mockClient) Stop(ctx context.Context) error {
+	r, err := m.c.Stop(ctx, &pb.Empty{})
+	if err != nil {
+		return err
+	}
+	return fromPBError(r.Error)
+}
+
+func (m mockClient) IsRunning(ctx context.Context) (bool, error) {
+	r, err := m.c.IsRunning(ctx, &pb.Empty{})
+	if err != nil {
+		return false, err
+	}
+	return r.Running, fromPBError(r.Error)
+}
+
+func (m mockClient) Status(ctx context.Context) (MockServerStatus, error) {
+	r, err := m.c.Status(ctx, &pb.Empty{})
+	if err != nil {
+		return MockServerStatus{}, err
+	}
+	return fromPBMockStatus(r.Status), fromPBError(r.Error)
+}
+
 // Interface guards.
 var (
 	_ Builder        = buildClient{}
 	_ Chain          = chainClient{}
 	_ ContractSeeder = contractsClient{}
 	_ Fixture        = fixtureClient{}
+	_ MockServer     = mockClient{}
 )

@@ -95,3 +95,11 @@ func toPBStateOptions(o StateOptions) *pb.StateOptions {
 func fromPBStateOptions(o *pb.StateOptions) StateOptions {
 	return StateOptions{AnvilPort: int(o.GetAnvilPort()), ChainID: o.GetChainId()}
 }
+
+func toPBMockStatus(s MockServerStatus) *pb.MockServerStatus {
+	return &pb.MockServerStatus{Running: s.Running, Address: s.Address, Port: int32(s.Port), SpkiHash: s.SPKIHash}
+}
+
+func fromPBMockStatus(s *pb.MockServerStatus) MockServerStatus {
+	return MockServerStatus{Running: s.GetRunning(), Address: s.GetAddress(), Port: int(s.GetPort()), SPKIHash: s.GetSpkiHash()}
+}

@@ -9,9 +9,11 @@
 // of the optional capability interfaces, found by type assertion:
 //
 //   - ToolProvider: contributes MCP tools, exposed to agents as <plugin>_<tool>.
-//   - Builder, Chain, Fixture, ContractSeeder: the typed capabilities the
-//     host uses to implement mm_build, mm_launch and the mm_seed_* tools. A
-//     plugin that implements one replaces the built-in of that capability.
+//   - Builder, Chain, Fixture, ContractSeeder, MockServer: the typed
+//     capabilities the host uses to implement mm_build, mm_launch (the
+//     mock server is the proxy its Chrome runs through) and the mm_seed_*
+//     tools. A plugin that implements one replaces the built-in of that
+//     capability.
 //   - StateSnapshotter: names the wallet's screens and reads its state for a
 //     wallet or version the built-in MetaMask profile does not know
 //     (examples/screens-plugin).

@@ -46,6 +46,9 @@ func register(s *grpc.Server, impl Plugin) {
 	if st, ok := impl.(StateSnapshotter); ok {
 		pb.RegisterStateSnapshotServer(s, &stateSnapshotServer{impl: st})
 	}
+	if m, ok := impl.(MockServer); ok {
+		pb.RegisterMockServerServer(s, &mockServer{impl: m})
+	}
 }
 
 // Capabilities lists the capabilities impl implements.
@@ -65,6 +68,9 @@ func Capabilities(impl Plugin) []Capability {
 	}
 	if _, ok := impl.(StateSnapshotter); ok {
 		caps = append(caps, CapStateSnapshot)
+	}
+	if _, ok := impl.(MockServer); ok {
+		caps = append(caps, CapMockServer)
 	}
 	if _, ok := impl.(ToolProvider); ok {
 		caps = append(caps, CapTools)

@@ -21,6 +21,7 @@ const (
 	CapFixture         Capability = "fixture"
 	CapContractSeeding Capability = "contractSeeding"
 	CapStateSnapshot   Capability = "stateSnapshot"
+	CapMockServer      Capability = "mockServer"
 	CapTools           Capability = "tools"
 )
 
@@ -49,7 +50,7 @@ type Config struct {
 
 // Plugin is the one interface every plugin implements. Everything else is
 // optional and found by type assertion: Builder, Chain, Fixture,
-// ContractSeeder, StateSnapshotter, ToolProvider.
+// ContractSeeder, MockServer, StateSnapshotter, ToolProvider.
 type Plugin interface {
 	// Info names the plugin.
 	Info() Info

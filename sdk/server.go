@@ -235,3 +235,31 @@ func (s *fixtureServer) ResolvePreset(ctx context.Context, r *pb.ResolvePresetRe
 	e, err := toPBError(err)
 	return &pb.StateResponse{StateJson: st, Error: e}, err
 }
+
+type mockServer struct {
+	pb.UnimplementedMockServerServer
+	impl MockServer
+}
+
+func (s *mockServer) Start(ctx context.Context, r *pb.MockServerOptions) (*pb.MockServerStatusResponse, error) {
+	st, err := s.impl.Start(ctx, MockServerOptions{Port: int(r.Port)})
+	e, err := toPBError(err)
+	return &pb.MockServerStatusResponse{Status: toPBMockStatus(st), Error: e}, err
+}
+
+func (s *mockServer) Stop(ctx context.Context, _ *pb.Empty) (*pb.ErrorOnly, error) {
+	e, err := toPBError(s.impl.Stop(ctx))
+	return &pb.ErrorOnly{Error: e}, err
+}
+
+func (s *mockServer) IsRunning(ctx context.Context, _ *pb.Empty) (*pb.IsRunningResponse, error) {
+	ok, err := s.impl.IsRunning(ctx)
+	e, err := toPBError(err)
+	return &pb.IsRunningResponse{Running: ok, Error: e}, err
+}
+
+func (s *mockServer) Status(ctx context.Context, _ *pb.Empty) (*pb.MockServerStatusResponse, error) {
+	st, err := s.impl.Status(ctx)
+	e, err := toPBError(err)
+	return &pb.MockServerStatusResponse{Status: toPBMockStatus(st), Error: e}, err
+}

@@ -110,7 +110,7 @@ func TestDappConnectAndSendThroughPopups(t *testing.T) {
 	}
 	click(t, popup, "page-container-footer-next")
 	waitRoute(t, popup, "/confirm-permissions")
-	if txt := waitText(t, popup, "page-container-footer-next", func(s string) bool { return s != "" }); txt != "Confirm" {
+	if txt := waitText(t, popup, "page-container-footer-next", func(s string) bool { return s == "Confirm" }); txt != "Confirm" {
 		t.Errorf("second connect step's button %q, want Confirm", txt)
 	}
 	click(t, popup, "page-container-footer-next")

@@ -168,14 +168,23 @@ func requestID(t *testing.T, p *rod.Page) string {
 // el waits (bounded) for a visible element by test id.
 func el(t *testing.T, p *rod.Page, testid string) *rod.Element {
 	t.Helper()
-	e, err := p.Timeout(10 * time.Second).Element(fmt.Sprintf(`[data-testid=%q]`, testid))
-	if err != nil {
-		t.Fatalf("element %s: %v", testid, err)
+	// The wallet re-renders on every route: look the element up again on
+	// each try, so a button replaced by the next screen is never waited on.
+	sel := fmt.Sprintf(`[data-testid=%q]`, testid)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		e, err := p.Timeout(time.Second).Element(sel)
+		if err == nil {
+			e = e.CancelTimeout()
+			if vis, verr := e.Visible(); verr == nil && vis {
+				return e
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("element %s not visible within 10 s (last error %v)", testid, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	if err := e.WaitVisible(); err != nil {
-		t.Fatalf("element %s not visible: %v", testid, err)
-	}
-	return e.CancelTimeout()
 }
 
 func click(t *testing.T, p *rod.Page, testid string) {
@@ -195,10 +204,9 @@ func typeInto(t *testing.T, p *rod.Page, testid, text string) {
 // waitText waits until the element's text satisfies ok and returns it.
 func waitText(t *testing.T, p *rod.Page, testid string, ok func(string) bool) string {
 	t.Helper()
-	e := el(t, p, testid)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		text, err := e.Text()
+		text, err := el(t, p, testid).Text()
 		if err == nil && ok(text) {
 			return text
 		}

@@ -22,7 +22,9 @@ type health struct {
 
 	mu      sync.Mutex
 	reason  string
-	console []consoleLine // newest last, at most maxConsole
+	console []consoleLine                   // newest last, at most maxConsole
+	crashed map[proto.TargetTargetID]string // pages whose renderer died, with the status
+	pages   map[proto.TargetSessionID]proto.TargetTargetID
 }
 
 // consoleLine is one console error and when it was seen.
@@ -38,7 +40,7 @@ const (
 )
 
 func newHealth() *health {
-	return &health{gone: make(chan struct{}), closing: make(chan struct{})}
+	return &health{gone: make(chan struct{}), closing: make(chan struct{}), crashed: map[proto.TargetTargetID]string{}, pages: map[proto.TargetSessionID]proto.TargetTargetID{}}
 }
 
 // Gone is closed when Chrome went away on its own (crashed, killed, its
@@ -56,8 +58,17 @@ func (s *Session) Alive() error {
 		return sdk.Errorf(sdk.CodeBrowserClosed, "Chrome is gone (%s): this session cannot act any more; call mm_launch to start a fresh session (what is left of this one is cleaned up first)", reason).
 			WithDetails(map[string]any{"part": "browser"})
 	default:
-		return nil
 	}
+	if ti, ok := s.tabs.active(); ok {
+		s.health.mu.Lock()
+		status, crashed := s.health.crashed[ti.ID]
+		s.health.mu.Unlock()
+		if crashed {
+			return sdk.Errorf(sdk.CodeBrowserClosed, "the active page (%s) crashed: its renderer died (%s); call mm_switch_to_tab for another tab, or mm_launch to start a fresh session", ti.URL, status).
+				WithDetails(map[string]any{"part": "browser", "url": ti.URL})
+		}
+	}
+	return nil
 }
 
 // ConsoleErrors are the last errors logged by the extension's pages and
@@ -88,6 +99,22 @@ func (s *Session) watch(b *rod.Browser) {
 		for msg := range events {
 			if line := consoleError(msg); line != "" {
 				s.health.add(line)
+			}
+			switch msg.Method {
+			case "Target.targetCrashed":
+				var crash proto.TargetTargetCrashed
+				if msg.Load(&crash) {
+					s.health.crash(crash.TargetID, fmt.Sprintf("%s, code %d", crash.Status, crash.ErrorCode))
+					s.log.Warn("page crashed", "target", crash.TargetID, "status", crash.Status)
+				}
+			case "Inspector.targetCrashed":
+				s.health.mu.Lock()
+				id, ok := s.health.pages[msg.SessionID]
+				s.health.mu.Unlock()
+				if ok {
+					s.health.crash(id, "renderer gone")
+					s.log.Warn("page crashed", "target", id)
+				}
 			}
 		}
 		select {
@@ -167,12 +194,23 @@ func at(url string) string {
 	return " (" + url + ")"
 }
 
-// listen turns on the console and log events of an attached target.
-func listen(ctx context.Context, p *rod.Page) {
+// listen turns on the console, log and crash events of an attached page.
+func (s *Session) listen(ctx context.Context, p *rod.Page) {
+	s.health.mu.Lock()
+	s.health.pages[p.SessionID] = p.TargetID
+	s.health.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	_ = proto.RuntimeEnable{}.Call(p.Context(ctx))
 	_ = proto.LogEnable{}.Call(p.Context(ctx))
+	_ = proto.InspectorEnable{}.Call(p.Context(ctx))
+}
+
+// crashed records that a page's renderer died.
+func (h *health) crash(id proto.TargetTargetID, status string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.crashed[id] = status
 }
 
 // listenWorkers attaches to the extension's service workers for their

@@ -158,6 +158,12 @@ func (s *Session) startChrome(ctx context.Context, extDir string) (string, error
 		// extension is up.
 		Delete("no-startup-window").
 		StartURL("about:blank")
+	if p := s.opts.Proxy; p != nil {
+		l = l.Set("proxy-server", p.Server).Set("proxy-bypass-list", p.Bypass)
+		if p.SPKI != "" {
+			l = l.Set("ignore-certificate-errors-spki-list", p.SPKI)
+		}
+	}
 	if headless {
 		// Headless Chrome's screen is 800x600 unless told otherwise, smaller
 		// than the window: Chrome then refuses extension popups placed at
@@ -363,7 +369,7 @@ func (s *Session) attach(id proto.TargetTargetID) (*rod.Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("attach to tab: %w", err)
 	}
-	listen(context.Background(), page)
+	s.listen(context.Background(), page)
 	s.tabs.setPage(id, page)
 	return page, nil
 }

@@ -49,6 +49,22 @@ type Options struct {
 	// the profile (a StateSnapshot plugin). Nil means the profile.
 	StateSnapshot sdk.StateSnapshotter
 
+	// Proxy sends Chrome's traffic through a proxy (the session's mock
+	// server). Nil means none. Not applied when attaching (CDPURL).
+	Proxy *Proxy
+
 	// Log receives debug logs. Nil means no logging. Secrets never reach it.
 	Log hclog.Logger
+}
+
+// Proxy is the proxy Chrome is launched with.
+type Proxy struct {
+	// Server is --proxy-server, e.g. "http://127.0.0.1:40123".
+	Server string
+	// Bypass is --proxy-bypass-list: the hosts Chrome reaches directly.
+	Bypass string
+	// SPKI is --ignore-certificate-errors-spki-list: the base64 SHA-256
+	// SPKI hashes of the certificates Chrome accepts without a trusted
+	// root (the proxy's CA). Never a blanket ignore.
+	SPKI string
 }

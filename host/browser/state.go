@@ -16,6 +16,10 @@ import (
 // appStateTimeout bounds the main-world app-state read of one page.
 const appStateTimeout = time.Second
 
+// stateReadLimit bounds one page's state read: it takes milliseconds on a
+// live page, and a page whose renderer hangs or dies never answers.
+const stateReadLimit = 5 * time.Second
+
 // pageRead is one page as the state reader saw it.
 type pageRead struct {
 	snap       sdk.PageSnapshot
@@ -62,6 +66,8 @@ func (s *Session) stateProvider(ctx context.Context) (sdk.StateSnapshotter, sdk.
 // readPage reads page for the state provider: the probe's elements in the
 // isolated world, and on wallet pages the probe's script in the main world.
 func (s *Session) readPage(ctx context.Context, page *rod.Page, role string) (pageRead, error) {
+	ctx, cancel := context.WithTimeout(ctx, stateReadLimit)
+	defer cancel()
 	_, probe := s.stateProvider(ctx)
 	var dp domProbe
 	if err := s.worlds.eval(ctx, page, probeScript(probe.Elements), evalOpts{idempotent: true}, &dp); err != nil {

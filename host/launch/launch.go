@@ -1,6 +1,6 @@
 // Package launch owns a wallet session's launch and teardown: the chain,
-// the contracts, the wallet state, the fixture server and the browser, in
-// that order, each taken from its capability (sdk.Chain, sdk.Fixture, ...)
+// the contracts, the wallet state, the fixture server, the mock server and
+// the browser, in that order, each taken from its capability (sdk.Chain, sdk.Fixture, ...)
 // and undone in reverse when a later step fails. Every default belongs to
 // the capability that owns it: the launcher passes what the user gave (zero
 // values otherwise) and uses what the capability answers.
@@ -65,6 +65,7 @@ var stepLimits = map[string]time.Duration{
 	"chain":     time.Minute,
 	"contracts": 2 * time.Minute,
 	"fixture":   30 * time.Second,
+	"mocks":     30 * time.Second,
 	"browser":   time.Minute,
 }
 
@@ -74,8 +75,12 @@ type Deps struct {
 	Chain     sdk.Chain
 	Fixture   sdk.Fixture
 	Contracts sdk.ContractSeeder
-	// StartWallet starts Chrome with the extension in directory ext.
-	StartWallet func(ctx context.Context, ext string, slowMo time.Duration) (Wallet, error)
+	// MockServer, when a plugin provides it, answers the browser's
+	// external requests: Chrome is launched through it.
+	MockServer sdk.MockServer
+	// StartWallet starts Chrome with the extension in directory ext,
+	// through proxy when it is not nil.
+	StartWallet func(ctx context.Context, ext string, slowMo time.Duration, proxy *browser.Proxy) (Wallet, error)
 	// Path resolves a workspace-relative path.
 	Path func(string) string
 	// Tool names a tool with the host's prefix (for hints in errors).
@@ -104,7 +109,9 @@ type Parts struct {
 	Chain     *sdk.ChainStatus // nil when no chain runs
 	Fixture   *sdk.FixtureStatus
 	Contracts bool // the registry holds this session's deployments
-	Wallet    Wallet
+	// MockServer is the session's proxy, nil when none runs.
+	MockServer *sdk.MockServerStatus
+	Wallet     Wallet
 	// Extension is the loaded extension's directory; BuildType the build
 	// that made it, when mm_launch built it.
 	Extension       string
@@ -145,6 +152,7 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 		{"chain", l.chain},
 		{"contracts", l.contracts},
 		{"fixture", l.fixture},
+		{"mocks", l.mocks},
 		{"browser", l.browser},
 		{"unlock", l.unlock},
 	}
@@ -390,9 +398,34 @@ func (l *launcher) walletState(ctx context.Context) (sdk.WalletState, error) {
 	}
 }
 
-// browser starts Chrome with the extension and waits for its first screen.
+// proxyBypass is what Chrome reaches directly when it runs through the
+// mock server: loopback, so the fixture server, Anvil and local dapps never
+// go through the proxy. (Chrome bypasses loopback implicitly; the list
+// says so explicitly. "<-loopback>" would do the opposite.)
+const proxyBypass = "localhost;127.0.0.1;[::1]"
+
+// mocks starts the session's mock server, when a plugin provides one.
+func (l *launcher) mocks(ctx context.Context) error {
+	if l.d.MockServer == nil {
+		return nil
+	}
+	st, err := l.d.MockServer.Start(ctx, sdk.MockServerOptions{})
+	if err != nil {
+		return err
+	}
+	l.p.MockServer = &st
+	l.done("mocks", fmt.Sprintf("mock server at %s answers the browser's external requests", st.Address))
+	return nil
+}
+
+// browser starts Chrome with the extension (through the mock server when
+// one runs) and waits for its first screen.
 func (l *launcher) browser(ctx context.Context) error {
-	w, err := l.d.StartWallet(ctx, l.p.Extension, time.Duration(l.in.SlowMo)*time.Millisecond)
+	var proxy *browser.Proxy
+	if m := l.p.MockServer; m != nil {
+		proxy = &browser.Proxy{Server: "http://" + m.Address, Bypass: proxyBypass, SPKI: m.SPKIHash}
+	}
+	w, err := l.d.StartWallet(ctx, l.p.Extension, time.Duration(l.in.SlowMo)*time.Millisecond, proxy)
 	if err != nil {
 		return err
 	}
@@ -469,6 +502,10 @@ func Teardown(d Deps, p *Parts) {
 	if p.Wallet != nil {
 		warn("closing the browser", p.Wallet.Close(ctx))
 		p.Wallet = nil
+	}
+	if p.MockServer != nil && d.MockServer != nil {
+		warn("stopping the mock server", d.MockServer.Stop(ctx))
+		p.MockServer = nil
 	}
 	if p.Fixture != nil && d.Fixture != nil {
 		warn("stopping the fixture server", d.Fixture.Stop(ctx))

@@ -33,6 +33,7 @@ type world struct {
 	chainOpts   sdk.ChainOptions
 	fixtureOpts sdk.FixtureOptions
 	unlocked    bool
+	proxy       *browser.Proxy // what the browser was started with
 }
 
 var errFake = errors.New("fake failure")
@@ -47,8 +48,9 @@ func (w *world) call(name string) error {
 
 func (w *world) deps() Deps {
 	return Deps{
-		Builder: builder{w}, Chain: chain{w}, Fixture: fixture{w}, Contracts: seeder{w},
-		StartWallet: func(ctx context.Context, ext string, _ time.Duration) (Wallet, error) {
+		Builder: builder{w}, Chain: chain{w}, Fixture: fixture{w}, Contracts: seeder{w}, MockServer: mocks{w},
+		StartWallet: func(ctx context.Context, ext string, _ time.Duration, proxy *browser.Proxy) (Wallet, error) {
+			w.proxy = proxy
 			if err := w.call("wallet.start"); err != nil {
 				return nil, err
 			}
@@ -129,6 +131,17 @@ func (s seeder) Deployed(context.Context) ([]sdk.Deployment, error) { return nil
 func (s seeder) Available(context.Context) ([]string, error)        { return nil, nil }
 func (s seeder) Clear(context.Context) error                        { return s.w.call("contracts.clear") }
 
+type mocks struct{ w *world }
+
+func (m mocks) Start(context.Context, sdk.MockServerOptions) (sdk.MockServerStatus, error) {
+	return sdk.MockServerStatus{Running: true, Address: "127.0.0.1:40123", Port: 40123, SPKIHash: "c3BraQ=="}, m.w.call("mocks.start")
+}
+func (m mocks) Stop(context.Context) error              { return m.w.call("mocks.stop") }
+func (m mocks) IsRunning(context.Context) (bool, error) { return true, nil }
+func (m mocks) Status(context.Context) (sdk.MockServerStatus, error) {
+	return sdk.MockServerStatus{}, nil
+}
+
 type wallet struct{ w *world }
 
 func (b wallet) ExtensionID() string { return "abcdefghijklmnopabcdefghijklmnop" }
@@ -165,8 +178,8 @@ func TestLaunchOrder(t *testing.T) {
 	}
 	// One notification as each step starts, the build's own in between,
 	// strictly increasing (MCP requires it).
-	if len(progress) != 7 {
-		t.Fatalf("progress %v, want 6 steps and 1 build event", progress)
+	if len(progress) != 8 {
+		t.Fatalf("progress %v, want 7 steps and 1 build event", progress)
 	}
 	for i := 1; i < len(progress); i++ {
 		if progress[i] <= progress[i-1] {
@@ -174,7 +187,7 @@ func TestLaunchOrder(t *testing.T) {
 		}
 	}
 	want := []string{"build.path", "build.isBuilt", "build.build", "chain.start", "contracts.clear", "contracts.deploy",
-		"fixture.state", "fixture.start", "wallet.start", "wallet.wait", "wallet.unlock"}
+		"fixture.state", "fixture.start", "mocks.start", "wallet.start", "wallet.wait", "wallet.unlock"}
 	if !reflect.DeepEqual(w.calls, want) {
 		t.Fatalf("calls\n got %v\nwant %v", w.calls, want)
 	}
@@ -182,7 +195,7 @@ func TestLaunchOrder(t *testing.T) {
 	for _, pr := range p.Prerequisites {
 		steps = append(steps, pr.Step)
 	}
-	if got := strings.Join(steps, ","); got != "build,chain,contracts,fixture,browser,unlock" {
+	if got := strings.Join(steps, ","); got != "build,chain,contracts,fixture,mocks,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
 	}
 	if p.Extension != "/ws/out/ext" || p.Input.StateMode != "default" || p.Deployed["hst"] != "0x01" {
@@ -203,9 +216,10 @@ func TestLaunchRollback(t *testing.T) {
 		{"contracts.deploy", "contracts", []string{"contracts.clear", "chain.stop"}},
 		{"fixture.state", "fixture", []string{"contracts.clear", "chain.stop"}},
 		{"fixture.start", "fixture", []string{"contracts.clear", "chain.stop"}},
-		{"wallet.start", "browser", []string{"fixture.stop", "contracts.clear", "chain.stop"}},
-		{"wallet.wait", "extension", []string{"wallet.diagnose", "wallet.close", "fixture.stop", "contracts.clear", "chain.stop"}},
-		{"wallet.unlock", "unlock", []string{"wallet.diagnose", "wallet.close", "fixture.stop", "contracts.clear", "chain.stop"}},
+		{"mocks.start", "mocks", []string{"fixture.stop", "contracts.clear", "chain.stop"}},
+		{"wallet.start", "browser", []string{"mocks.stop", "fixture.stop", "contracts.clear", "chain.stop"}},
+		{"wallet.wait", "extension", []string{"wallet.diagnose", "wallet.close", "mocks.stop", "fixture.stop", "contracts.clear", "chain.stop"}},
+		{"wallet.unlock", "unlock", []string{"wallet.diagnose", "wallet.close", "mocks.stop", "fixture.stop", "contracts.clear", "chain.stop"}},
 	} {
 		t.Run(tc.fail, func(t *testing.T) {
 			w := newWorld()
@@ -223,6 +237,39 @@ func TestLaunchRollback(t *testing.T) {
 				t.Fatalf("after %s: %v, want %v", tc.fail, got, tc.undo)
 			}
 		})
+	}
+}
+
+// With a mock server Chrome starts through it: its address as the proxy,
+// loopback direct, its CA trusted by SPKI hash; teardown stops it after
+// the browser. Without one Chrome starts with no proxy.
+func TestLaunchMockServer(t *testing.T) {
+	w := newWorld()
+	p, err := Launch(context.Background(), w.deps(), Input{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := browser.Proxy{Server: "http://127.0.0.1:40123", Bypass: "localhost;127.0.0.1;[::1]", SPKI: "c3BraQ=="}
+	if w.proxy == nil || *w.proxy != want {
+		t.Fatalf("proxy %+v, want %+v", w.proxy, want)
+	}
+	if p.MockServer == nil || p.MockServer.Port != 40123 {
+		t.Fatalf("parts.MockServer %+v", p.MockServer)
+	}
+	w.calls = nil
+	Teardown(w.deps(), p)
+	if want := []string{"wallet.close", "mocks.stop", "fixture.stop", "chain.stop"}; !reflect.DeepEqual(w.calls, want) {
+		t.Fatalf("teardown %v, want %v", w.calls, want)
+	}
+
+	w = newWorld()
+	d := w.deps()
+	d.MockServer = nil
+	if _, err := Launch(context.Background(), d, Input{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if w.proxy != nil || indexOf(w.calls, "mocks.start") >= 0 {
+		t.Fatalf("no mock server, yet proxy %+v, calls %v", w.proxy, w.calls)
 	}
 }
 

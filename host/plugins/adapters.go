@@ -25,6 +25,9 @@ func (m *Manager) Fixture() sdk.Fixture { return fixture{m} }
 // ContractSeeder is the contract seeding capability.
 func (m *Manager) ContractSeeder() sdk.ContractSeeder { return seeder{m} }
 
+// MockServer is the mock server capability.
+func (m *Manager) MockServer() sdk.MockServer { return mockServer{m} }
+
 // use runs fn on the plugin providing c and returns its value.
 func use[T any](ctx context.Context, m *Manager, c sdk.Capability, fn func(*sdk.Client) (T, error)) (T, error) {
 	var v T
@@ -144,4 +147,22 @@ func (s stateSnapshot) DetectScreen(ctx context.Context, page sdk.PageSnapshot) 
 
 func (s stateSnapshot) State(ctx context.Context, page sdk.PageSnapshot, o sdk.SnapshotOptions) (sdk.WalletStatus, error) {
 	return use(ctx, s.m, sdk.CapStateSnapshot, func(c *sdk.Client) (sdk.WalletStatus, error) { return c.StateSnapshot().State(ctx, page, o) })
+}
+
+type mockServer struct{ m *Manager }
+
+func (ms mockServer) Start(ctx context.Context, o sdk.MockServerOptions) (sdk.MockServerStatus, error) {
+	return use(ctx, ms.m, sdk.CapMockServer, func(c *sdk.Client) (sdk.MockServerStatus, error) { return c.MockServer().Start(ctx, o) })
+}
+
+func (ms mockServer) Stop(ctx context.Context) error {
+	return ms.m.Use(ctx, sdk.CapMockServer, func(c *sdk.Client) error { return c.MockServer().Stop(ctx) })
+}
+
+func (ms mockServer) IsRunning(ctx context.Context) (bool, error) {
+	return use(ctx, ms.m, sdk.CapMockServer, func(c *sdk.Client) (bool, error) { return c.MockServer().IsRunning(ctx) })
+}
+
+func (ms mockServer) Status(ctx context.Context) (sdk.MockServerStatus, error) {
+	return use(ctx, ms.m, sdk.CapMockServer, func(c *sdk.Client) (sdk.MockServerStatus, error) { return c.MockServer().Status(ctx) })
 }

@@ -141,6 +141,7 @@ var installHint = map[sdk.Capability]string{
 	sdk.CapChain:           "mmcp-plugin-chain",
 	sdk.CapFixture:         "mmcp-plugin-fixture",
 	sdk.CapContractSeeding: "mmcp-plugin-contracts",
+	sdk.CapMockServer:      "mmcp-plugin-mockserver",
 }
 
 // Use runs fn against the plugin that provides c. It answers

@@ -1862,6 +1862,222 @@ func (x *WalletStatusResponse) GetError() *Error {
 	return nil
 }
 
+type MockServerOptions struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Port          int32                  `protobuf:"varint,1,opt,name=port,proto3" json:"port,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MockServerOptions) Reset() {
+	*x = MockServerOptions{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MockServerOptions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MockServerOptions) ProtoMessage() {}
+
+func (x *MockServerOptions) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MockServerOptions.ProtoReflect.Descriptor instead.
+func (*MockServerOptions) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *MockServerOptions) GetPort() int32 {
+	if x != nil {
+		return x.Port
+	}
+	return 0
+}
+
+type MockServerStatus struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Running       bool                   `protobuf:"varint,1,opt,name=running,proto3" json:"running,omitempty"`
+	Address       string                 `protobuf:"bytes,2,opt,name=address,proto3" json:"address,omitempty"`
+	Port          int32                  `protobuf:"varint,3,opt,name=port,proto3" json:"port,omitempty"`
+	SpkiHash      string                 `protobuf:"bytes,4,opt,name=spki_hash,json=spkiHash,proto3" json:"spki_hash,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MockServerStatus) Reset() {
+	*x = MockServerStatus{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MockServerStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MockServerStatus) ProtoMessage() {}
+
+func (x *MockServerStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MockServerStatus.ProtoReflect.Descriptor instead.
+func (*MockServerStatus) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *MockServerStatus) GetRunning() bool {
+	if x != nil {
+		return x.Running
+	}
+	return false
+}
+
+func (x *MockServerStatus) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *MockServerStatus) GetPort() int32 {
+	if x != nil {
+		return x.Port
+	}
+	return 0
+}
+
+func (x *MockServerStatus) GetSpkiHash() string {
+	if x != nil {
+		return x.SpkiHash
+	}
+	return ""
+}
+
+type MockServerStatusResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Status        *MockServerStatus      `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	Error         *Error                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MockServerStatusResponse) Reset() {
+	*x = MockServerStatusResponse{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MockServerStatusResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MockServerStatusResponse) ProtoMessage() {}
+
+func (x *MockServerStatusResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MockServerStatusResponse.ProtoReflect.Descriptor instead.
+func (*MockServerStatusResponse) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *MockServerStatusResponse) GetStatus() *MockServerStatus {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
+func (x *MockServerStatusResponse) GetError() *Error {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+type IsRunningResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Running       bool                   `protobuf:"varint,1,opt,name=running,proto3" json:"running,omitempty"`
+	Error         *Error                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IsRunningResponse) Reset() {
+	*x = IsRunningResponse{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IsRunningResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IsRunningResponse) ProtoMessage() {}
+
+func (x *IsRunningResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IsRunningResponse.ProtoReflect.Descriptor instead.
+func (*IsRunningResponse) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *IsRunningResponse) GetRunning() bool {
+	if x != nil {
+		return x.Running
+	}
+	return false
+}
+
+func (x *IsRunningResponse) GetError() *Error {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
 var File_mmcp_v1_capabilities_proto protoreflect.FileDescriptor
 
 const file_mmcp_v1_capabilities_proto_rawDesc = "" +
@@ -2015,7 +2231,20 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\t_chain_idB\n" +
 	"\n" +
 	"\b_balanceB\x10\n" +
-	"\x0e_error_message2\xa6\x01\n" +
+	"\x0e_error_message\"'\n" +
+	"\x11MockServerOptions\x12\x12\n" +
+	"\x04port\x18\x01 \x01(\x05R\x04port\"w\n" +
+	"\x10MockServerStatus\x12\x18\n" +
+	"\arunning\x18\x01 \x01(\bR\arunning\x12\x18\n" +
+	"\aaddress\x18\x02 \x01(\tR\aaddress\x12\x12\n" +
+	"\x04port\x18\x03 \x01(\x05R\x04port\x12\x1b\n" +
+	"\tspki_hash\x18\x04 \x01(\tR\bspkiHash\"s\n" +
+	"\x18MockServerStatusResponse\x121\n" +
+	"\x06status\x18\x01 \x01(\v2\x19.mmcp.v1.MockServerStatusR\x06status\x12$\n" +
+	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"S\n" +
+	"\x11IsRunningResponse\x12\x18\n" +
+	"\arunning\x18\x01 \x01(\bR\arunning\x12$\n" +
+	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error2\xa6\x01\n" +
 	"\x05Build\x120\n" +
 	"\x05Build\x12\x15.mmcp.v1.BuildRequest\x1a\x0e.mmcp.v1.Event0\x01\x123\n" +
 	"\aIsBuilt\x12\x0e.mmcp.v1.Empty\x1a\x18.mmcp.v1.IsBuiltResponse\x126\n" +
@@ -2045,7 +2274,13 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\rStateSnapshot\x124\n" +
 	"\x05Probe\x12\x0e.mmcp.v1.Empty\x1a\x1b.mmcp.v1.StateProbeResponse\x12>\n" +
 	"\fDetectScreen\x12\x15.mmcp.v1.PageSnapshot\x1a\x17.mmcp.v1.ScreenResponse\x12=\n" +
-	"\x05State\x12\x15.mmcp.v1.StateRequest\x1a\x1d.mmcp.v1.WalletStatusResponseB*Z(github.com/mmcp-dev/mmcp/sdk/internal/pbb\x06proto3"
+	"\x05State\x12\x15.mmcp.v1.StateRequest\x1a\x1d.mmcp.v1.WalletStatusResponse2\xf6\x01\n" +
+	"\n" +
+	"MockServer\x12F\n" +
+	"\x05Start\x12\x1a.mmcp.v1.MockServerOptions\x1a!.mmcp.v1.MockServerStatusResponse\x12*\n" +
+	"\x04Stop\x12\x0e.mmcp.v1.Empty\x1a\x12.mmcp.v1.ErrorOnly\x127\n" +
+	"\tIsRunning\x12\x0e.mmcp.v1.Empty\x1a\x1a.mmcp.v1.IsRunningResponse\x12;\n" +
+	"\x06Status\x12\x0e.mmcp.v1.Empty\x1a!.mmcp.v1.MockServerStatusResponseB*Z(github.com/mmcp-dev/mmcp/sdk/internal/pbb\x06proto3"
 
 var (
 	file_mmcp_v1_capabilities_proto_rawDescOnce sync.Once
@@ -2059,125 +2294,140 @@ func file_mmcp_v1_capabilities_proto_rawDescGZIP() []byte {
 	return file_mmcp_v1_capabilities_proto_rawDescData
 }
 
-var file_mmcp_v1_capabilities_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
+var file_mmcp_v1_capabilities_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_mmcp_v1_capabilities_proto_goTypes = []any{
-	(*BuildRequest)(nil),         // 0: mmcp.v1.BuildRequest
-	(*BuildResult)(nil),          // 1: mmcp.v1.BuildResult
-	(*IsBuiltResponse)(nil),      // 2: mmcp.v1.IsBuiltResponse
-	(*PathResponse)(nil),         // 3: mmcp.v1.PathResponse
-	(*ChainOptions)(nil),         // 4: mmcp.v1.ChainOptions
-	(*ChainStatus)(nil),          // 5: mmcp.v1.ChainStatus
-	(*ChainStatusResponse)(nil),  // 6: mmcp.v1.ChainStatusResponse
-	(*SnapshotResponse)(nil),     // 7: mmcp.v1.SnapshotResponse
-	(*RevertRequest)(nil),        // 8: mmcp.v1.RevertRequest
-	(*SetBalanceRequest)(nil),    // 9: mmcp.v1.SetBalanceRequest
-	(*MineRequest)(nil),          // 10: mmcp.v1.MineRequest
-	(*DeployOptions)(nil),        // 11: mmcp.v1.DeployOptions
-	(*DeployRequest)(nil),        // 12: mmcp.v1.DeployRequest
-	(*Deployment)(nil),           // 13: mmcp.v1.Deployment
-	(*DeployResponse)(nil),       // 14: mmcp.v1.DeployResponse
-	(*DeployManyRequest)(nil),    // 15: mmcp.v1.DeployManyRequest
-	(*DeployFailure)(nil),        // 16: mmcp.v1.DeployFailure
-	(*DeployManyResponse)(nil),   // 17: mmcp.v1.DeployManyResponse
-	(*DeploymentsResponse)(nil),  // 18: mmcp.v1.DeploymentsResponse
-	(*AvailableResponse)(nil),    // 19: mmcp.v1.AvailableResponse
-	(*StateOptions)(nil),         // 20: mmcp.v1.StateOptions
-	(*FixtureStartRequest)(nil),  // 21: mmcp.v1.FixtureStartRequest
-	(*FixtureStartResponse)(nil), // 22: mmcp.v1.FixtureStartResponse
-	(*ResolvePresetRequest)(nil), // 23: mmcp.v1.ResolvePresetRequest
-	(*StateResponse)(nil),        // 24: mmcp.v1.StateResponse
-	(*StateProbeResponse)(nil),   // 25: mmcp.v1.StateProbeResponse
-	(*ElementProbe)(nil),         // 26: mmcp.v1.ElementProbe
-	(*PageSnapshot)(nil),         // 27: mmcp.v1.PageSnapshot
-	(*ScreenResponse)(nil),       // 28: mmcp.v1.ScreenResponse
-	(*StateRequest)(nil),         // 29: mmcp.v1.StateRequest
-	(*WalletStatusResponse)(nil), // 30: mmcp.v1.WalletStatusResponse
-	nil,                          // 31: mmcp.v1.FixtureStartRequest.ContractsEntry
-	nil,                          // 32: mmcp.v1.StateProbeResponse.ElementsEntry
-	nil,                          // 33: mmcp.v1.PageSnapshot.ElementsEntry
-	(*Error)(nil),                // 34: mmcp.v1.Error
-	(*Empty)(nil),                // 35: mmcp.v1.Empty
-	(*Event)(nil),                // 36: mmcp.v1.Event
-	(*ErrorOnly)(nil),            // 37: mmcp.v1.ErrorOnly
+	(*BuildRequest)(nil),             // 0: mmcp.v1.BuildRequest
+	(*BuildResult)(nil),              // 1: mmcp.v1.BuildResult
+	(*IsBuiltResponse)(nil),          // 2: mmcp.v1.IsBuiltResponse
+	(*PathResponse)(nil),             // 3: mmcp.v1.PathResponse
+	(*ChainOptions)(nil),             // 4: mmcp.v1.ChainOptions
+	(*ChainStatus)(nil),              // 5: mmcp.v1.ChainStatus
+	(*ChainStatusResponse)(nil),      // 6: mmcp.v1.ChainStatusResponse
+	(*SnapshotResponse)(nil),         // 7: mmcp.v1.SnapshotResponse
+	(*RevertRequest)(nil),            // 8: mmcp.v1.RevertRequest
+	(*SetBalanceRequest)(nil),        // 9: mmcp.v1.SetBalanceRequest
+	(*MineRequest)(nil),              // 10: mmcp.v1.MineRequest
+	(*DeployOptions)(nil),            // 11: mmcp.v1.DeployOptions
+	(*DeployRequest)(nil),            // 12: mmcp.v1.DeployRequest
+	(*Deployment)(nil),               // 13: mmcp.v1.Deployment
+	(*DeployResponse)(nil),           // 14: mmcp.v1.DeployResponse
+	(*DeployManyRequest)(nil),        // 15: mmcp.v1.DeployManyRequest
+	(*DeployFailure)(nil),            // 16: mmcp.v1.DeployFailure
+	(*DeployManyResponse)(nil),       // 17: mmcp.v1.DeployManyResponse
+	(*DeploymentsResponse)(nil),      // 18: mmcp.v1.DeploymentsResponse
+	(*AvailableResponse)(nil),        // 19: mmcp.v1.AvailableResponse
+	(*StateOptions)(nil),             // 20: mmcp.v1.StateOptions
+	(*FixtureStartRequest)(nil),      // 21: mmcp.v1.FixtureStartRequest
+	(*FixtureStartResponse)(nil),     // 22: mmcp.v1.FixtureStartResponse
+	(*ResolvePresetRequest)(nil),     // 23: mmcp.v1.ResolvePresetRequest
+	(*StateResponse)(nil),            // 24: mmcp.v1.StateResponse
+	(*StateProbeResponse)(nil),       // 25: mmcp.v1.StateProbeResponse
+	(*ElementProbe)(nil),             // 26: mmcp.v1.ElementProbe
+	(*PageSnapshot)(nil),             // 27: mmcp.v1.PageSnapshot
+	(*ScreenResponse)(nil),           // 28: mmcp.v1.ScreenResponse
+	(*StateRequest)(nil),             // 29: mmcp.v1.StateRequest
+	(*WalletStatusResponse)(nil),     // 30: mmcp.v1.WalletStatusResponse
+	(*MockServerOptions)(nil),        // 31: mmcp.v1.MockServerOptions
+	(*MockServerStatus)(nil),         // 32: mmcp.v1.MockServerStatus
+	(*MockServerStatusResponse)(nil), // 33: mmcp.v1.MockServerStatusResponse
+	(*IsRunningResponse)(nil),        // 34: mmcp.v1.IsRunningResponse
+	nil,                              // 35: mmcp.v1.FixtureStartRequest.ContractsEntry
+	nil,                              // 36: mmcp.v1.StateProbeResponse.ElementsEntry
+	nil,                              // 37: mmcp.v1.PageSnapshot.ElementsEntry
+	(*Error)(nil),                    // 38: mmcp.v1.Error
+	(*Empty)(nil),                    // 39: mmcp.v1.Empty
+	(*Event)(nil),                    // 40: mmcp.v1.Event
+	(*ErrorOnly)(nil),                // 41: mmcp.v1.ErrorOnly
 }
 var file_mmcp_v1_capabilities_proto_depIdxs = []int32{
-	34, // 0: mmcp.v1.IsBuiltResponse.error:type_name -> mmcp.v1.Error
-	34, // 1: mmcp.v1.PathResponse.error:type_name -> mmcp.v1.Error
+	38, // 0: mmcp.v1.IsBuiltResponse.error:type_name -> mmcp.v1.Error
+	38, // 1: mmcp.v1.PathResponse.error:type_name -> mmcp.v1.Error
 	5,  // 2: mmcp.v1.ChainStatusResponse.status:type_name -> mmcp.v1.ChainStatus
-	34, // 3: mmcp.v1.ChainStatusResponse.error:type_name -> mmcp.v1.Error
-	34, // 4: mmcp.v1.SnapshotResponse.error:type_name -> mmcp.v1.Error
+	38, // 3: mmcp.v1.ChainStatusResponse.error:type_name -> mmcp.v1.Error
+	38, // 4: mmcp.v1.SnapshotResponse.error:type_name -> mmcp.v1.Error
 	11, // 5: mmcp.v1.DeployRequest.options:type_name -> mmcp.v1.DeployOptions
 	13, // 6: mmcp.v1.DeployResponse.deployment:type_name -> mmcp.v1.Deployment
-	34, // 7: mmcp.v1.DeployResponse.error:type_name -> mmcp.v1.Error
+	38, // 7: mmcp.v1.DeployResponse.error:type_name -> mmcp.v1.Error
 	11, // 8: mmcp.v1.DeployManyRequest.options:type_name -> mmcp.v1.DeployOptions
 	13, // 9: mmcp.v1.DeployManyResponse.deployed:type_name -> mmcp.v1.Deployment
 	16, // 10: mmcp.v1.DeployManyResponse.failed:type_name -> mmcp.v1.DeployFailure
-	34, // 11: mmcp.v1.DeployManyResponse.error:type_name -> mmcp.v1.Error
+	38, // 11: mmcp.v1.DeployManyResponse.error:type_name -> mmcp.v1.Error
 	13, // 12: mmcp.v1.DeploymentsResponse.deployments:type_name -> mmcp.v1.Deployment
-	34, // 13: mmcp.v1.DeploymentsResponse.error:type_name -> mmcp.v1.Error
-	34, // 14: mmcp.v1.AvailableResponse.error:type_name -> mmcp.v1.Error
-	31, // 15: mmcp.v1.FixtureStartRequest.contracts:type_name -> mmcp.v1.FixtureStartRequest.ContractsEntry
-	34, // 16: mmcp.v1.FixtureStartResponse.error:type_name -> mmcp.v1.Error
+	38, // 13: mmcp.v1.DeploymentsResponse.error:type_name -> mmcp.v1.Error
+	38, // 14: mmcp.v1.AvailableResponse.error:type_name -> mmcp.v1.Error
+	35, // 15: mmcp.v1.FixtureStartRequest.contracts:type_name -> mmcp.v1.FixtureStartRequest.ContractsEntry
+	38, // 16: mmcp.v1.FixtureStartResponse.error:type_name -> mmcp.v1.Error
 	20, // 17: mmcp.v1.ResolvePresetRequest.options:type_name -> mmcp.v1.StateOptions
-	34, // 18: mmcp.v1.StateResponse.error:type_name -> mmcp.v1.Error
-	32, // 19: mmcp.v1.StateProbeResponse.elements:type_name -> mmcp.v1.StateProbeResponse.ElementsEntry
-	34, // 20: mmcp.v1.StateProbeResponse.error:type_name -> mmcp.v1.Error
-	33, // 21: mmcp.v1.PageSnapshot.elements:type_name -> mmcp.v1.PageSnapshot.ElementsEntry
-	34, // 22: mmcp.v1.ScreenResponse.error:type_name -> mmcp.v1.Error
+	38, // 18: mmcp.v1.StateResponse.error:type_name -> mmcp.v1.Error
+	36, // 19: mmcp.v1.StateProbeResponse.elements:type_name -> mmcp.v1.StateProbeResponse.ElementsEntry
+	38, // 20: mmcp.v1.StateProbeResponse.error:type_name -> mmcp.v1.Error
+	37, // 21: mmcp.v1.PageSnapshot.elements:type_name -> mmcp.v1.PageSnapshot.ElementsEntry
+	38, // 22: mmcp.v1.ScreenResponse.error:type_name -> mmcp.v1.Error
 	27, // 23: mmcp.v1.StateRequest.page:type_name -> mmcp.v1.PageSnapshot
-	34, // 24: mmcp.v1.WalletStatusResponse.error:type_name -> mmcp.v1.Error
-	26, // 25: mmcp.v1.PageSnapshot.ElementsEntry.value:type_name -> mmcp.v1.ElementProbe
-	0,  // 26: mmcp.v1.Build.Build:input_type -> mmcp.v1.BuildRequest
-	35, // 27: mmcp.v1.Build.IsBuilt:input_type -> mmcp.v1.Empty
-	35, // 28: mmcp.v1.Build.ExtensionPath:input_type -> mmcp.v1.Empty
-	4,  // 29: mmcp.v1.Chain.Start:input_type -> mmcp.v1.ChainOptions
-	35, // 30: mmcp.v1.Chain.Stop:input_type -> mmcp.v1.Empty
-	35, // 31: mmcp.v1.Chain.Status:input_type -> mmcp.v1.Empty
-	35, // 32: mmcp.v1.Chain.Snapshot:input_type -> mmcp.v1.Empty
-	8,  // 33: mmcp.v1.Chain.Revert:input_type -> mmcp.v1.RevertRequest
-	9,  // 34: mmcp.v1.Chain.SetBalance:input_type -> mmcp.v1.SetBalanceRequest
-	10, // 35: mmcp.v1.Chain.Mine:input_type -> mmcp.v1.MineRequest
-	12, // 36: mmcp.v1.ContractSeeding.Deploy:input_type -> mmcp.v1.DeployRequest
-	15, // 37: mmcp.v1.ContractSeeding.DeployMany:input_type -> mmcp.v1.DeployManyRequest
-	35, // 38: mmcp.v1.ContractSeeding.Deployed:input_type -> mmcp.v1.Empty
-	35, // 39: mmcp.v1.ContractSeeding.Available:input_type -> mmcp.v1.Empty
-	35, // 40: mmcp.v1.ContractSeeding.Clear:input_type -> mmcp.v1.Empty
-	21, // 41: mmcp.v1.Fixture.Start:input_type -> mmcp.v1.FixtureStartRequest
-	35, // 42: mmcp.v1.Fixture.Stop:input_type -> mmcp.v1.Empty
-	20, // 43: mmcp.v1.Fixture.DefaultState:input_type -> mmcp.v1.StateOptions
-	20, // 44: mmcp.v1.Fixture.OnboardingState:input_type -> mmcp.v1.StateOptions
-	23, // 45: mmcp.v1.Fixture.ResolvePreset:input_type -> mmcp.v1.ResolvePresetRequest
-	35, // 46: mmcp.v1.StateSnapshot.Probe:input_type -> mmcp.v1.Empty
-	27, // 47: mmcp.v1.StateSnapshot.DetectScreen:input_type -> mmcp.v1.PageSnapshot
-	29, // 48: mmcp.v1.StateSnapshot.State:input_type -> mmcp.v1.StateRequest
-	36, // 49: mmcp.v1.Build.Build:output_type -> mmcp.v1.Event
-	2,  // 50: mmcp.v1.Build.IsBuilt:output_type -> mmcp.v1.IsBuiltResponse
-	3,  // 51: mmcp.v1.Build.ExtensionPath:output_type -> mmcp.v1.PathResponse
-	6,  // 52: mmcp.v1.Chain.Start:output_type -> mmcp.v1.ChainStatusResponse
-	37, // 53: mmcp.v1.Chain.Stop:output_type -> mmcp.v1.ErrorOnly
-	6,  // 54: mmcp.v1.Chain.Status:output_type -> mmcp.v1.ChainStatusResponse
-	7,  // 55: mmcp.v1.Chain.Snapshot:output_type -> mmcp.v1.SnapshotResponse
-	37, // 56: mmcp.v1.Chain.Revert:output_type -> mmcp.v1.ErrorOnly
-	37, // 57: mmcp.v1.Chain.SetBalance:output_type -> mmcp.v1.ErrorOnly
-	37, // 58: mmcp.v1.Chain.Mine:output_type -> mmcp.v1.ErrorOnly
-	14, // 59: mmcp.v1.ContractSeeding.Deploy:output_type -> mmcp.v1.DeployResponse
-	17, // 60: mmcp.v1.ContractSeeding.DeployMany:output_type -> mmcp.v1.DeployManyResponse
-	18, // 61: mmcp.v1.ContractSeeding.Deployed:output_type -> mmcp.v1.DeploymentsResponse
-	19, // 62: mmcp.v1.ContractSeeding.Available:output_type -> mmcp.v1.AvailableResponse
-	37, // 63: mmcp.v1.ContractSeeding.Clear:output_type -> mmcp.v1.ErrorOnly
-	22, // 64: mmcp.v1.Fixture.Start:output_type -> mmcp.v1.FixtureStartResponse
-	37, // 65: mmcp.v1.Fixture.Stop:output_type -> mmcp.v1.ErrorOnly
-	24, // 66: mmcp.v1.Fixture.DefaultState:output_type -> mmcp.v1.StateResponse
-	24, // 67: mmcp.v1.Fixture.OnboardingState:output_type -> mmcp.v1.StateResponse
-	24, // 68: mmcp.v1.Fixture.ResolvePreset:output_type -> mmcp.v1.StateResponse
-	25, // 69: mmcp.v1.StateSnapshot.Probe:output_type -> mmcp.v1.StateProbeResponse
-	28, // 70: mmcp.v1.StateSnapshot.DetectScreen:output_type -> mmcp.v1.ScreenResponse
-	30, // 71: mmcp.v1.StateSnapshot.State:output_type -> mmcp.v1.WalletStatusResponse
-	49, // [49:72] is the sub-list for method output_type
-	26, // [26:49] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	38, // 24: mmcp.v1.WalletStatusResponse.error:type_name -> mmcp.v1.Error
+	32, // 25: mmcp.v1.MockServerStatusResponse.status:type_name -> mmcp.v1.MockServerStatus
+	38, // 26: mmcp.v1.MockServerStatusResponse.error:type_name -> mmcp.v1.Error
+	38, // 27: mmcp.v1.IsRunningResponse.error:type_name -> mmcp.v1.Error
+	26, // 28: mmcp.v1.PageSnapshot.ElementsEntry.value:type_name -> mmcp.v1.ElementProbe
+	0,  // 29: mmcp.v1.Build.Build:input_type -> mmcp.v1.BuildRequest
+	39, // 30: mmcp.v1.Build.IsBuilt:input_type -> mmcp.v1.Empty
+	39, // 31: mmcp.v1.Build.ExtensionPath:input_type -> mmcp.v1.Empty
+	4,  // 32: mmcp.v1.Chain.Start:input_type -> mmcp.v1.ChainOptions
+	39, // 33: mmcp.v1.Chain.Stop:input_type -> mmcp.v1.Empty
+	39, // 34: mmcp.v1.Chain.Status:input_type -> mmcp.v1.Empty
+	39, // 35: mmcp.v1.Chain.Snapshot:input_type -> mmcp.v1.Empty
+	8,  // 36: mmcp.v1.Chain.Revert:input_type -> mmcp.v1.RevertRequest
+	9,  // 37: mmcp.v1.Chain.SetBalance:input_type -> mmcp.v1.SetBalanceRequest
+	10, // 38: mmcp.v1.Chain.Mine:input_type -> mmcp.v1.MineRequest
+	12, // 39: mmcp.v1.ContractSeeding.Deploy:input_type -> mmcp.v1.DeployRequest
+	15, // 40: mmcp.v1.ContractSeeding.DeployMany:input_type -> mmcp.v1.DeployManyRequest
+	39, // 41: mmcp.v1.ContractSeeding.Deployed:input_type -> mmcp.v1.Empty
+	39, // 42: mmcp.v1.ContractSeeding.Available:input_type -> mmcp.v1.Empty
+	39, // 43: mmcp.v1.ContractSeeding.Clear:input_type -> mmcp.v1.Empty
+	21, // 44: mmcp.v1.Fixture.Start:input_type -> mmcp.v1.FixtureStartRequest
+	39, // 45: mmcp.v1.Fixture.Stop:input_type -> mmcp.v1.Empty
+	20, // 46: mmcp.v1.Fixture.DefaultState:input_type -> mmcp.v1.StateOptions
+	20, // 47: mmcp.v1.Fixture.OnboardingState:input_type -> mmcp.v1.StateOptions
+	23, // 48: mmcp.v1.Fixture.ResolvePreset:input_type -> mmcp.v1.ResolvePresetRequest
+	39, // 49: mmcp.v1.StateSnapshot.Probe:input_type -> mmcp.v1.Empty
+	27, // 50: mmcp.v1.StateSnapshot.DetectScreen:input_type -> mmcp.v1.PageSnapshot
+	29, // 51: mmcp.v1.StateSnapshot.State:input_type -> mmcp.v1.StateRequest
+	31, // 52: mmcp.v1.MockServer.Start:input_type -> mmcp.v1.MockServerOptions
+	39, // 53: mmcp.v1.MockServer.Stop:input_type -> mmcp.v1.Empty
+	39, // 54: mmcp.v1.MockServer.IsRunning:input_type -> mmcp.v1.Empty
+	39, // 55: mmcp.v1.MockServer.Status:input_type -> mmcp.v1.Empty
+	40, // 56: mmcp.v1.Build.Build:output_type -> mmcp.v1.Event
+	2,  // 57: mmcp.v1.Build.IsBuilt:output_type -> mmcp.v1.IsBuiltResponse
+	3,  // 58: mmcp.v1.Build.ExtensionPath:output_type -> mmcp.v1.PathResponse
+	6,  // 59: mmcp.v1.Chain.Start:output_type -> mmcp.v1.ChainStatusResponse
+	41, // 60: mmcp.v1.Chain.Stop:output_type -> mmcp.v1.ErrorOnly
+	6,  // 61: mmcp.v1.Chain.Status:output_type -> mmcp.v1.ChainStatusResponse
+	7,  // 62: mmcp.v1.Chain.Snapshot:output_type -> mmcp.v1.SnapshotResponse
+	41, // 63: mmcp.v1.Chain.Revert:output_type -> mmcp.v1.ErrorOnly
+	41, // 64: mmcp.v1.Chain.SetBalance:output_type -> mmcp.v1.ErrorOnly
+	41, // 65: mmcp.v1.Chain.Mine:output_type -> mmcp.v1.ErrorOnly
+	14, // 66: mmcp.v1.ContractSeeding.Deploy:output_type -> mmcp.v1.DeployResponse
+	17, // 67: mmcp.v1.ContractSeeding.DeployMany:output_type -> mmcp.v1.DeployManyResponse
+	18, // 68: mmcp.v1.ContractSeeding.Deployed:output_type -> mmcp.v1.DeploymentsResponse
+	19, // 69: mmcp.v1.ContractSeeding.Available:output_type -> mmcp.v1.AvailableResponse
+	41, // 70: mmcp.v1.ContractSeeding.Clear:output_type -> mmcp.v1.ErrorOnly
+	22, // 71: mmcp.v1.Fixture.Start:output_type -> mmcp.v1.FixtureStartResponse
+	41, // 72: mmcp.v1.Fixture.Stop:output_type -> mmcp.v1.ErrorOnly
+	24, // 73: mmcp.v1.Fixture.DefaultState:output_type -> mmcp.v1.StateResponse
+	24, // 74: mmcp.v1.Fixture.OnboardingState:output_type -> mmcp.v1.StateResponse
+	24, // 75: mmcp.v1.Fixture.ResolvePreset:output_type -> mmcp.v1.StateResponse
+	25, // 76: mmcp.v1.StateSnapshot.Probe:output_type -> mmcp.v1.StateProbeResponse
+	28, // 77: mmcp.v1.StateSnapshot.DetectScreen:output_type -> mmcp.v1.ScreenResponse
+	30, // 78: mmcp.v1.StateSnapshot.State:output_type -> mmcp.v1.WalletStatusResponse
+	33, // 79: mmcp.v1.MockServer.Start:output_type -> mmcp.v1.MockServerStatusResponse
+	41, // 80: mmcp.v1.MockServer.Stop:output_type -> mmcp.v1.ErrorOnly
+	34, // 81: mmcp.v1.MockServer.IsRunning:output_type -> mmcp.v1.IsRunningResponse
+	33, // 82: mmcp.v1.MockServer.Status:output_type -> mmcp.v1.MockServerStatusResponse
+	56, // [56:83] is the sub-list for method output_type
+	29, // [29:56] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_mmcp_v1_capabilities_proto_init() }
@@ -2194,9 +2444,9 @@ func file_mmcp_v1_capabilities_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mmcp_v1_capabilities_proto_rawDesc), len(file_mmcp_v1_capabilities_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   34,
+			NumMessages:   38,
 			NumExtensions: 0,
-			NumServices:   5,
+			NumServices:   6,
 		},
 		GoTypes:           file_mmcp_v1_capabilities_proto_goTypes,
 		DependencyIndexes: file_mmcp_v1_capabilities_proto_depIdxs,

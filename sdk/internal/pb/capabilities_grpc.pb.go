@@ -1247,3 +1247,225 @@ var StateSnapshot_ServiceDesc = grpc.ServiceDesc{
 	Streams:  []grpc.StreamDesc{},
 	Metadata: "mmcp/v1/capabilities.proto",
 }
+
+const (
+	MockServer_Start_FullMethodName     = "/mmcp.v1.MockServer/Start"
+	MockServer_Stop_FullMethodName      = "/mmcp.v1.MockServer/Stop"
+	MockServer_IsRunning_FullMethodName = "/mmcp.v1.MockServer/IsRunning"
+	MockServer_Status_FullMethodName    = "/mmcp.v1.MockServer/Status"
+)
+
+// MockServerClient is the client API for MockServer service.
+//
+// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+//
+// MockServer is the MockServer capability (spec 001 MockServerCapability):
+// an HTTP/HTTPS forward proxy answering from mocks, with a per-session CA.
+type MockServerClient interface {
+	Start(ctx context.Context, in *MockServerOptions, opts ...grpc.CallOption) (*MockServerStatusResponse, error)
+	Stop(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ErrorOnly, error)
+	IsRunning(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*IsRunningResponse, error)
+	Status(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*MockServerStatusResponse, error)
+}
+
+type mockServerClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewMockServerClient(cc grpc.ClientConnInterface) MockServerClient {
+	return &mockServerClient{cc}
+}
+
+func (c *mockServerClient) Start(ctx context.Context, in *MockServerOptions, opts ...grpc.CallOption) (*MockServerStatusResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(MockServerStatusResponse)
+	err := c.cc.Invoke(ctx, MockServer_Start_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *mockServerClient) Stop(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ErrorOnly, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ErrorOnly)
+	err := c.cc.Invoke(ctx, MockServer_Stop_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *mockServerClient) IsRunning(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*IsRunningResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(IsRunningResponse)
+	err := c.cc.Invoke(ctx, MockServer_IsRunning_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *mockServerClient) Status(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*MockServerStatusResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(MockServerStatusResponse)
+	err := c.cc.Invoke(ctx, MockServer_Status_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// MockServerServer is the server API for MockServer service.
+// All implementations must embed UnimplementedMockServerServer
+// for forward compatibility.
+//
+// MockServer is the MockServer capability (spec 001 MockServerCapability):
+// an HTTP/HTTPS forward proxy answering from mocks, with a per-session CA.
+type MockServerServer interface {
+	Start(context.Context, *MockServerOptions) (*MockServerStatusResponse, error)
+	Stop(context.Context, *Empty) (*ErrorOnly, error)
+	IsRunning(context.Context, *Empty) (*IsRunningResponse, error)
+	Status(context.Context, *Empty) (*MockServerStatusResponse, error)
+	mustEmbedUnimplementedMockServerServer()
+}
+
+// UnimplementedMockServerServer must be embedded to have
+// forward compatible implementations.
+//
+// NOTE: this should be embedded by value instead of pointer to avoid a nil
+// pointer dereference when methods are called.
+type UnimplementedMockServerServer struct{}
+
+func (UnimplementedMockServerServer) Start(context.Context, *MockServerOptions) (*MockServerStatusResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Start not implemented")
+}
+func (UnimplementedMockServerServer) Stop(context.Context, *Empty) (*ErrorOnly, error) {
+	return nil, status.Error(codes.Unimplemented, "method Stop not implemented")
+}
+func (UnimplementedMockServerServer) IsRunning(context.Context, *Empty) (*IsRunningResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method IsRunning not implemented")
+}
+func (UnimplementedMockServerServer) Status(context.Context, *Empty) (*MockServerStatusResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Status not implemented")
+}
+func (UnimplementedMockServerServer) mustEmbedUnimplementedMockServerServer() {}
+func (UnimplementedMockServerServer) testEmbeddedByValue()                    {}
+
+// UnsafeMockServerServer may be embedded to opt out of forward compatibility for this service.
+// Use of this interface is not recommended, as added methods to MockServerServer will
+// result in compilation errors.
+type UnsafeMockServerServer interface {
+	mustEmbedUnimplementedMockServerServer()
+}
+
+func RegisterMockServerServer(s grpc.ServiceRegistrar, srv MockServerServer) {
+	// If the following call panics, it indicates UnimplementedMockServerServer was
+	// embedded by pointer and is nil.  This will cause panics if an
+	// unimplemented method is ever invoked, so we test this at initialization
+	// time to prevent it from happening at runtime later due to I/O.
+	if t, ok := srv.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+	s.RegisterService(&MockServer_ServiceDesc, srv)
+}
+
+func _MockServer_Start_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(MockServerOptions)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MockServerServer).Start(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MockServer_Start_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MockServerServer).Start(ctx, req.(*MockServerOptions))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MockServer_Stop_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(Empty)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MockServerServer).Stop(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MockServer_Stop_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MockServerServer).Stop(ctx, req.(*Empty))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MockServer_IsRunning_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(Empty)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MockServerServer).IsRunning(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MockServer_IsRunning_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MockServerServer).IsRunning(ctx, req.(*Empty))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MockServer_Status_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(Empty)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MockServerServer).Status(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: MockServer_Status_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MockServerServer).Status(ctx, req.(*Empty))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+// MockServer_ServiceDesc is the grpc.ServiceDesc for MockServer service.
+// It's only intended for direct use with grpc.RegisterService,
+// and not to be introspected or modified (even as a copy)
+var MockServer_ServiceDesc = grpc.ServiceDesc{
+	ServiceName: "mmcp.v1.MockServer",
+	HandlerType: (*MockServerServer)(nil),
+	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "Start",
+			Handler:    _MockServer_Start_Handler,
+		},
+		{
+			MethodName: "Stop",
+			Handler:    _MockServer_Stop_Handler,
+		},
+		{
+			MethodName: "IsRunning",
+			Handler:    _MockServer_IsRunning_Handler,
+		},
+		{
+			MethodName: "Status",
+			Handler:    _MockServer_Status_Handler,
+		},
+	},
+	Streams:  []grpc.StreamDesc{},
+	Metadata: "mmcp/v1/capabilities.proto",
+}

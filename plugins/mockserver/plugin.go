@@ -1,0 +1,162 @@
+package mockserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"syscall"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Version is the plugin's version string.
+const Version = "0.1.0"
+
+// Plugin is the mock server plugin. It implements sdk.Plugin,
+// sdk.MockServer and sdk.ToolProvider; the zero value is not usable, call
+// New.
+type Plugin struct {
+	log   hclog.Logger
+	store *store
+
+	mu       sync.Mutex
+	cfg      sdk.Config
+	settings Settings
+	proxy    *proxy // nil while stopped
+}
+
+// New returns a mock server plugin logging to log (nil means no logging).
+func New(log hclog.Logger) *Plugin {
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	s, _ := parseSettings(nil)
+	return &Plugin{log: log, store: &store{}, settings: s}
+}
+
+// Info implements sdk.Plugin.
+func (p *Plugin) Info() sdk.Info { return sdk.Info{Name: "mockserver", Version: Version} }
+
+// Configure implements sdk.Plugin: it reads the settings and loads the
+// mocks (the defaults and the workspace's files). A bad mock file is only
+// logged here; Start reports it.
+func (p *Plugin) Configure(_ context.Context, cfg sdk.Config) error {
+	s, err := parseSettings(cfg.Settings)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cfg, p.settings = cfg, s
+	if err := p.loadLocked(); err != nil {
+		p.log.Warn("mock files", "error", err)
+	}
+	return nil
+}
+
+// loadLocked (re)loads the mocks of the defaults and the mock files.
+func (p *Plugin) loadLocked() error {
+	ms, err := loadMocks(p.settings.defaults(), sdk.WorkspaceDirs(p.cfg.Workspace, "mocks", p.settings.MockDirs))
+	if err != nil {
+		return err
+	}
+	p.store.setFiles(ms)
+	return nil
+}
+
+// Start implements sdk.MockServer: it reloads the mock files, generates a
+// fresh CA and starts the proxy on 127.0.0.1 (opts.Port, else the port
+// setting, else a free port). A proxy that already runs is replaced, and
+// the request records start empty (a new session). A
+// busy port is MM_PORT_IN_USE, a bad mock file MM_INVALID_CONFIG.
+func (p *Plugin) Start(_ context.Context, opts sdk.MockServerOptions) (sdk.MockServerStatus, error) {
+	if opts.Port < 0 || opts.Port > 65535 {
+		return sdk.MockServerStatus{}, sdk.Errorf(sdk.CodeInvalidInput, "port must be between 0 and 65535, got %d", opts.Port).
+			WithDetails(map[string]any{"field": "port"})
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stopLocked()
+	p.store.clear(func(string) bool { return true }, true)
+	if err := p.loadLocked(); err != nil {
+		return sdk.MockServerStatus{}, err
+	}
+	port := opts.Port
+	if port == 0 {
+		port = p.settings.Port
+	}
+	ca, err := newAuthority()
+	if err != nil {
+		return sdk.MockServerStatus{}, fmt.Errorf("generate the session CA: %w", err)
+	}
+	px, err := listen(fmt.Sprintf("127.0.0.1:%d", port), ca, p.store, p.settings.UnmatchedStatus, p.log)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return sdk.MockServerStatus{}, sdk.Errorf(sdk.CodePortInUse, "the mock server cannot listen on 127.0.0.1:%d: the port is in use; stop what listens there or leave the port unset for a free one", port).
+			WithDetails(map[string]any{"port": port})
+	}
+	if err != nil {
+		return sdk.MockServerStatus{}, fmt.Errorf("mock server listen: %w", err)
+	}
+	p.proxy = px
+	st := p.statusLocked()
+	p.log.Info("mock server started", "address", st.Address, "spki", st.SPKIHash)
+	return st, nil
+}
+
+// Stop implements sdk.Plugin and sdk.MockServer: it stops the proxy,
+// forgets the CA and ends the session's mocks and records (the tools'
+// mocks and every request record; the files' mocks stay). It is safe to
+// call when nothing runs.
+func (p *Plugin) Stop(context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.proxy == nil {
+		return nil
+	}
+	p.stopLocked()
+	p.store.clear(func(src string) bool { return src != sourceTool }, true)
+	return nil
+}
+
+func (p *Plugin) stopLocked() {
+	if p.proxy == nil {
+		return
+	}
+	if err := p.proxy.close(); err != nil {
+		p.log.Warn("stopping the mock server", "error", err)
+	}
+	p.log.Info("mock server stopped", "port", p.proxy.port())
+	p.proxy = nil
+}
+
+// IsRunning implements sdk.MockServer.
+func (p *Plugin) IsRunning(context.Context) (bool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.proxy != nil, nil
+}
+
+// Status implements sdk.MockServer.
+func (p *Plugin) Status(context.Context) (sdk.MockServerStatus, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.statusLocked(), nil
+}
+
+func (p *Plugin) statusLocked() sdk.MockServerStatus {
+	if p.proxy == nil {
+		return sdk.MockServerStatus{}
+	}
+	port := p.proxy.port()
+	return sdk.MockServerStatus{Running: true, Address: net.JoinHostPort("127.0.0.1", fmt.Sprint(port)), Port: port, SPKIHash: p.proxy.ca.spkiHash()}
+}
+
+var (
+	_ sdk.Plugin       = (*Plugin)(nil)
+	_ sdk.MockServer   = (*Plugin)(nil)
+	_ sdk.ToolProvider = (*Plugin)(nil)
+)
