@@ -20,29 +20,29 @@ import (
 type recorder struct {
 	h *Host
 
-	once  sync.Once
-	env   *knowledge.Environment
-	git   *knowledge.GitInfo
-	preID string // records made before any launch go to this session
+	once sync.Once
+	env  *knowledge.Environment
+	git  *knowledge.GitInfo
 }
 
 func (r *recorder) facts() {
 	r.once.Do(func() {
 		r.env = &knowledge.Environment{Platform: runtime.GOOS, NodeVersion: cmdOutput("", "node", "--version"), YarnVersion: cmdOutput("", "yarn", "--version")}
 		r.git = gitInfo(r.h.cfg.Repo)
-		r.preID = newSessionID()
 	})
 }
 
 // Record implements tools.Recorder.
 func (r *recorder) Record(_ context.Context, s tools.Step) {
-	r.facts()
-	sid := s.SessionID
-	if sid == "" {
-		sid = r.preID
+	if s.SessionID == "" {
+		// No session, no record: a made-up session without session.json
+		// would only clutter mm_knowledge_sessions.
+		r.h.log.Debug("step not recorded: no session", "tool", s.Tool)
+		return
 	}
+	r.facts()
 	rec := knowledge.StepRecord{
-		SessionID:   sid,
+		SessionID:   s.SessionID,
 		Timestamp:   tools.Timestamp(s.Started),
 		Environment: r.env,
 		Git:         r.git,

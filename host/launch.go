@@ -57,10 +57,15 @@ func (h *Host) launch(ctx context.Context, in launch.Input, progress func(float6
 	if err := h.defaultExtension(&d); err != nil {
 		return nil, err
 	}
+	var snapshot sdk.StateSnapshotter // nil: the built-in MetaMask profile
+	if h.plugins.Has(sdk.CapStateSnapshot) {
+		snapshot = h.plugins.StateSnapshot()
+	}
 	d.StartWallet = func(ctx context.Context, ext string, slowMo time.Duration, proxy *browser.Proxy) (launch.Wallet, error) {
 		b, err := browser.Launch(ctx, browser.Options{
 			ChromePath: h.cfg.Chrome, Headless: h.cfg.Headless, CDPURL: h.cfg.CDPURL,
 			ExtensionPath: ext, ArtifactsDir: h.cfg.ArtifactsDir, SlowMo: slowMo, Proxy: proxy, Log: h.log.Named("browser"),
+			StateSnapshot: snapshot,
 		})
 		if err != nil {
 			return nil, err

@@ -207,6 +207,7 @@ func (h *Host) targetCall(fn func(ctx, actx context.Context, c *tools.Call, s *s
 		}
 		actx, cancel := context.WithTimeout(ctx, in.timeout())
 		defer cancel()
+		actx = discovery.WithSlowMo(actx, s.browser.SlowMo())
 		return fn(ctx, actx, c, s, in)
 	}
 }

@@ -44,6 +44,7 @@ type Client struct {
 	chain     pb.ChainClient
 	contracts pb.ContractSeedingClient
 	fixture   pb.FixtureClient
+	state     pb.StateSnapshotClient
 	mock      pb.MockServerClient
 }
 
@@ -55,6 +56,7 @@ func newClient(c *grpc.ClientConn) *Client {
 		chain:     pb.NewChainClient(c),
 		contracts: pb.NewContractSeedingClient(c),
 		fixture:   pb.NewFixtureClient(c),
+		state:     pb.NewStateSnapshotClient(c),
 		mock:      pb.NewMockServerClient(c),
 	}
 }
@@ -159,6 +161,9 @@ func (c *Client) ContractSeeder() ContractSeeder { return contractsClient{c.cont
 
 // Fixture returns the plugin's Fixture capability.
 func (c *Client) Fixture() Fixture { return fixtureClient{c.fixture} }
+
+// StateSnapshot returns the plugin's StateSnapshot capability.
+func (c *Client) StateSnapshot() StateSnapshotter { return stateSnapshotClient{c.state} }
 
 // MockServer returns the plugin's MockServer capability.
 func (c *Client) MockServer() MockServer { return mockClient{c.mock} }

@@ -149,6 +149,12 @@ func (s *Store) Record(rec StepRecord) (string, error) {
 		rec.Labels = Labels(rec.Tool.Name, rec.Tool.Target, rec.Outcome.OK)
 	}
 	normalizeObservation(&rec.Observation)
+	if sc := rec.Observation.State.CurrentScreen; observation.RecordScreen(sc) != sc {
+		// A screen the v1 schema does not name stays findable as a label.
+		rec.Labels = append(rec.Labels, screenLabel+sc)
+		rec.Observation.State.CurrentScreen = observation.RecordScreen(sc)
+	}
+	rec.Observation.State.ErrorMessage = nil
 	maskObservation(&rec.Observation)
 	b, err := json.MarshalIndent(rec, "", "  ")
 	for err == nil && len(b) > s.maxBytes && shrinkObservation(&rec.Observation) {

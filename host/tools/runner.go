@@ -199,6 +199,9 @@ func (r *Runner) run(ctx context.Context, req Request) Outcome {
 		args = json.RawMessage("{}")
 	}
 	call := &Call{Tool: e.tool, Args: args, Policy: req.Policy, Progress: req.Progress, runner: r}
+	if r.observer != nil {
+		call.sessionAtStart = r.observer.SessionID()
+	}
 	if call.Policy == "" {
 		call.Policy = PolicyAll
 	}
@@ -271,9 +274,13 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, mmErr *sd
 		obs = r.observer.Observe(octx, full, c.Target["a11yRef"])
 		cancel()
 	}
-	sid := ""
+	// The session after the call (mm_launch's new one), else the one it
+	// ran in (mm_cleanup's); "" when the call had none.
+	sid := c.sessionAtStart
 	if r.observer != nil {
-		sid = r.observer.SessionID()
+		if now := r.observer.SessionID(); now != "" {
+			sid = now
+		}
 	}
 	// The step carries no secret: the input is withheld by the one rule
 	// (package redact) before it leaves the runner.

@@ -96,6 +96,8 @@ type Call struct {
 	runner *Runner
 	// held is the held-back text, masked wherever the record echoes it.
 	held string
+	// sessionAtStart is the active session when the call started.
+	sessionAtStart string
 }
 
 // ScreenshotRef is the artifacts.screenshot block of a record.
