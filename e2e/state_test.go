@@ -50,7 +50,7 @@ func TestStateFromTheWallet(t *testing.T) {
 func TestStateSnapshotPlugin(t *testing.T) {
 	ws := walletWorkspace(t)
 	installPlugin(t, filepath.Join(bin, "examples", "mmcp-plugin-screens"), filepath.Join(ws, ".mmcp", "plugins"), "screens")
-	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless"}})
+	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless", "--trust-workspace-plugins"}})
 	t.Cleanup(func() { h.Call("mm_cleanup", map[string]any{}) })
 	res := launch(t, h, map[string]any{"stateMode": "default"})
 	sid := res["sessionId"].(string)

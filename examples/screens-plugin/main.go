@@ -6,7 +6,8 @@
 // app state MetaMask test builds expose (window.stateHooks).
 //
 //	go build -o <workspace>/.mmcp/plugins/mmcp-plugin-screens ./examples/screens-plugin
-//	mmcp plugins            # screens ... capabilities: stateSnapshot
+//	mmcp --trust-workspace-plugins plugins   # (or pin its sha256 in .mmcp/config.json)
+//	# screens ... capabilities: stateSnapshot
 package main
 
 import (
