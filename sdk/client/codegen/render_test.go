@@ -34,8 +34,8 @@ func goldenInput(t *testing.T) Input {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tools []mcp.Tool
-	if err := json.Unmarshal(b, &tools); err != nil {
+	tools, err := client.DecodeTools(b)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return Input{
