@@ -175,7 +175,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 				if err != nil {
 					return nil, err
 				}
-				if !sensitiveField(res.Field, in.Target) {
+				if !sensitiveField(res.Field, in.Target, in.Text) {
 					c.Release()
 				}
 				return res, nil
@@ -207,6 +207,7 @@ func (h *Host) targetCall(fn func(ctx, actx context.Context, c *tools.Call, s *s
 		}
 		actx, cancel := context.WithTimeout(ctx, in.timeout())
 		defer cancel()
+		actx = discovery.WithSlowMo(actx, s.browser.SlowMo())
 		return fn(ctx, actx, c, s, in)
 	}
 }

@@ -120,8 +120,18 @@ func (h *Host) sessionTools() []*tools.Tool {
 			Description: "Read or write the browser clipboard (e.g. write an SRP, then click a paste button).",
 			// The clipboard may hold a secret: the record keeps its length only.
 			Schema: schemas.Get("clipboard"), Record: true, HoldBack: "text",
-			Handler: sessionCall(h, func(ctx context.Context, s *session, in struct{ Action, Text string }) (any, error) {
-				return s.browser.Clipboard(ctx, in.Action, in.Text)
+			Handler: sessionCall(h, func(ctx context.Context, s *session, in struct {
+				Action string
+				Text   *string
+			}) (any, error) {
+				text := ""
+				if in.Text != nil {
+					text = *in.Text
+				} else if in.Action == "write" {
+					return nil, sdk.Errorf(sdk.CodeInvalidInput, "clipboard write needs text: give the text to write").
+						WithDetails(map[string]any{"field": "text"})
+				}
+				return s.browser.Clipboard(ctx, in.Action, text)
 			}),
 		},
 	}

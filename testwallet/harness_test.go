@@ -168,14 +168,23 @@ func requestID(t *testing.T, p *rod.Page) string {
 // el waits (bounded) for a visible element by test id.
 func el(t *testing.T, p *rod.Page, testid string) *rod.Element {
 	t.Helper()
-	e, err := p.Timeout(10 * time.Second).Element(fmt.Sprintf(`[data-testid=%q]`, testid))
-	if err != nil {
-		t.Fatalf("element %s: %v", testid, err)
+	// The wallet re-renders on every route: look the element up again on
+	// each try, so a button replaced by the next screen is never waited on.
+	sel := fmt.Sprintf(`[data-testid=%q]`, testid)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		e, err := p.Timeout(time.Second).Element(sel)
+		if err == nil {
+			e = e.CancelTimeout()
+			if vis, verr := e.Visible(); verr == nil && vis {
+				return e
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("element %s not visible within 10 s (last error %v)", testid, err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	if err := e.WaitVisible(); err != nil {
-		t.Fatalf("element %s not visible: %v", testid, err)
-	}
-	return e.CancelTimeout()
 }
 
 func click(t *testing.T, p *rod.Page, testid string) {
@@ -195,10 +204,9 @@ func typeInto(t *testing.T, p *rod.Page, testid, text string) {
 // waitText waits until the element's text satisfies ok and returns it.
 func waitText(t *testing.T, p *rod.Page, testid string, ok func(string) bool) string {
 	t.Helper()
-	e := el(t, p, testid)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		text, err := e.Text()
+		text, err := el(t, p, testid).Text()
 		if err == nil && ok(text) {
 			return text
 		}
@@ -209,13 +217,38 @@ func waitText(t *testing.T, p *rod.Page, testid string, ok func(string) bool) st
 	}
 }
 
-func attr(t *testing.T, e *rod.Element, name string) string {
+// walletState is what window.stateHooks.getCleanAppState() answers in the
+// page's main world, as MetaMask's e2e tests and mmcp read it.
+type walletState struct {
+	IsUnlocked       bool `json:"isUnlocked"`
+	InternalAccounts struct {
+		SelectedAccount string                              `json:"selectedAccount"`
+		Accounts        map[string]struct{ Address string } `json:"accounts"`
+	} `json:"internalAccounts"`
+	ProviderConfig struct {
+		ChainID  string `json:"chainId"`
+		Nickname string `json:"nickname"`
+	} `json:"providerConfig"`
+	Accounts         map[string]struct{ Balance string }      `json:"accounts"`
+	PendingApprovals map[string]struct{ Type, Origin string } `json:"pendingApprovals"`
+}
+
+func appState(t *testing.T, p *rod.Page) walletState {
 	t.Helper()
-	v, err := e.Attribute(name)
-	if err != nil || v == nil {
-		t.Fatalf("attribute %s: %v", name, err)
+	res, err := p.Eval(`() => window.stateHooks.getCleanAppState().then((s) => s.metamask)`)
+	if err != nil {
+		t.Fatalf("getCleanAppState: %v", err)
 	}
-	return *v
+	var ws walletState
+	if err := res.Value.Unmarshal(&ws); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// selected is the selected account's address.
+func (w walletState) selected() string {
+	return w.InternalAccounts.Accounts[w.InternalAccounts.SelectedAccount].Address
 }
 
 // waitRoute waits until the page URL ends with the given hash route.

@@ -16,6 +16,7 @@ import (
 	"github.com/go-rod/rod/lib/utils"
 
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
 
 // The screen headless Chrome gets: larger than the window, so a popup at
@@ -107,6 +108,10 @@ func resolveExtension(dir string) (string, error) {
 	return abs, nil
 }
 
+// ProfilePrefix starts the name of the Chrome profile directories the host
+// creates in os.TempDir: mmcp-chrome-<host pid>-<random>.
+const ProfilePrefix = "mmcp-chrome-"
+
 // startChrome launches Chrome in its own process group under leakless (so
 // it dies with this process even on SIGKILL) and returns its DevTools URL.
 func (s *Session) startChrome(ctx context.Context, extDir string) (string, error) {
@@ -116,7 +121,9 @@ func (s *Session) startChrome(ctx context.Context, extDir string) (string, error
 	}
 	s.userDir = s.opts.UserDataDir
 	if s.userDir == "" {
-		if s.userDir, err = os.MkdirTemp("", "mmcp-chrome-"); err != nil {
+		// Named after this process, so that the next host removes it if
+		// this one is killed before it can (proc.RemoveStale).
+		if s.userDir, err = proc.TempDir(ProfilePrefix); err != nil {
 			return "", sdk.Errorf(sdk.CodeLaunchFailed, "create user data dir: %v", err)
 		}
 		s.ownsDir = true

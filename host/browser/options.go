@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // Options configures Launch.
@@ -44,6 +46,10 @@ type Options struct {
 	// Profile describes the wallet's screens and landmarks. Nil means
 	// MetaMask.
 	Profile *Profile
+
+	// StateSnapshot names screens and reads the wallet's state instead of
+	// the profile (a StateSnapshot plugin). Nil means the profile.
+	StateSnapshot sdk.StateSnapshotter
 
 	// Proxy sends Chrome's traffic through a proxy (the session's mock
 	// server). Nil means none. Not applied when attaching (CDPURL).

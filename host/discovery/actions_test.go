@@ -395,3 +395,28 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+// slowMo delays each input event of an action: a click sends two, a type
+// one.
+func TestSlowMo(t *testing.T) {
+	p := openHTML(t, `<button data-testid="b" onclick="this.dataset.n = (+this.dataset.n || 0) + 1">B</button><input data-testid="i">`)
+	const d = 300 * time.Millisecond
+	ctx := WithSlowMo(ctxT(t, 10*time.Second), d)
+	start := time.Now()
+	if _, err := Click(ctx, p, nil, Target{TestID: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < 2*d {
+		t.Errorf("click took %v with slowMo %v, want at least %v", took, d, 2*d)
+	}
+	if attr(t, p, "[data-testid=b]", "data-n") != "1" {
+		t.Error("the slow click did not click once")
+	}
+	start = time.Now()
+	if _, err := Type(ctx, p, nil, Target{TestID: "i"}, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < d {
+		t.Errorf("type took %v with slowMo %v", took, d)
+	}
+}

@@ -37,6 +37,9 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target) (ClickResul
 	res := ClickResult{Clicked: true, Target: t.String()}
 	pc := p.Context(ctx)
 	for _, typ := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
+		if err := slowMo(ctx); err != nil {
+			return ClickResult{}, err
+		}
 		err := proto.InputDispatchMouseEvent{
 			Type: typ, X: a.X, Y: a.Y, Button: proto.InputMouseButtonLeft, Buttons: new(1), ClickCount: 1,
 		}.Call(pc)

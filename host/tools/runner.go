@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/internal/redact"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -36,24 +37,30 @@ type Recorder interface {
 
 // Step is what the runner knows about a finished call.
 type Step struct {
-	SessionID    string
-	Tool         string
+	SessionID string
+	Tool      string
+	// Input is the call's raw input: the recorder withholds its secrets.
 	Input        json.RawMessage
 	Target       map[string]string
 	TextRedacted bool
 	TextLength   *int
-	Started      time.Time
-	Duration     time.Duration
-	Err          *sdk.Error
-	Observation  *observation.Observation
-	Screenshot   *ScreenshotRef
+	// TextKept says the top-level text argument may be stored (the tool
+	// released it); Withheld are secrets to mask wherever they are echoed.
+	TextKept    bool
+	Withheld    []string
+	Started     time.Time
+	Duration    time.Duration
+	Err         *sdk.Error
+	Observation *observation.Observation
+	Screenshot  *ScreenshotRef
 }
 
 // Runner runs tool calls. It is safe for concurrent use: calls are
-// serialized on the session, in arrival order.
+// serialized on the session, in arrival order; a tool marked NoSession
+// never waits for the session lock.
 type Runner struct {
 	log      hclog.Logger
-	mu       sync.Mutex // the session lock
+	lock     chan struct{} // the session lock: held while it holds a value
 	tools    map[string]*entry
 	order    []string
 	observer Observer
@@ -73,7 +80,7 @@ func NewRunner(log hclog.Logger) *Runner {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Runner{log: log, tools: map[string]*entry{}}
+	return &Runner{log: log, tools: map[string]*entry{}, lock: make(chan struct{}, 1)}
 }
 
 // SetObserver sets the observer; nil disables observations.
@@ -144,16 +151,41 @@ type Outcome struct {
 	Images   []Image
 }
 
-// Run runs one call under the session lock and answers as soon as the
-// action is done. The call's observation and step record are made right
-// after, still under the session lock, so the record shows the state right
-// after the action, the next call on the session runs only once it is
-// written, and a client that hangs up loses nothing.
+// Run runs one call under the session lock (without it for a NoSession
+// tool) and answers as soon as the action is done. The call's observation
+// and step record are made right after, still under the session lock, so
+// the record shows the state right after the action, the next call on the
+// session runs only once it is written, and a client that hangs up loses
+// nothing. A call cancelled while it waits for the lock answers
+// MM_CANCELLED and never runs.
 func (r *Runner) Run(ctx context.Context, req Request) Outcome {
-	r.mu.Lock()
+	if e, ok := r.tools[req.Tool]; ok && e.tool.NoSession {
+		out, record := r.run(ctx, req)
+		if record != nil {
+			record()
+		}
+		return out
+	}
+	start := time.Now()
+	select {
+	case r.lock <- struct{}{}:
+	default:
+		r.log.Trace("waiting for the session lock", "tool", req.Tool)
+		select {
+		case r.lock <- struct{}{}:
+		case <-ctx.Done():
+			return r.finish(start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
+		}
+	case <-ctx.Done():
+		return r.finish(start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
+	}
+	if ctx.Err() != nil {
+		<-r.lock
+		return r.finish(start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
+	}
 	out, record := r.run(ctx, req)
 	if record == nil {
-		r.mu.Unlock()
+		<-r.lock
 		return out
 	}
 	done := make(chan struct{})
@@ -161,7 +193,7 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	r.after = done
 	r.afterMu.Unlock()
 	go func() {
-		defer r.mu.Unlock()
+		defer func() { <-r.lock }()
 		defer close(done)
 		defer func() {
 			if p := recover(); p != nil {
@@ -175,7 +207,7 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 
 // Settle waits until the step record of the last call is written (it is
 // made after the call answers). A call under the session lock never needs
-// it; Close and readers that skip the lock do.
+// it; Close and readers that skip the lock (NoSession tools) do.
 func (r *Runner) Settle() {
 	r.afterMu.Lock()
 	done := r.after
@@ -183,6 +215,16 @@ func (r *Runner) Settle() {
 	if done != nil {
 		<-done
 	}
+}
+
+// cancelled is the error of a call whose caller gave up: MM_CANCELLED
+// (or MM_TIMEOUT when the caller's own deadline passed), whatever the
+// call was doing.
+func cancelled(tool string, ctx context.Context, when string) *sdk.Error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return sdk.Errorf(sdk.CodeTimeout, "%s: the caller's deadline passed %s", tool, when)
+	}
+	return sdk.Errorf(sdk.CodeCancelled, "%s was cancelled %s", tool, when)
 }
 
 // RunNested runs a call from inside another call that already holds the
@@ -211,12 +253,16 @@ func (r *Runner) run(ctx context.Context, req Request) (Outcome, func()) {
 		args = json.RawMessage("{}")
 	}
 	call := &Call{Tool: e.tool, Args: args, Policy: req.Policy, Progress: req.Progress, runner: r}
+	if r.observer != nil {
+		call.sessionAtStart = r.observer.SessionID()
+	}
 	if call.Policy == "" {
 		call.Policy = PolicyAll
 	}
 	if call.Progress == nil {
 		call.Progress = func(float64, float64, string) {}
 	}
+	r.log.Trace("running", "tool", req.Tool)
 	call.holdBack()
 	// The record outlives the call's context: a client that hangs up or a
 	// spent deadline must not lose it.
@@ -235,6 +281,7 @@ func (r *Runner) run(ctx context.Context, req Request) (Outcome, func()) {
 	if timeout == 0 {
 		timeout = DefaultTimeout
 	}
+	caller := ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
@@ -242,13 +289,15 @@ func (r *Runner) run(ctx context.Context, req Request) (Outcome, func()) {
 	var mmErr *sdk.Error
 	if err != nil {
 		mmErr = sdk.AsError(err)
-		if mmErr.Code == sdk.CodeInternal {
-			switch {
-			case errors.Is(err, context.DeadlineExceeded):
-				mmErr = sdk.Errorf(sdk.CodeTimeout, "%s did not finish within %s", req.Tool, timeout)
-			case errors.Is(err, context.Canceled):
-				mmErr = sdk.Errorf(sdk.CodeCancelled, "%s was cancelled", req.Tool)
-			}
+		switch {
+		case caller.Err() != nil && mmErr.Code != sdk.CodeCancelled:
+			// The caller gave up: whatever the handler saw (a wait that
+			// ended early, a page that did not load), the call was
+			// cancelled.
+			mmErr = cancelled(req.Tool, caller, "by the client").
+				WithDetails(map[string]any{"interrupted": mmErr.Code})
+		case mmErr.Code == sdk.CodeInternal && errors.Is(err, context.DeadlineExceeded):
+			mmErr = sdk.Errorf(sdk.CodeTimeout, "%s did not finish within %s", req.Tool, timeout)
 		}
 	}
 	took := time.Since(start)
@@ -284,18 +333,32 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time
 		obs = r.observer.Observe(octx, full, c.Target["a11yRef"])
 		cancel()
 	}
-	input := c.RecordInput
-	if input == nil {
-		input = c.Args
-	}
-	sid := ""
+	// The session after the call (mm_launch's new one), else the one it
+	// ran in (mm_cleanup's); "" when the call had none.
+	sid := c.sessionAtStart
 	if r.observer != nil {
-		sid = r.observer.SessionID()
+		if now := r.observer.SessionID(); now != "" {
+			sid = now
+		}
+	}
+	// The step carries no secret: the input is withheld by the one rule
+	// (package redact) before it leaves the runner.
+	keep := c.Tool.HoldBack != "" && !c.TextRedacted
+	var input json.RawMessage
+	var secrets []string
+	var m map[string]any
+	if json.Unmarshal(c.Args, &m) == nil {
+		m, secrets = redact.Args(m, keep)
+		input, _ = json.Marshal(m)
+	}
+	if c.held != "" {
+		secrets = append(secrets, c.held)
 	}
 	r.recorder.Record(ctx, Step{
 		SessionID: sid, Tool: c.Tool.Name, Input: input, Target: c.Target,
-		TextRedacted: c.TextRedacted, TextLength: c.TextLength,
-		Started: start, Duration: took, Err: mmErr,
+		TextRedacted: c.TextRedacted, TextLength: c.TextLength, TextKept: keep,
+		Withheld: secrets,
+		Started:  start, Duration: took, Err: mmErr,
 		Observation: obs, Screenshot: c.Screenshot,
 	})
 }
