@@ -17,6 +17,7 @@ build:
 	$(GO) build -o $(BIN)/mmcp ./cmd/mmcp
 	@set -e; for p in $(PLUGINS); do if [ -d cmd/mmcp-plugin-$$p ]; then echo "$(GO) build -o $(BIN)/mmcp-plugin-$$p ./cmd/mmcp-plugin-$$p"; $(GO) build -o $(BIN)/mmcp-plugin-$$p ./cmd/mmcp-plugin-$$p; fi; done
 	$(GO) build -o $(BIN)/examples/mmcp-plugin-hello ./examples/hello-plugin
+	$(GO) build -o $(BIN)/examples/mmcp-plugin-screens ./examples/screens-plugin
 
 ## setup: Debian packages and npm packages the demo and the tests need
 setup:

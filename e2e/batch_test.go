@@ -95,6 +95,7 @@ func TestBatchObservationModes(t *testing.T) {
 	for _, mode := range []string{"all", "none", "failures"} {
 		t.Run(mode, func(t *testing.T) {
 			must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL}))
+			must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1})) // the navigate's record is written
 			before := len(records(t, ws, sid))
 			steps := append(clicks(15), map[string]any{"tool": "mm_wait_for", "args": map[string]any{"testId": "never-there", "timeoutMs": 1000}})
 			out := runSteps(t, h, mode, false, steps)
@@ -159,8 +160,14 @@ func TestBatchObservationModes(t *testing.T) {
 	})
 
 	t.Run("single click records full observation", func(t *testing.T) {
+		// Records are written after the answer: settle the earlier calls'
+		// records (knowledge tools wait for them) before counting.
+		must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1}))
 		before := len(records(t, ws, sid))
 		must(t, h.Call("mm_click", map[string]any{"testId": "counter"}))
+		// The click answers before its record is written; the next call on
+		// the session runs after it.
+		must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1}))
 		recs := records(t, ws, sid)[before:]
 		if len(recs) != 1 || len(recs[0].Observation.TestIDs) == 0 || len(recs[0].Observation.A11y.Nodes) == 0 {
 			t.Fatalf("single click record: %+v", recs)

@@ -94,3 +94,42 @@ func hostDirFor(t testing.TB, plugins ...string) string {
 	}
 	return dir
 }
+
+// BenchmarkClickAnswer: on a page of more than 10,000 nodes, a single
+// mm_click (answered before its full observation, which is recorded right
+// after) against the same click as a one-step mm_run_steps batch with
+// includeObservations "none". Each timed call starts on an idle session (an
+// untimed mm_knowledge_last waits for the previous record first), as an
+// agent's calls do; "back-to-back" times single clicks with no pause, each
+// waiting for the previous click's observation. Done when single <= 1.5x
+// batch-none.
+func BenchmarkClickAnswer(b *testing.B) {
+	h, _ := walletHost(b)
+	launch(b, h, map[string]any{"stateMode": "default"})
+	must(b, h.Call("mm_navigate", map[string]any{"screen": "url", "url": rowsPage(b, 800)}))
+	click := map[string]any{"testId": "counter"}
+	batch := map[string]any{"includeObservations": "none", "steps": []map[string]any{{"tool": "mm_click", "args": click}}}
+	idle := func() { must(b, h.Call("mm_knowledge_last", map[string]any{"n": 1})) }
+	medians := map[string]float64{}
+	timed := func(name string, pause bool, tool string, args map[string]any) {
+		b.Run(name, func(b *testing.B) {
+			var ds []time.Duration
+			for i := 0; i < b.N; i++ {
+				if pause {
+					idle()
+				}
+				start := time.Now()
+				must(b, h.CallCtx(context.Background(), tool, args, nil))
+				ds = append(ds, time.Since(start))
+			}
+			medians[name] = median(ds)
+			b.ReportMetric(medians[name], "median-ms")
+		})
+	}
+	timed("single", true, "mm_click", click)
+	timed("batch-none", true, "mm_run_steps", batch)
+	timed("back-to-back", false, "mm_click", click)
+	if s, n := medians["single"], medians["batch-none"]; n > 0 && s > 1.5*n {
+		b.Errorf("a single click answers in %.1f ms, more than 1.5x the batched click's %.1f ms", s, n)
+	}
+}

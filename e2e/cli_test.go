@@ -499,7 +499,7 @@ func TestGeneratedHandles(t *testing.T) {
 	if have := mmcp.OwnHash(h.Client().Tools()); have != mmcp.RegistryHash {
 		t.Fatalf("registry drift: live mm_* tools hash %s, generated %s: run `go generate ./sdk/client/mmcp`", have, mmcp.RegistryHash)
 	}
-	env, err := h.KnowledgeSessions(ctx, mmcp.KnowledgeSessionsArgs{})
+	env, err := h.Root.KnowledgeSessions(ctx, mmcp.KnowledgeSessionsArgs{})
 	if err != nil || !env.OK {
 		t.Fatalf("KnowledgeSessions: %v %+v", err, env)
 	}
@@ -508,7 +508,7 @@ func TestGeneratedHandles(t *testing.T) {
 		t.Fatalf("decode sessions: %v (%s)", err, env.Result)
 	}
 	var se *sdk.Error
-	if _, err := h.GetState(ctx); !errors.As(err, &se) || se.Code != sdk.CodeNoActiveSession {
+	if _, err := h.Root.GetState(ctx); !errors.As(err, &se) || se.Code != sdk.CodeNoActiveSession {
 		t.Fatalf("GetState without a session: %v, want %s", err, sdk.CodeNoActiveSession)
 	}
 

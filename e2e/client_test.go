@@ -49,7 +49,7 @@ func TestClientAgainstRealHost(t *testing.T) {
 	ws := workspace(t, "build-ok")
 	pp := t.TempDir()
 	installPlugin(t, filepath.Join(testPlugins, "testplugin"), pp, "slow")
-	cmd := client.Command{Path: filepath.Join(bin, "mmcp"), Args: []string{"--repo", ws}, Env: []string{"MMCP_PLUGIN_PATH=" + pp}}
+	cmd := client.Command{Path: filepath.Join(bin, "mmcp"), Args: []string{"--repo", ws}, Env: []string{"MMCP_PLUGIN_PATH=" + pp, "MMCP_TRUST_WORKSPACE_PLUGINS=1"}}
 	ctx := context.Background()
 	log := &logLines{}
 	h, err := client.Connect(ctx, client.Options{Command: cmd, Log: client.LoggerOptions{Writer: log}})

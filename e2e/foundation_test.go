@@ -206,7 +206,8 @@ func TestDiscoveryOrder(t *testing.T) {
 	dir := hostDir(t, map[string]string{"hello": hello, "build": filepath.Join(bin, "mmcp-plugin-build")})
 	ws := workspace(t, "build-ok")
 	xdg := t.TempDir()
-	env := []string{"XDG_CONFIG_HOME=" + xdg, "HOME=" + xdg}
+	// Workspace plugins run only with consent (TestWorkspacePluginTrust).
+	env := []string{"XDG_CONFIG_HOME=" + xdg, "HOME=" + xdg, "MMCP_TRUST_WORKSPACE_PLUGINS=1"}
 	source := func(extra ...string) string {
 		return pluginsJSON(t, dir, ws, append(env, extra...)...)["hello"]["source"].(string)
 	}
@@ -226,7 +227,7 @@ func TestDiscoveryOrder(t *testing.T) {
 	if s := source("MMCP_PLUGIN_PATH=" + pp); s != "MMCP_PLUGIN_PATH" {
 		t.Fatalf("rule 3: source %q", s)
 	}
-	cfgBin := installPlugin(t, hello, t.TempDir(), "hello")
+	cfgBin := installPlugin(t, hello, filepath.Join(ws, "tools"), "hello")
 	cfg := `{"plugins":{"hello":{"path":"` + cfgBin + `"}}}`
 	if err := os.WriteFile(filepath.Join(ws, ".mmcp", "config.json"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
@@ -286,7 +287,7 @@ func TestExamplePluginThroughHost(t *testing.T) {
 	t.Parallel()
 	ws := workspace(t, "build-ok")
 	installPlugin(t, filepath.Join(bin, "examples", "mmcp-plugin-hello"), filepath.Join(ws, ".mmcp", "plugins"), "hello")
-	h := startHost(t, HostOptions{Repo: ws})
+	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--trust-workspace-plugins"}})
 	var out struct{ Greeting string }
 	must(t, h.Call("hello_greet", map[string]any{"name": "agent", "shout": true})).Decode(t, &out)
 	if out.Greeting != strings.ToUpper("hello, agent (from "+ws+")") {

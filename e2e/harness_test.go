@@ -50,6 +50,7 @@ func run(m *testing.M) int {
 			mustGo(root, "build", "-o", filepath.Join(bin, p), "./cmd/"+p)
 		}
 		mustGo(root, "build", "-o", filepath.Join(bin, "examples", "mmcp-plugin-hello"), "./examples/hello-plugin")
+		mustGo(root, "build", "-o", filepath.Join(bin, "examples", "mmcp-plugin-screens"), "./examples/screens-plugin")
 	}
 	testPlugins = filepath.Join(tmp, "testplugins")
 	mustGo(root, "build", "-o", filepath.Join(testPlugins, "testplugin"), "./e2e/testplugin")

@@ -107,7 +107,7 @@ func TestSeedContracts(t *testing.T) {
 		if strings.Contains(string(b), bare) {
 			t.Errorf("private key stored in %s", p)
 		}
-		if strings.Contains(strings.Join(strings.Fields(string(b)), ""), `"fromPrivateKey":"[REDACTED]"`) {
+		if strings.Contains(strings.Join(strings.Fields(string(b)), ""), `"fromPrivateKey":"[redacted66chars]"`) {
 			redactedSeen = true
 		}
 		return nil

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mmcp-dev/mmcp/sdk/client/mmcp"
 )
 
 // TestOfficialTypeScriptClient drives the host with the official MCP
@@ -15,7 +17,7 @@ func TestOfficialTypeScriptClient(t *testing.T) {
 		t.Fatal("node is required (scripts/setup.sh installs it)")
 	}
 	ws := walletWorkspace(t)
-	cmd := exec.Command("node", filepath.Join(repoRoot(), "e2e", "ts", "client.cjs"), filepath.Join(bin, "mmcp"), ws)
+	cmd := exec.Command("node", filepath.Join(repoRoot(), "e2e", "ts", "client.cjs"), filepath.Join(bin, "mmcp"), ws, mmcp.RegistryHash)
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), `{"done":true}`) {
 		t.Fatalf("TypeScript client: %v\n%s", err, tail(string(out), 40))

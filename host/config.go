@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 )
 
@@ -47,10 +50,29 @@ type Config struct {
 	Headless bool
 	// CDPURL is --cdp-url: attach to a running Chrome.
 	CDPURL string
+	// Viewport is --viewport WxH: the page viewport of a launched Chrome;
+	// zero means browser.DefaultViewport.
+	Viewport browser.Viewport
+	// MaxTabs is --max-tabs: how many tabs a session holds at most; 0
+	// means browser.DefaultMaxTabs.
+	MaxTabs int
 	// SettleTimeout is --settle-timeout / MMCP_SETTLE_TIMEOUT: how long
 	// mm_launch waits for the extension's first recognized screen (and for
 	// the unlock); 0 means launch.DefaultSettleTimeout.
 	SettleTimeout time.Duration
+	// MaxRequestBytes is --max-request-bytes / MMCP_MAX_REQUEST_BYTES: the
+	// largest MCP request (one stdio line, one HTTP body); a larger one is
+	// answered MM_INVALID_INPUT without being held in memory. 0 means
+	// DefaultMaxRequestBytes.
+	MaxRequestBytes int
+	// MaxRecordBytes is --max-record-bytes / MMCP_MAX_RECORD_BYTES: the
+	// size cap of one step record; 0 means knowledge.DefaultMaxRecordBytes.
+	MaxRecordBytes int
+
+	// TrustWorkspacePlugins is --trust-workspace-plugins /
+	// MMCP_TRUST_WORKSPACE_PLUGINS=1: run the workspace's plugins
+	// (.mmcp/plugins, config paths) without a sha256 pin.
+	TrustWorkspacePlugins bool
 
 	// From the config file.
 	filePlugins  map[string]plugins.ConfigEntry
@@ -124,6 +146,9 @@ func (c *Config) Resolve() error {
 	if c.Chrome == "" {
 		c.Chrome = os.Getenv("CHROME_PATH")
 	}
+	if c.MaxTabs < 0 || c.MaxTabs == 1 {
+		return fmt.Errorf("--max-tabs %d: want at least 2 (the wallet's home page and one more)", c.MaxTabs)
+	}
 	if env := os.Getenv("MMCP_SETTLE_TIMEOUT"); c.SettleTimeout == 0 && env != "" {
 		d, err := time.ParseDuration(env)
 		if err != nil || d <= 0 {
@@ -131,7 +156,45 @@ func (c *Config) Resolve() error {
 		}
 		c.SettleTimeout = d
 	}
+	if env := os.Getenv("MMCP_TRUST_WORKSPACE_PLUGINS"); env != "" && !c.TrustWorkspacePlugins {
+		b, err := strconv.ParseBool(env)
+		if err != nil {
+			return fmt.Errorf("MMCP_TRUST_WORKSPACE_PLUGINS %q: want 1 or 0", env)
+		}
+		c.TrustWorkspacePlugins = b
+	}
+	if err := sizeSetting(&c.MaxRequestBytes, "MMCP_MAX_REQUEST_BYTES", DefaultMaxRequestBytes); err != nil {
+		return err
+	}
+	if err := sizeSetting(&c.MaxRecordBytes, "MMCP_MAX_RECORD_BYTES", knowledge.DefaultMaxRecordBytes); err != nil {
+		return err
+	}
 	return c.readFile()
+}
+
+// DefaultMaxRequestBytes is the default of --max-request-bytes: room for a
+// custom fixture, far from a memory problem.
+const DefaultMaxRequestBytes = 4 << 20
+
+// sizeSetting fills a byte-size setting from its environment variable,
+// then from def.
+func sizeSetting(v *int, env string, def int) error {
+	if *v == 0 {
+		if s := os.Getenv(env); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n <= 0 {
+				return fmt.Errorf("%s %q: want a positive number of bytes", env, s)
+			}
+			*v = n
+		}
+	}
+	if *v < 0 {
+		return fmt.Errorf("%s: want a positive number of bytes, got %d", env, *v)
+	}
+	if *v == 0 {
+		*v = def
+	}
+	return nil
 }
 
 // TestWallet is the --extension value that selects the embedded test
@@ -190,7 +253,7 @@ func (c *Config) readFile() error {
 	c.filePlugins = map[string]plugins.ConfigEntry{}
 	c.fileSettings = map[string]json.RawMessage{}
 	for name, p := range fc.Plugins {
-		if p.Path != "" {
+		if p.Path != "" || p.SHA256 != "" {
 			c.filePlugins[name] = plugins.ConfigEntry{Path: p.Path, SHA256: p.SHA256}
 		}
 		if len(p.Settings) > 0 {

@@ -6,14 +6,18 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/internal/redact"
+	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
 
 // Version is the host's version, printed by `mmcp version`.
@@ -26,7 +30,8 @@ type Host struct {
 	logFile   io.Closer
 	plugins   *plugins.Manager
 	runner    *tools.Runner
-	sess      *session // the active session, guarded by the runner's lock
+	sess      *session     // the active session, guarded by the runner's lock
+	sessID    atomic.Value // its id (string), read without the lock
 	knowledge *knowledge.Store
 	rec       *recorder
 	walletDir string // the unpacked embedded test wallet, when used
@@ -48,15 +53,23 @@ func New(cfg Config) (*Host, error) {
 		}
 		out, h.logFile = f, f
 	}
-	h.log = hclog.New(&hclog.LoggerOptions{Name: "mmcp", Level: hclog.LevelFromString(cfg.LogLevel), Output: out})
+	// Every log line passes the secret detector: a recovery phrase or a
+	// key printed by a plugin or a child process never reaches the log.
+	h.log = hclog.New(&hclog.LoggerOptions{Name: "mmcp", Level: hclog.LevelFromString(cfg.LogLevel), Output: redact.NewWriter(out)})
 	return h, nil
 }
 
-// Start starts the plugins and registers the tools.
+// Start starts the plugins and registers the tools. It first removes the
+// Chrome profiles and plugin socket directories of hosts that were killed
+// before they could.
 func (h *Host) Start(ctx context.Context) error {
+	for _, dir := range append(browser.RemoveStaleProfiles(), proc.RemoveStale(os.TempDir(), plugins.SocketPrefix)...) {
+		h.log.Info("removed what a killed host left behind", "dir", dir)
+	}
 	h.plugins = plugins.New(plugins.Config{
 		Workspace: h.cfg.Repo, ArtifactsDir: h.cfg.ArtifactsDir, LogLevel: h.cfg.LogLevel,
 		PluginPath: h.cfg.PluginPath, ConfigPlugins: h.cfg.filePlugins, Settings: h.cfg.fileSettings,
+		TrustWorkspace: h.cfg.TrustWorkspacePlugins,
 	}, h.log.Named("plugins"))
 	if err := h.plugins.Start(ctx); err != nil {
 		return err
@@ -69,6 +82,7 @@ func (h *Host) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	k.SetMaxRecordBytes(h.cfg.MaxRecordBytes)
 	h.knowledge = k
 	h.rec = &recorder{h: h}
 	h.runner = tools.NewRunner(h.log.Named("tools"))
@@ -96,13 +110,20 @@ func (h *Host) MCPServer() *server.MCPServer {
 	return s
 }
 
+// stdioWorkers is how many tool calls the stdio transport runs at once.
+const stdioWorkers = 100
+
 // ServeStdio serves MCP on in/out until ctx ends or in closes.
 func (h *Host) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	// Calls waiting for the session lock hold a worker each: with the
+	// most workers mcp-go allows, a call that needs no session (knowledge)
+	// still finds one.
 	s := server.NewStdioServer(h.MCPServer())
+	server.WithWorkerPoolSize(stdioWorkers)(s)
 	s.SetErrorLogger(hclogStd(h.log))
 	w := tools.NewLineWriter(out)
 	s.SetContextFunc(func(ctx context.Context) context.Context { return tools.WithNotifier(ctx, w) })
-	err := s.Listen(ctx, in, w)
+	err := s.Listen(ctx, tools.LimitStdin(in, w, h.cfg.MaxRequestBytes), w)
 	if err == context.Canceled || err == io.EOF {
 		return nil
 	}
@@ -114,9 +135,12 @@ func (h *Host) Close() {
 	h.closeOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
+		if h.runner != nil {
+			h.runner.Settle() // the last call's record, made after it answered
+		}
 		if h.sess != nil {
 			h.teardown(h.sess)
-			h.sess = nil
+			h.setSession(nil)
 		}
 		if h.plugins != nil {
 			h.plugins.Shutdown(ctx)

@@ -20,33 +20,33 @@ import (
 type recorder struct {
 	h *Host
 
-	once  sync.Once
-	env   *knowledge.Environment
-	git   *knowledge.GitInfo
-	preID string // records made before any launch go to this session
+	once sync.Once
+	env  *knowledge.Environment
+	git  *knowledge.GitInfo
 }
 
 func (r *recorder) facts() {
 	r.once.Do(func() {
 		r.env = &knowledge.Environment{Platform: runtime.GOOS, NodeVersion: cmdOutput("", "node", "--version"), YarnVersion: cmdOutput("", "yarn", "--version")}
 		r.git = gitInfo(r.h.cfg.Repo)
-		r.preID = newSessionID()
 	})
 }
 
 // Record implements tools.Recorder.
 func (r *recorder) Record(_ context.Context, s tools.Step) {
-	r.facts()
-	sid := s.SessionID
-	if sid == "" {
-		sid = r.preID
+	if s.SessionID == "" {
+		// No session, no record: a made-up session without session.json
+		// would only clutter mm_knowledge_sessions.
+		r.h.log.Debug("step not recorded: no session", "tool", s.Tool)
+		return
 	}
+	r.facts()
 	rec := knowledge.StepRecord{
-		SessionID:   sid,
+		SessionID:   s.SessionID,
 		Timestamp:   tools.Timestamp(s.Started),
 		Environment: r.env,
 		Git:         r.git,
-		Tool:        knowledge.ToolCall{Name: s.Tool, TextRedacted: s.TextRedacted, TextLength: s.TextLength},
+		Tool:        knowledge.ToolCall{Name: s.Tool, TextRedacted: s.TextRedacted, TextLength: s.TextLength, TextKept: s.TextKept, Withheld: s.Withheld},
 		Timing:      &knowledge.Timing{DurationMs: s.Duration.Milliseconds()},
 		Outcome:     knowledge.Outcome{OK: s.Err == nil},
 	}
@@ -123,14 +123,14 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// sensitiveField decides from the element and the target whether typed
-// text is a secret.
-func sensitiveField(f discovery.FieldInfo, t discovery.Target) bool {
+// sensitiveField decides from the element, the target and the text itself
+// whether typed text is a secret.
+func sensitiveField(f discovery.FieldInfo, t discovery.Target, text string) bool {
 	return knowledge.Sensitive(knowledge.FieldHints{
 		InputType: f.Type, Name: f.Name, ID: f.ID, Label: f.Label, Placeholder: f.Placeholder,
 		Autocomplete: f.Autocomplete, AriaLabel: f.AriaLabel, TestID: firstNonEmpty(f.TestID, t.TestID),
 		Selector: t.Selector,
-	})
+	}, text)
 }
 
 func firstNonEmpty(a, b string) string {
@@ -159,8 +159,11 @@ func (h *Host) priorKnowledge(ctx context.Context, obs *observation.Observation)
 // knowledgeTools are mm_knowledge_last, _search, _summarize, _sessions.
 func (h *Host) knowledgeTools() []*tools.Tool {
 	mk := func(name, desc, schema string, fn func(context.Context, string, json.RawMessage) (any, error)) *tools.Tool {
-		return &tools.Tool{Name: h.name(name), Description: desc, Schema: json.RawMessage(schema),
-			Handler: func(ctx context.Context, c *tools.Call) (any, error) { return fn(ctx, h.SessionID(), c.Args) }}
+		return &tools.Tool{Name: h.name(name), Description: desc, Schema: json.RawMessage(schema), NoSession: true,
+			Handler: func(ctx context.Context, c *tools.Call) (any, error) {
+				h.runner.Settle() // the previous call's record, made after it answered
+				return fn(ctx, h.SessionID(), c.Args)
+			}}
 	}
 	return []*tools.Tool{
 		mk("knowledge_last", "The last N recorded steps (scope current by default; all or {sessionId} too), compact.", knowledge.LastSchema, h.knowledge.HandleLast),

@@ -49,7 +49,7 @@ func (h *Host) launch(ctx context.Context, in launch.Input, progress func(float6
 		}
 		h.log.Warn("replacing a session with a dead part", "sessionId", old.id, "part", part)
 		h.teardown(old)
-		h.sess = nil
+		h.setSession(nil)
 		replaced = &launch.Prerequisite{Step: "replace", Description: fmt.Sprintf("cleaned up session %s, whose %s was down", old.id, part)}
 	}
 	s := &session{id: newSessionID(), createdAt: time.Now()}
@@ -57,10 +57,16 @@ func (h *Host) launch(ctx context.Context, in launch.Input, progress func(float6
 	if err := h.defaultExtension(&d); err != nil {
 		return nil, err
 	}
+	var snapshot sdk.StateSnapshotter // nil: the built-in MetaMask profile
+	if h.plugins.Has(sdk.CapStateSnapshot) {
+		snapshot = h.plugins.StateSnapshot()
+	}
 	d.StartWallet = func(ctx context.Context, ext string, slowMo time.Duration, proxy *browser.Proxy) (launch.Wallet, error) {
 		b, err := browser.Launch(ctx, browser.Options{
 			ChromePath: h.cfg.Chrome, Headless: h.cfg.Headless, CDPURL: h.cfg.CDPURL,
 			ExtensionPath: ext, ArtifactsDir: h.cfg.ArtifactsDir, SlowMo: slowMo, Proxy: proxy, Log: h.log.Named("browser"),
+			Viewport: h.cfg.Viewport, MaxTabs: h.cfg.MaxTabs,
+			StateSnapshot: snapshot,
 		})
 		if err != nil {
 			return nil, err
@@ -80,7 +86,7 @@ func (h *Host) launch(ctx context.Context, in launch.Input, progress func(float6
 	if p := h.plugins.ByCapability(sdk.CapChain); p != nil {
 		_, s.chainRestarts = p.Health()
 	}
-	h.sess = s
+	h.setSession(s)
 	view, err := h.state(ctx, s)
 	if err != nil {
 		h.log.Warn("state after launch", "error", err)
@@ -137,6 +143,6 @@ func (h *Host) cleanup(sessionID string) map[string]any {
 		return map[string]any{"cleanedUp": false}
 	}
 	h.teardown(h.sess)
-	h.sess = nil
+	h.setSession(nil)
 	return map[string]any{"cleanedUp": true}
 }

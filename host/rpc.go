@@ -8,6 +8,8 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
 )
 
 // rpcCall makes one JSON-RPC call to a node.
@@ -49,16 +51,5 @@ func balanceOf(ctx context.Context, url, address string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("balance %q is not hex", hexWei)
 	}
-	return formatEther(wei) + " ETH", nil
-}
-
-// formatEther formats wei as ether with at most 4 decimals, trailing zeros
-// trimmed.
-func formatEther(wei *big.Int) string {
-	r := new(big.Rat).SetFrac(wei, new(big.Int).Exp(big.NewInt(10), big.NewInt(18), nil))
-	s := r.FloatString(4)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
+	return browser.FormatEther(wei) + " ETH", nil
 }

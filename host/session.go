@@ -52,10 +52,19 @@ func (h *Host) active() (*session, error) {
 
 // SessionID implements tools.Observer.
 func (h *Host) SessionID() string {
-	if h.sess == nil {
-		return ""
+	id, _ := h.sessID.Load().(string)
+	return id
+}
+
+// setSession makes s the active session (nil: none); the caller holds the
+// session lock.
+func (h *Host) setSession(s *session) {
+	h.sess = s
+	id := ""
+	if s != nil {
+		id = s.id
 	}
-	return h.sess.id
+	h.sessID.Store(id)
 }
 
 // Observe implements tools.Observer: the state, and with full the visible

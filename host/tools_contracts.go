@@ -2,16 +2,12 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
 	"github.com/mmcp-dev/mmcp/host/schemas"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
-
-// redacted replaces a secret in a step record.
-const redacted = "[REDACTED]"
 
 // contractTools are mm_seed_contract, mm_seed_contracts,
 // mm_get_contract_address and mm_list_contracts: contract seeding on the
@@ -29,9 +25,6 @@ func (h *Host) contractTools() []*tools.Tool {
 				}
 				if err := c.Decode(&in); err != nil {
 					return nil, err
-				}
-				if in.DeployerOptions.FromPrivateKey != "" {
-					c.RecordInput = redactPrivateKey(c.Args)
 				}
 				s, err := h.seedingSession(ctx)
 				if err != nil {
@@ -172,23 +165,4 @@ func (h *Host) deployments(ctx context.Context) ([]sdk.Deployment, error) {
 // contractView is a deployment as the tools answer it.
 func contractView(d sdk.Deployment) map[string]string {
 	return map[string]string{"contractName": d.ContractName, "contractAddress": d.ContractAddress, "deployedAt": d.DeployedAt}
-}
-
-// redactPrivateKey returns args with deployerOptions.fromPrivateKey
-// replaced by [REDACTED], for the step record.
-func redactPrivateKey(args json.RawMessage) json.RawMessage {
-	var m map[string]any
-	if err := json.Unmarshal(args, &m); err != nil {
-		return json.RawMessage(`{}`)
-	}
-	if do, ok := m["deployerOptions"].(map[string]any); ok {
-		if _, ok := do["fromPrivateKey"]; ok {
-			do["fromPrivateKey"] = redacted
-		}
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return json.RawMessage(`{}`)
-	}
-	return b
 }

@@ -162,22 +162,14 @@ func (h *Host) discoveryTools() []*tools.Tool {
 				if popup {
 					before = s.browser.PageHref(actx, page)
 				}
-				prof := s.browser.Profile()
-				var landmarks []string
-				if prof != nil {
-					for _, l := range prof.Landmarks {
-						landmarks = append(landmarks, l.TestID)
-					}
-				}
 				tabsBefore := s.browser.Tabs().Tracked
-				res, err := discovery.Click(actx, page, s.refs, in.Target, landmarks)
+				res, err := discovery.Click(actx, page, s.refs, in.Target)
 				if err == nil && popup && !res.PageClosedAfterClick {
 					// The wallet's background closes a confirmation popup
 					// once the approval is settled (MetaMask: > 500 ms).
 					res.PageClosedAfterClick = s.browser.WaitPopupClosed(ctx, page, before)
 				}
-				if res.Changes != nil && prof != nil {
-					res.Changes.Screens(prof.Screen)
+				if res.Changes != nil {
 					res.Changes.TabsOpened = openedTabs(tabsBefore, s.browser.Tabs().Tracked)
 				}
 				return res, err
@@ -194,7 +186,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 				if err != nil {
 					return nil, err
 				}
-				if !sensitiveField(res.Field, in.Target) {
+				if !sensitiveField(res.Field, in.Target, in.Text) {
 					c.Release()
 				}
 				return res, nil
@@ -226,6 +218,7 @@ func (h *Host) targetCall(fn func(ctx, actx context.Context, c *tools.Call, s *s
 		}
 		actx, cancel := context.WithTimeout(ctx, in.timeout())
 		defer cancel()
+		actx = discovery.WithSlowMo(actx, s.browser.SlowMo())
 		return fn(ctx, actx, c, s, in)
 	}
 }

@@ -35,6 +35,9 @@ func (h *Host) pluginTool(p *plugins.Plugin, name string, t sdk.Tool) *tools.Too
 		Name:        name,
 		Description: t.Description,
 		Schema:      t.InputSchema,
+		// A plugin's own tools run in the plugin: they never wait for the
+		// session lock.
+		NoSession: true,
 		Handler: func(ctx context.Context, c *tools.Call) (any, error) {
 			var out json.RawMessage
 			err := p.Use(ctx, func(cl *sdk.Client) error {

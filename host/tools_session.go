@@ -8,6 +8,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/schemas"
 	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // sessionTools are the session lifecycle, state, navigation, tabs,
@@ -52,9 +53,19 @@ func (h *Host) sessionTools() []*tools.Tool {
 		},
 		{
 			Name:        h.name("navigate"),
-			Description: "Navigate to a screen: home, settings, notification, or url (opens the URL in a new tab, which becomes active).",
+			Description: "Navigate to a screen: home, settings, notification, or url (loads the URL in the session's dapp tab, the one the last url navigation used, or a new tab when there is none or newTab is true; the tab becomes active; the session's oldest tabs close beyond --max-tabs).",
 			Schema:      schemas.Get("navigate"), Observe: true, Record: true,
-			Handler: sessionCall(h, func(ctx context.Context, s *session, in struct{ Screen, URL string }) (any, error) {
+			Handler: sessionCall(h, func(ctx context.Context, s *session, in struct {
+				Screen, URL string
+				NewTab      bool
+			}) (any, error) {
+				if in.NewTab {
+					if in.Screen != browser.ScreenURL {
+						return nil, sdk.Errorf(sdk.CodeInvalidInput, "newTab applies to screen %q only", browser.ScreenURL).
+							WithDetails(map[string]any{"field": "newTab"})
+					}
+					return s.browser.OpenTab(ctx, in.URL)
+				}
 				return s.browser.Navigate(ctx, in.Screen, in.URL)
 			}),
 		},
@@ -109,8 +120,18 @@ func (h *Host) sessionTools() []*tools.Tool {
 			Description: "Read or write the browser clipboard (e.g. write an SRP, then click a paste button).",
 			// The clipboard may hold a secret: the record keeps its length only.
 			Schema: schemas.Get("clipboard"), Record: true, HoldBack: "text",
-			Handler: sessionCall(h, func(ctx context.Context, s *session, in struct{ Action, Text string }) (any, error) {
-				return s.browser.Clipboard(ctx, in.Action, in.Text)
+			Handler: sessionCall(h, func(ctx context.Context, s *session, in struct {
+				Action string
+				Text   *string
+			}) (any, error) {
+				text := ""
+				if in.Text != nil {
+					text = *in.Text
+				} else if in.Action == "write" {
+					return nil, sdk.Errorf(sdk.CodeInvalidInput, "clipboard write needs text: give the text to write").
+						WithDetails(map[string]any{"field": "text"})
+				}
+				return s.browser.Clipboard(ctx, in.Action, text)
 			}),
 		},
 	}

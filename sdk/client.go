@@ -8,6 +8,8 @@ import (
 	"io"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/mmcp-dev/mmcp/sdk/internal/pb"
 )
@@ -42,6 +44,7 @@ type Client struct {
 	chain     pb.ChainClient
 	contracts pb.ContractSeedingClient
 	fixture   pb.FixtureClient
+	state     pb.StateSnapshotClient
 	mock      pb.MockServerClient
 }
 
@@ -53,6 +56,7 @@ func newClient(c *grpc.ClientConn) *Client {
 		chain:     pb.NewChainClient(c),
 		contracts: pb.NewContractSeedingClient(c),
 		fixture:   pb.NewFixtureClient(c),
+		state:     pb.NewStateSnapshotClient(c),
 		mock:      pb.NewMockServerClient(c),
 	}
 }
@@ -96,10 +100,19 @@ func (c *Client) Stop(ctx context.Context) error {
 // be nil). The result is the tool's JSON value.
 func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage, ev Events) (json.RawMessage, error) {
 	s, err := c.tools.CallTool(ctx, &pb.CallToolRequest{Name: name, ArgsJson: args})
-	if err != nil {
-		return nil, err
+	if err == nil {
+		var out json.RawMessage
+		out, err = recvResult(s, ev)
+		if err == nil {
+			return out, nil
+		}
 	}
-	return recvResult(s, ev)
+	if st, ok := status.FromError(err); ok && st.Code() == codes.ResourceExhausted {
+		// A message over gRPC's size limit (4 MB by default) on either side.
+		return nil, Errorf(CodeInvalidInput, "%s: the call (arguments of %d bytes) or its result is larger than the plugin protocol's message limit; send smaller arguments", name, len(args)).
+			WithDetails(map[string]any{"argumentBytes": len(args)})
+	}
+	return nil, err
 }
 
 // eventStream is the receive half shared by every streaming call.
@@ -148,6 +161,9 @@ func (c *Client) ContractSeeder() ContractSeeder { return contractsClient{c.cont
 
 // Fixture returns the plugin's Fixture capability.
 func (c *Client) Fixture() Fixture { return fixtureClient{c.fixture} }
+
+// StateSnapshot returns the plugin's StateSnapshot capability.
+func (c *Client) StateSnapshot() StateSnapshotter { return stateSnapshotClient{c.state} }
 
 // MockServer returns the plugin's MockServer capability.
 func (c *Client) MockServer() MockServer { return mockClient{c.mock} }

@@ -14,6 +14,9 @@
 //     mock server is the proxy its Chrome runs through) and the mm_seed_*
 //     tools. A plugin that implements one replaces the built-in of that
 //     capability.
+//   - StateSnapshotter: names the wallet's screens and reads its state for a
+//     wallet or version the built-in MetaMask profile does not know
+//     (examples/screens-plugin).
 //
 // Domain failures are returned as *Error values with an MM_* code; they reach
 // the agent verbatim in the error envelope. Any other error means the plugin

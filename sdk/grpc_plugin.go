@@ -43,6 +43,9 @@ func register(s *grpc.Server, impl Plugin) {
 	if f, ok := impl.(Fixture); ok {
 		pb.RegisterFixtureServer(s, &fixtureServer{impl: f})
 	}
+	if st, ok := impl.(StateSnapshotter); ok {
+		pb.RegisterStateSnapshotServer(s, &stateSnapshotServer{impl: st})
+	}
 	if m, ok := impl.(MockServer); ok {
 		pb.RegisterMockServerServer(s, &mockServer{impl: m})
 	}
@@ -62,6 +65,9 @@ func Capabilities(impl Plugin) []Capability {
 	}
 	if _, ok := impl.(ContractSeeder); ok {
 		caps = append(caps, CapContractSeeding)
+	}
+	if _, ok := impl.(StateSnapshotter); ok {
+		caps = append(caps, CapStateSnapshot)
 	}
 	if _, ok := impl.(MockServer); ok {
 		caps = append(caps, CapMockServer)

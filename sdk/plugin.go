@@ -20,6 +20,7 @@ const (
 	CapChain           Capability = "chain"
 	CapFixture         Capability = "fixture"
 	CapContractSeeding Capability = "contractSeeding"
+	CapStateSnapshot   Capability = "stateSnapshot"
 	CapMockServer      Capability = "mockServer"
 	CapTools           Capability = "tools"
 )
@@ -49,7 +50,7 @@ type Config struct {
 
 // Plugin is the one interface every plugin implements. Everything else is
 // optional and found by type assertion: Builder, Chain, Fixture,
-// ContractSeeder, MockServer, ToolProvider.
+// ContractSeeder, MockServer, StateSnapshotter, ToolProvider.
 type Plugin interface {
 	// Info names the plugin.
 	Info() Info

@@ -101,6 +101,12 @@ func collect(e *jsonschema.ValidationError, out *[]map[string]any) {
 			*out = append(*out, map[string]any{"field": join(p), "message": "missing required property " + p})
 		}
 		return
+	// The value itself is never repeated: it may be a secret (a malformed
+	// private key) or huge.
+	case *kind.Pattern:
+		msg = fmt.Sprintf("value (%d chars) does not match pattern %s", len([]rune(k.Got)), k.Want)
+	case *kind.Format:
+		msg = "value is not a valid " + k.Want
 	}
 	*out = append(*out, map[string]any{"field": base, "message": msg})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -59,5 +60,21 @@ func TestWire(t *testing.T) {
 	}
 	if err := c.Stop(ctx); err != nil || !p.stopped {
 		t.Fatalf("stop: %v %v", err, p.stopped)
+	}
+}
+
+// TestCallToolOverMessageLimit: arguments over gRPC's message limit answer
+// MM_INVALID_INPUT, not gRPC's raw error.
+func TestCallToolOverMessageLimit(t *testing.T) {
+	c := plugintest.Serve(t, &echo{})
+	big := json.RawMessage(`{"x":"` + strings.Repeat("a", 5<<20) + `"}`)
+	_, err := c.CallTool(context.Background(), "say", big, nil)
+	var de *sdk.Error
+	if !errors.As(err, &de) || de.Code != sdk.CodeInvalidInput || strings.Contains(de.Message, "grpc") {
+		t.Fatalf("want MM_INVALID_INPUT, got %v", err)
+	}
+	// The plugin still answers.
+	if _, err := c.CallTool(context.Background(), "say", json.RawMessage(`{}`), nil); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -203,7 +203,8 @@ func TestOnboardingImportUsesTheNodeAccount(t *testing.T) {
 	if err := rpcCall(rpcURL, "eth_accounts", nil, &accounts); err != nil {
 		t.Fatal(err)
 	}
-	if got := attr(t, el(t, p, "account-menu-icon"), "data-address"); !strings.EqualFold(got, accounts[0]) {
+	el(t, p, "account-menu-icon")
+	if got := appState(t, p).selected(); !strings.EqualFold(got, accounts[0]) {
 		t.Errorf("account after onboarding = %s, want the node's first account %s", got, accounts[0])
 	}
 	waitText(t, p, "eth-overview__primary-currency", func(s string) bool { return s == "25 ETH" })

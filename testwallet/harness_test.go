@@ -217,13 +217,38 @@ func waitText(t *testing.T, p *rod.Page, testid string, ok func(string) bool) st
 	}
 }
 
-func attr(t *testing.T, e *rod.Element, name string) string {
+// walletState is what window.stateHooks.getCleanAppState() answers in the
+// page's main world, as MetaMask's e2e tests and mmcp read it.
+type walletState struct {
+	IsUnlocked       bool `json:"isUnlocked"`
+	InternalAccounts struct {
+		SelectedAccount string                              `json:"selectedAccount"`
+		Accounts        map[string]struct{ Address string } `json:"accounts"`
+	} `json:"internalAccounts"`
+	ProviderConfig struct {
+		ChainID  string `json:"chainId"`
+		Nickname string `json:"nickname"`
+	} `json:"providerConfig"`
+	Accounts         map[string]struct{ Balance string }      `json:"accounts"`
+	PendingApprovals map[string]struct{ Type, Origin string } `json:"pendingApprovals"`
+}
+
+func appState(t *testing.T, p *rod.Page) walletState {
 	t.Helper()
-	v, err := e.Attribute(name)
-	if err != nil || v == nil {
-		t.Fatalf("attribute %s: %v", name, err)
+	res, err := p.Eval(`() => window.stateHooks.getCleanAppState().then((s) => s.metamask)`)
+	if err != nil {
+		t.Fatalf("getCleanAppState: %v", err)
 	}
-	return *v
+	var ws walletState
+	if err := res.Value.Unmarshal(&ws); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// selected is the selected account's address.
+func (w walletState) selected() string {
+	return w.InternalAccounts.Accounts[w.InternalAccounts.SelectedAccount].Address
 }
 
 // waitRoute waits until the page URL ends with the given hash route.

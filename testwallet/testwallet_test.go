@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-rod/rod"
+
 	"github.com/mmcp-dev/mmcp/testwallet"
 )
 
@@ -132,12 +134,21 @@ func TestFixtureVaultUnlocksOnlyWithTheRightPassword(t *testing.T) {
 	typeInto(t, p, "unlock-password", password)
 	click(t, p, "unlock-submit")
 	icon := el(t, p, "account-menu-icon")
-	if got := attr(t, icon, "data-address"); got != account0 {
-		t.Errorf("account-menu-icon data-address = %q, want %q", got, account0)
+	// Like a real MetaMask build: the account and chain are in the app
+	// state, not in attributes.
+	for _, name := range []string{"data-address", "data-chain-id"} {
+		for _, e := range []*rod.Element{icon, el(t, p, "network-display")} {
+			if v, _ := e.Attribute(name); v != nil {
+				t.Errorf("the test wallet has a %s attribute MetaMask lacks", name)
+			}
+		}
+	}
+	if ws := appState(t, p); !ws.IsUnlocked || ws.selected() != account0 || ws.ProviderConfig.ChainID != "0x539" {
+		t.Errorf("stateHooks after unlock: %+v, want unlocked, %s, chain 0x539", ws, account0)
 	}
 	net := el(t, p, "network-display")
-	if got, _ := net.Text(); got != "Localhost 8545" || attr(t, net, "data-chain-id") != "1337" {
-		t.Errorf("network-display = %q chain %q", got, attr(t, net, "data-chain-id"))
+	if got, _ := net.Text(); got != "Localhost 8545" {
+		t.Errorf("network-display = %q", got)
 	}
 
 	// The unlock lives in the worker: a second page opens unlocked.
@@ -187,12 +198,14 @@ func TestSplitFixtureWithPerChainNetworks(t *testing.T) {
 	p := w.open(t, "home.html")
 	typeInto(t, p, "unlock-password", password)
 	click(t, p, "unlock-submit")
-	if got := attr(t, el(t, p, "account-menu-icon"), "data-address"); got != account1 {
-		t.Errorf("data-address = %q, want the AccountsController account %s", got, account1)
+	el(t, p, "account-menu-icon")
+	if ws := appState(t, p); ws.selected() != account1 || ws.ProviderConfig.ChainID != "0x7a69" {
+		t.Errorf("stateHooks account %s chain %s, want the AccountsController account %s on the selected client's chain 0x7a69",
+			ws.selected(), ws.ProviderConfig.ChainID, account1)
 	}
 	net := el(t, p, "network-display")
-	if got, _ := net.Text(); got != "Anvil 31337" || attr(t, net, "data-chain-id") != "31337" {
-		t.Errorf("network-display = %q chain %s, want the selected client's network", got, attr(t, net, "data-chain-id"))
+	if got, _ := net.Text(); got != "Anvil 31337" {
+		t.Errorf("network-display = %q, want the selected client's network", got)
 	}
 	res, err := p.Eval(`() => chrome.storage.local.get(null).then(s => Object.keys(s).sort().join(","))`)
 	if err != nil {

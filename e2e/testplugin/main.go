@@ -5,6 +5,7 @@
 //	mmcp-plugin-badschema  a tool whose input schema is not an object schema
 //	mmcp-plugin-crash      exits before the handshake
 //	mmcp-plugin-mm         tools click (mm_click clashes with the host's) and extra
+//	mmcp-plugin-marker     the slow plugin that first writes <binary>.ran (proof it was executed)
 package main
 
 import (
@@ -63,6 +64,9 @@ func (p *plugin) CallTool(ctx context.Context, name string, args json.RawMessage
 
 func main() {
 	name := strings.TrimPrefix(filepath.Base(os.Args[0]), "mmcp-plugin-")
+	if name == "marker" {
+		_ = os.WriteFile(os.Args[0]+".ran", []byte(fmt.Sprint(os.Getpid())), 0o600)
+	}
 	if name == "crash" {
 		fmt.Fprintln(os.Stderr, "crash plugin: giving up before the handshake")
 		os.Exit(3)

@@ -10,7 +10,19 @@ const req = createRequire(path.join(tools, 'noop.js'));
 const { Client } = req('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = req('@modelcontextprotocol/sdk/client/stdio.js');
 
-const [bin, workspace] = process.argv.slice(2);
+const crypto = require('crypto');
+
+const [bin, workspace, generatedHash] = process.argv.slice(2);
+
+// Spec 002's registryHash over the tools as received, object keys sorted
+// (mmcp's documented canonical form), names in code-unit order.
+function registryHash(tools) {
+  const sortKeys = (v) => Array.isArray(v) ? v.map(sortKeys)
+    : (v && typeof v === 'object') ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v;
+  const canonical = tools.map((t) => sortKeys({ name: t.name, inputSchema: t.inputSchema }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return crypto.createHash('sha1').update(JSON.stringify(canonical)).digest('hex').slice(0, 12);
+}
 
 function envelope(res) {
   if (!res.content || res.content[0].type !== 'text') throw new Error('no text content: ' + JSON.stringify(res));
@@ -33,6 +45,8 @@ async function main() {
 
     const { tools: list } = await client.listTools();
     const names = list.map((t) => t.name);
+    const own = list.filter((t) => t.name.startsWith('mm_'));
+    check('registry hash (spec 002) equals the generated handles', registryHash(own) === generatedHash, { live: registryHash(own), generated: generatedHash });
     for (const n of ['mm_launch', 'mm_click', 'mm_describe_screen', 'mm_run_steps', 'mm_cleanup']) {
       check('listed ' + n, names.includes(n), names);
     }

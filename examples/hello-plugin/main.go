@@ -4,7 +4,8 @@
 // Build it and drop it where the host looks for plugins:
 //
 //	go build -o <workspace>/.mmcp/plugins/mmcp-plugin-hello ./examples/hello-plugin
-//	mmcp plugins            # shows hello with its tool hello_greet
+//	mmcp --trust-workspace-plugins plugins   # (or pin its sha256 in .mmcp/config.json)
+//	# shows hello with its tool hello_greet
 package main
 
 import (

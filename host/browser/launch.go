@@ -14,17 +14,14 @@ import (
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/go-rod/rod/lib/utils"
-	"github.com/hashicorp/go-hclog"
 
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
 
-// The browser window, and the screen headless Chrome gets: at least as
-// large as the window, so a popup at the window's top right is on screen.
-const (
-	windowSize     = "1280,800"
-	headlessScreen = "{0,0 1920x1080}"
-)
+// The screen headless Chrome gets: larger than the window, so a popup at
+// the window's top right is on screen.
+const headlessScreen = "{0,0 1920x1080}"
 
 // extensionWait bounds the search for the extension's service worker when
 // its id cannot be computed or the computed id does not load.
@@ -36,15 +33,7 @@ const extensionWait = 5 * time.Second
 // MM_LAUNCH_FAILED (or MM_INVALID_INPUT for bad options); nothing is left
 // running after a failure.
 func Launch(ctx context.Context, o Options) (*Session, error) {
-	if o.Log == nil {
-		o.Log = hclog.NewNullLogger()
-	}
-	if o.Profile == nil {
-		o.Profile = MetaMask()
-	}
-	if o.ArtifactsDir == "" {
-		o.ArtifactsDir = filepath.Join(os.TempDir(), "mmcp-artifacts")
-	}
+	o = o.withDefaults()
 	s := &Session{
 		opts:     o,
 		log:      o.Log.Named("browser"),
@@ -90,6 +79,9 @@ func Launch(ctx context.Context, o Options) (*Session, error) {
 		return nil, err
 	}
 	s.log.Debug("home page loaded")
+	if s.launcher != nil {
+		s.fitViewport(ctx)
+	}
 	if s.headed {
 		s.fitWindow(ctx)
 	}
@@ -116,6 +108,10 @@ func resolveExtension(dir string) (string, error) {
 	return abs, nil
 }
 
+// ProfilePrefix starts the name of the Chrome profile directories the host
+// creates in os.TempDir: mmcp-chrome-<host pid>-<random>.
+const ProfilePrefix = "mmcp-chrome-"
+
 // startChrome launches Chrome in its own process group under leakless (so
 // it dies with this process even on SIGKILL) and returns its DevTools URL.
 func (s *Session) startChrome(ctx context.Context, extDir string) (string, error) {
@@ -125,7 +121,9 @@ func (s *Session) startChrome(ctx context.Context, extDir string) (string, error
 	}
 	s.userDir = s.opts.UserDataDir
 	if s.userDir == "" {
-		if s.userDir, err = os.MkdirTemp("", "mmcp-chrome-"); err != nil {
+		// Named after this process, so that the next host removes it if
+		// this one is killed before it can (proc.RemoveStale).
+		if s.userDir, err = proc.TempDir(ProfilePrefix); err != nil {
 			return "", sdk.Errorf(sdk.CodeLaunchFailed, "create user data dir: %v", err)
 		}
 		s.ownsDir = true
@@ -150,7 +148,9 @@ func (s *Session) startChrome(ctx context.Context, extDir string) (string, error
 		Set("disable-background-timer-throttling").
 		Set("disable-backgrounding-occluded-windows").
 		Set("disable-renderer-backgrounding").
-		Set("window-size", windowSize).
+		// The window starts at the viewport's size; fitViewport adds the
+		// browser's bars once a page can measure them.
+		Set("window-size", fmt.Sprintf("%d,%d", s.opts.Viewport.Width, s.opts.Viewport.Height)).
 		// Branded Chrome 137+ ignores --load-extension without this.
 		Append("disable-features", "DisableLoadExtensionCommandLineSwitch").
 		// A start tab made while Chrome boots is much faster than a window
@@ -222,6 +222,9 @@ func (s *Session) connect(ctx context.Context, wsURL string) error {
 	case err := <-seeded:
 		if err != nil {
 			return sdk.Errorf(sdk.CodeLaunchFailed, "list chrome targets: %v", err)
+		}
+		if s.launcher == nil {
+			s.tabs.markForeign() // an attached Chrome's tabs are not the session's
 		}
 	case <-ctx.Done():
 		return sdk.Errorf(sdk.CodeLaunchFailed, "list chrome targets: %v", ctx.Err())
@@ -333,7 +336,10 @@ func (s *Session) awaitExtension(ctx context.Context, want string) (string, erro
 
 // newTab opens url in a new tab, waits for it to load and makes it active
 // (and the home tab when home is set). A navigation error closes the tab.
+// The session's oldest tabs are closed first when it holds
+// Options.MaxTabs already (makeRoom).
 func (s *Session) newTab(ctx context.Context, url string, home bool) (*rod.Page, error) {
+	s.makeRoom(ctx)
 	tgt, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(s.browser.Context(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("create tab: %w", err)
@@ -395,6 +401,9 @@ func (s *Session) Close(ctx context.Context) error {
 
 func (s *Session) close(ctx context.Context) error {
 	close(s.health.closing)
+	if s.launcher == nil && s.browser != nil {
+		s.closeOwned(ctx)
+	}
 	if s.launcher != nil && !s.ownsDir && s.browser != nil {
 		// A kept profile deserves a clean shutdown.
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)

@@ -26,7 +26,8 @@ type NavigateResult struct {
 // Navigate goes to a wallet screen or a URL and makes that page active:
 // home, settings and notification load the extension page in the active
 // extension tab (the home tab when the active page is not an extension
-// page) and return once its app has rendered (bounded); url opens rawURL in a new tab (a dapp). Errors: MM_INVALID_INPUT
+// page) and return once its app has rendered (bounded); url loads rawURL
+// in the session's URL tab (see openURL). Errors: MM_INVALID_INPUT
 // (unknown screen, url missing or not absolute), MM_NAVIGATION_FAILED.
 func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (NavigateResult, error) {
 	var target string
@@ -38,15 +39,10 @@ func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (Navigate
 	case ScreenNotification:
 		target = s.extURL(s.profile.NotificationPage)
 	case ScreenURL:
-		u, err := url.Parse(rawURL)
-		if rawURL == "" || err != nil || u.Scheme == "" || (u.Host == "" && u.Opaque == "" && u.Scheme != "file") {
-			return NavigateResult{}, sdk.Errorf(sdk.CodeInvalidInput, "screen %q needs an absolute url (like http://127.0.0.1:8080), got %q", ScreenURL, rawURL)
+		if err := checkURL(rawURL); err != nil {
+			return NavigateResult{}, err
 		}
-		page, err := s.newTab(ctx, rawURL, false)
-		if err != nil {
-			return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
-		}
-		return NavigateResult{Navigated: true, CurrentURL: s.pageURL(ctx, page)}, nil
+		return s.openURL(ctx, rawURL, false)
 	default:
 		return NavigateResult{}, sdk.Errorf(sdk.CodeInvalidInput, "unknown screen %q: use home, settings, notification or url", screen)
 	}
@@ -64,6 +60,69 @@ func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (Navigate
 	}
 	s.activate(ctx, page.TargetID)
 	return NavigateResult{Navigated: true, CurrentURL: s.pageURL(ctx, page)}, nil
+}
+
+// OpenTab loads rawURL in a new tab, which becomes active and the
+// session's URL tab (mm_navigate with newTab). Errors as Navigate's.
+func (s *Session) OpenTab(ctx context.Context, rawURL string) (NavigateResult, error) {
+	if err := checkURL(rawURL); err != nil {
+		return NavigateResult{}, err
+	}
+	return s.openURL(ctx, rawURL, true)
+}
+
+func checkURL(rawURL string) error {
+	u, err := url.Parse(rawURL)
+	if rawURL == "" || err != nil || u.Scheme == "" || (u.Host == "" && u.Opaque == "" && u.Scheme != "file") {
+		return sdk.Errorf(sdk.CodeInvalidInput, "screen %q needs an absolute url (like http://127.0.0.1:8080), got %q", ScreenURL, rawURL)
+	}
+	return nil
+}
+
+// openURL loads rawURL and makes its tab active. The tab is the session's
+// URL tab: the one the last URL navigation used while it is open and not a
+// wallet page, else the newest dapp tab the session has that no page
+// opened (a dapp's own popups are left alone), else a new tab; newTab
+// always opens a new one. A new tab that fails to load is closed; a reused
+// one stays, on Chrome's error page.
+func (s *Session) openURL(ctx context.Context, rawURL string, newTab bool) (NavigateResult, error) {
+	var page *rod.Page
+	ti, reuse := s.reusableTab()
+	var err error
+	if reuse && !newTab {
+		if page, err = s.attach(ti.ID); err == nil {
+			err = s.navigate(ctx, page, rawURL)
+		}
+		if err == nil {
+			s.activate(ctx, ti.ID)
+		}
+	} else {
+		page, err = s.newTab(ctx, rawURL, false)
+	}
+	if err != nil {
+		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
+	}
+	s.mu.Lock()
+	s.urlTab = page.TargetID
+	s.mu.Unlock()
+	return NavigateResult{Navigated: true, CurrentURL: s.pageURL(ctx, page)}, nil
+}
+
+// reusableTab is the tab a URL navigation reuses, if any (see openURL).
+func (s *Session) reusableTab() (tabInfo, bool) {
+	s.mu.Lock()
+	id := s.urlTab
+	s.mu.Unlock()
+	if ti, ok := s.tabs.get(id); ok && ti.Owned && (ti.Role == RoleDapp || ti.Role == RoleOther) {
+		return ti, true
+	}
+	owned := s.tabs.owned()
+	for i := len(owned) - 1; i >= 0; i-- {
+		if ti := owned[i]; ti.Role == RoleDapp && ti.Opener == "" {
+			return ti, true
+		}
+	}
+	return tabInfo{}, false
 }
 
 // extensionTab is the tab wallet navigation happens in: the active page

@@ -1,9 +1,13 @@
 package browser
 
 import (
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // Options configures Launch.
@@ -43,12 +47,54 @@ type Options struct {
 	// MetaMask.
 	Profile *Profile
 
+	// StateSnapshot names screens and reads the wallet's state instead of
+	// the profile (a StateSnapshot plugin). Nil means the profile.
+	StateSnapshot sdk.StateSnapshotter
+
 	// Proxy sends Chrome's traffic through a proxy (the session's mock
 	// server). Nil means none. Not applied when attaching (CDPURL).
 	Proxy *Proxy
 
+	// Viewport is the page viewport of a launched Chrome's window (CSS
+	// pixels). Zero means DefaultViewport. An attached Chrome keeps its
+	// windows as they are.
+	Viewport Viewport
+
+	// MaxTabs is how many tabs the session holds at most; opening one more
+	// closes the oldest non-extension tab first. Zero means DefaultMaxTabs.
+	MaxTabs int
+
 	// Log receives debug logs. Nil means no logging. Secrets never reach it.
 	Log hclog.Logger
+}
+
+// Defaults of Options.
+var (
+	// DefaultViewport is the viewport most test suites and peer servers
+	// use.
+	DefaultViewport = Viewport{Width: 1280, Height: 720}
+	// DefaultMaxTabs bounds the tabs of a session.
+	DefaultMaxTabs = 10
+)
+
+// withDefaults fills the zero fields that have a default.
+func (o Options) withDefaults() Options {
+	if o.Log == nil {
+		o.Log = hclog.NewNullLogger()
+	}
+	if o.Profile == nil {
+		o.Profile = MetaMask()
+	}
+	if o.ArtifactsDir == "" {
+		o.ArtifactsDir = filepath.Join(os.TempDir(), "mmcp-artifacts")
+	}
+	if o.Viewport == (Viewport{}) {
+		o.Viewport = DefaultViewport
+	}
+	if o.MaxTabs <= 0 {
+		o.MaxTabs = DefaultMaxTabs
+	}
+	return o
 }
 
 // Proxy is the proxy Chrome is launched with.

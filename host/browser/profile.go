@@ -4,15 +4,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
 // Profile is everything the session knows about one wallet's UI: its pages,
-// how a route maps to a screen name, the landmark testids used when the
-// route says nothing, how to unlock, and where the account, network and
-// balance are shown. MetaMask's profile is MetaMask(); the session uses no
-// wallet-specific string outside a Profile.
+// how a route maps to a screen name, the landmarks used when the route says
+// nothing, how to unlock, and where its state is read. MetaMask's profile
+// is MetaMask(); the session uses no wallet-specific string outside a
+// Profile. A Profile is also the built-in sdk.StateSnapshotter (see
+// screens.go and walletstate.go), which a StateSnapshot plugin replaces.
 type Profile struct {
 	// Name identifies the profile in logs.
 	Name string
@@ -26,8 +25,13 @@ type Profile struct {
 	// these is a notification (popup) page.
 	NotificationMarkers []string
 
-	// Routes map the home page's hash route to a screen, first match wins.
+	// Routes map the page's hash route to a screen, first match wins.
 	Routes []Route
+
+	// Approvals name the screen that shows a pending approval, by the
+	// approval's type in the wallet's app state: a popup that has not
+	// routed yet, or a generic confirmation route, shows its approval.
+	Approvals map[string]string
 
 	// HomeLandmark is the testid that proves the wallet is unlocked and on
 	// its main screen (route "/" or empty).
@@ -36,31 +40,65 @@ type Profile struct {
 	// Landmarks are tried in order when the route is empty or unknown.
 	Landmarks []Landmark
 
+	// UnlockedScreens are screens only an unlocked wallet shows; they
+	// decide the lock state when the app state cannot be read.
+	UnlockedScreens []string
+
 	// UnlockPassword and UnlockSubmit are the unlock screen's testids.
 	UnlockPassword, UnlockSubmit string
 
-	// AccountSelector/AccountAttr locate the selected account address;
-	// NetworkSelector's text is the network name and its ChainIDAttr the
-	// chain id (hex or decimal); BalanceSelector's text is the balance.
-	AccountSelector, AccountAttr string
-	NetworkSelector, ChainIDAttr string
-	BalanceSelector              string
+	// AppStateScript reads the wallet's app state in the page's main world
+	// (see walletstate.go).
+	AppStateScript string
+
+	// The DOM fallback when the app state cannot be read: CSS selectors of
+	// the network name, the balance, a full account address, the error
+	// page and the error page's message.
+	NetworkSelector, BalanceSelector, AccountSelector string
+	ErrorSelector, ErrorMessageSelector               string
 }
 
 // Route maps a hash route to a screen name. Prefix matches the route itself
-// or anything below it ("/settings" matches "/settings/advanced").
+// or anything below it ("/settings" matches "/settings/advanced"); a
+// non-empty Contains must also occur in the route. With FromApproval the
+// screen is the one of the approval the route names (its last segment, or
+// the first pending one), and Screen only when that is unknown.
 type Route struct {
-	Prefix string
-	Screen string
+	Prefix       string
+	Screen       string
+	Contains     string
+	FromApproval bool
 }
 
-// Landmark maps a testid that is present on a screen to its name.
+// Landmark maps an element that is present on a screen to its name.
 type Landmark struct {
 	TestID string
 	Screen string
+	// Selector, when set, is used instead of TestID.
+	Selector string
 }
 
-// MetaMask returns the profile of the MetaMask extension (test builds).
+// selector is the landmark's CSS selector.
+func (l Landmark) selector() string {
+	if l.Selector != "" {
+		return l.Selector
+	}
+	return testIDSelector(l.TestID)
+}
+
+// key is the landmark's name among the probed elements.
+func (l Landmark) key() string {
+	if l.Selector != "" {
+		return l.Selector
+	}
+	return l.TestID
+}
+
+func testIDSelector(id string) string { return `[data-testid="` + id + `"]` }
+
+// MetaMask returns the profile of the MetaMask extension (test builds),
+// from the routes of ui/helpers/constants/routes and the testids of
+// MetaMask's UI and test/e2e.
 func MetaMask() *Profile {
 	return &Profile{
 		Name:                "metamask",
@@ -69,46 +107,66 @@ func MetaMask() *Profile {
 		SettingsFragment:    "#settings",
 		NotificationMarkers: []string{"notification.html"},
 		Routes: []Route{
-			{"/unlock", "unlock"},
-			{"/onboarding/welcome", "onboarding-welcome"},
-			{"/onboarding/import-with-recovery-phrase", "onboarding-import"},
-			{"/onboarding/create-password", "onboarding-password"},
-			{"/onboarding/review-recovery-phrase", "onboarding-srp"},
-			{"/onboarding/confirm-recovery-phrase", "onboarding-srp"},
-			{"/onboarding/completion", "onboarding-complete"},
-			{"/onboarding/metametrics", "onboarding-metametrics"},
-			{"/settings", "settings"},
+			{Prefix: "/unlock", Screen: "unlock"},
+			{Prefix: "/onboarding/unlock", Screen: "unlock"},
+			{Prefix: "/onboarding/welcome", Screen: "onboarding-welcome"},
+			{Prefix: "/onboarding/import-with-recovery-phrase", Screen: "onboarding-import"},
+			{Prefix: "/onboarding/create-password", Screen: "onboarding-password"},
+			{Prefix: "/onboarding/reveal-recovery-phrase", Screen: "onboarding-srp"},
+			{Prefix: "/onboarding/review-recovery-phrase", Screen: "onboarding-srp"},
+			{Prefix: "/onboarding/confirm-recovery-phrase", Screen: "onboarding-srp"},
+			{Prefix: "/onboarding/completion", Screen: "onboarding-complete"},
+			{Prefix: "/onboarding/metametrics", Screen: "onboarding-metametrics"},
+			{Prefix: "/onboarding/help-us-improve", Screen: "onboarding-metametrics"},
+			{Prefix: "/onboarding/pin-extension", Screen: "onboarding-pin-extension"},
+			{Prefix: "/onboarding/privacy-settings", Screen: "onboarding-privacy"},
+			{Prefix: "/settings", Screen: "settings"},
+			{Prefix: "/connect", Screen: "connect"},
+			{Prefix: "/confirm-transaction", Contains: "/signature-request", Screen: "confirm-signature"},
+			{Prefix: "/confirm-transaction", Screen: "confirm-transaction"},
+			{Prefix: "/confirmation", Screen: "confirmation", FromApproval: true},
+			{Prefix: "/send", Screen: "send"},
+			{Prefix: "/swaps", Screen: "swap"},
+			{Prefix: "/cross-chain", Screen: "bridge"},
+		},
+		Approvals: map[string]string{
+			"wallet_requestPermissions":  "connect",
+			"transaction":                "confirm-transaction",
+			"personal_sign":              "confirm-signature",
+			"eth_sign":                   "confirm-signature",
+			"eth_signTypedData":          "confirm-signature",
+			"wallet_addEthereumChain":    "add-network",
+			"wallet_switchEthereumChain": "switch-network",
 		},
 		HomeLandmark: "account-menu-icon",
 		Landmarks: []Landmark{
-			{"unlock-password", "unlock"},
-			{"onboarding-create-wallet", "onboarding-welcome"},
-			{"onboarding-import-wallet", "onboarding-welcome"},
-			{"import-srp__srp-word-0", "onboarding-import"},
-			{"create-password-new", "onboarding-password"},
-			{"onboarding-complete-done", "onboarding-complete"},
-			{"metametrics-i-agree", "onboarding-metametrics"},
-			{"account-menu-icon", "home"},
+			{Selector: ".error-page", Screen: "error"},
+			{TestID: "unlock-password", Screen: "unlock"},
+			{TestID: "onboarding-metametrics", Screen: "onboarding-metametrics"},
+			{TestID: "metametrics-i-agree", Screen: "onboarding-metametrics"},
+			{TestID: "metametrics-no-thanks", Screen: "onboarding-metametrics"},
+			{TestID: "pin-extension-next", Screen: "onboarding-pin-extension"},
+			{TestID: "pin-extension-done", Screen: "onboarding-pin-extension"},
+			{TestID: "onboarding-complete-done", Screen: "onboarding-complete"},
+			{TestID: "onboarding-create-wallet", Screen: "onboarding-welcome"},
+			{TestID: "onboarding-import-wallet", Screen: "onboarding-welcome"},
+			{TestID: "import-srp__srp-word-0", Screen: "onboarding-import"},
+			{TestID: "create-password-new", Screen: "onboarding-password"},
+			{TestID: "account-menu-icon", Screen: "home"},
 		},
-		UnlockPassword:  "unlock-password",
-		UnlockSubmit:    "unlock-submit",
-		AccountSelector: `[data-testid="account-menu-icon"]`,
-		AccountAttr:     "data-address",
-		NetworkSelector: `[data-testid="network-display"]`,
-		ChainIDAttr:     "data-chain-id",
-		BalanceSelector: `[data-testid="eth-overview__primary-currency"]`,
+		UnlockedScreens: []string{
+			"home", "settings", "send", "swap", "bridge", "connect", "confirm-transaction",
+			"confirm-signature", "confirmation", "add-network", "switch-network",
+		},
+		UnlockPassword:       "unlock-password",
+		UnlockSubmit:         "unlock-submit",
+		AppStateScript:       metaMaskAppState,
+		NetworkSelector:      `[data-testid="network-display"]`,
+		BalanceSelector:      `[data-testid="eth-overview__primary-currency"]`,
+		AccountSelector:      `[data-testid="address-copy-button-text"]`,
+		ErrorSelector:        ".error-page",
+		ErrorMessageSelector: `[data-testid="error-page-error-message"], .error-page__details li p`,
 	}
-}
-
-// landmarkIDs is every testid whose presence the state script reports.
-func (p *Profile) landmarkIDs() []string {
-	ids := []string{p.HomeLandmark}
-	for _, l := range p.Landmarks {
-		if !slices.Contains(ids, l.TestID) {
-			ids = append(ids, l.TestID)
-		}
-	}
-	return ids
 }
 
 // isNotification reports whether an extension page URL is a notification.
@@ -141,37 +199,16 @@ func route(url string) string {
 	return r
 }
 
-// Screen names the screen of an extension page from its URL and the set of
-// landmark testids present on it. The result is always one of
-// observation.Screens.
-func (p *Profile) Screen(url string, present map[string]bool) string {
-	r := route(url)
-	if r != "" && r != "/" {
-		for _, rt := range p.Routes {
-			if r == rt.Prefix || strings.HasPrefix(r, strings.TrimSuffix(rt.Prefix, "/")+"/") {
-				return knownScreen(rt.Screen)
-			}
-		}
+// matches reports whether route r is rt's prefix or below it.
+func (rt Route) matches(r string) bool {
+	if r != rt.Prefix && !strings.HasPrefix(r, strings.TrimSuffix(rt.Prefix, "/")+"/") {
+		return false
 	}
-	homeRoute := r == "" || r == "/"
-	for _, l := range p.Landmarks {
-		// On an unknown route (a send or confirm screen) the header still
-		// shows the home landmark: that is not the home screen.
-		if !homeRoute && l.TestID == p.HomeLandmark {
-			continue
-		}
-		if present[l.TestID] {
-			return knownScreen(l.Screen)
-		}
-	}
-	return "unknown"
+	return rt.Contains == "" || strings.Contains(r, rt.Contains)
 }
 
-func knownScreen(s string) string {
-	if slices.Contains(observation.Screens, s) {
-		return s
-	}
-	return "unknown"
+func (p *Profile) unlockedScreen(screen string) bool {
+	return slices.Contains(p.UnlockedScreens, screen)
 }
 
 // parseChainID reads "0x539" or "1337".

@@ -1,49 +1,125 @@
 package browser
 
 import (
+	"context"
+	"encoding/json"
 	"testing"
+
+	"github.com/mmcp-dev/mmcp/sdk"
 )
+
+// page builds a snapshot with the given elements present.
+func page(url, role string, present ...string) sdk.PageSnapshot {
+	els := map[string]sdk.ElementProbe{}
+	for _, p := range present {
+		els[p] = sdk.ElementProbe{Present: true}
+	}
+	return sdk.PageSnapshot{URL: url, Role: role, Elements: els}
+}
+
+func withApprovals(p sdk.PageSnapshot, approvals ...string) sdk.PageSnapshot {
+	var list []map[string]string
+	for i := 0; i+1 < len(approvals); i += 2 {
+		list = append(list, map[string]string{"id": approvals[i], "type": approvals[i+1]})
+	}
+	p.AppState, _ = json.Marshal(map[string]any{"isUnlocked": true, "approvals": list})
+	return p
+}
 
 func TestMetaMaskScreens(t *testing.T) {
 	p := MetaMask()
-	home := map[string]bool{"account-menu-icon": true}
+	const home, note = "chrome-extension://x/home.html", "chrome-extension://x/notification.html"
 	tests := map[string]struct {
-		url     string
-		present map[string]bool
-		want    string
+		page sdk.PageSnapshot
+		want string
 	}{
-		"unlock route":        {"chrome-extension://x/home.html#/unlock", nil, "unlock"},
-		"unlock no slash":     {"chrome-extension://x/home.html#unlock", nil, "unlock"},
-		"welcome":             {"chrome-extension://x/home.html#/onboarding/welcome", nil, "onboarding-welcome"},
-		"import":              {"chrome-extension://x/home.html#/onboarding/import-with-recovery-phrase", nil, "onboarding-import"},
-		"password":            {"chrome-extension://x/home.html#/onboarding/create-password", nil, "onboarding-password"},
-		"completion":          {"chrome-extension://x/home.html#/onboarding/completion", nil, "onboarding-complete"},
-		"metametrics":         {"chrome-extension://x/home.html#/onboarding/metametrics", nil, "onboarding-metametrics"},
-		"settings":            {"chrome-extension://x/home.html#settings", nil, "settings"},
-		"settings subpage":    {"chrome-extension://x/home.html#/settings/advanced", home, "settings"},
-		"settings query":      {"chrome-extension://x/home.html#settings?tab=1", nil, "settings"},
-		"not a prefix word":   {"chrome-extension://x/home.html#/settingsx", nil, "unknown"},
-		"home empty route":    {"chrome-extension://x/home.html", home, "home"},
-		"home slash":          {"chrome-extension://x/home.html#/", home, "home"},
-		"empty, no landmark":  {"chrome-extension://x/home.html", nil, "unknown"},
-		"landmark fallback":   {"chrome-extension://x/home.html", map[string]bool{"unlock-password": true}, "unlock"},
-		"send keeps header":   {"chrome-extension://x/home.html#/send", home, "unknown"},
-		"unknown with unlock": {"chrome-extension://x/home.html#/whatever", map[string]bool{"unlock-password": true}, "unlock"},
+		"unlock route":        {page(home+"#/unlock", RoleExtension), "unlock"},
+		"unlock no slash":     {page(home+"#unlock", RoleExtension), "unlock"},
+		"welcome":             {page(home+"#/onboarding/welcome", RoleExtension), "onboarding-welcome"},
+		"import":              {page(home+"#/onboarding/import-with-recovery-phrase", RoleExtension), "onboarding-import"},
+		"password":            {page(home+"#/onboarding/create-password", RoleExtension), "onboarding-password"},
+		"completion":          {page(home+"#/onboarding/completion", RoleExtension), "onboarding-complete"},
+		"metametrics":         {page(home+"#/onboarding/metametrics", RoleExtension), "onboarding-metametrics"},
+		"metametrics testid":  {page(home+"#/whatever", RoleExtension, "metametrics-i-agree"), "onboarding-metametrics"},
+		"pin extension":       {page(home+"#/onboarding/pin-extension", RoleExtension), "onboarding-pin-extension"},
+		"pin extension id":    {page(home, RoleExtension, "pin-extension-done"), "onboarding-pin-extension"},
+		"settings":            {page(home+"#settings", RoleExtension), "settings"},
+		"settings subpage":    {page(home+"#/settings/advanced", RoleExtension, "account-menu-icon"), "settings"},
+		"settings query":      {page(home+"#settings?tab=1", RoleExtension), "settings"},
+		"not a prefix word":   {page(home+"#/settingsx", RoleExtension), "unknown"},
+		"home empty route":    {page(home, RoleExtension, "account-menu-icon"), "home"},
+		"home slash":          {page(home+"#/", RoleExtension, "account-menu-icon"), "home"},
+		"empty, no landmark":  {page(home, RoleExtension), "unknown"},
+		"landmark fallback":   {page(home, RoleExtension, "unlock-password"), "unlock"},
+		"send keeps header":   {page(home+"#/send", RoleExtension, "account-menu-icon"), "send"},
+		"unknown keeps hdr":   {page(home+"#/whatever", RoleExtension, "account-menu-icon"), "unknown"},
+		"unknown with unlock": {page(home+"#/whatever", RoleExtension, "unlock-password"), "unlock"},
+		"error page anywhere": {page(home+"#/", RoleExtension, ".error-page", "error", "account-menu-icon"), "error"},
+		"connect":             {page(note+"#/connect/abc", RoleNotification), "connect"},
+		"connect confirm":     {page(note+"#/connect/abc/confirm-permissions", RoleNotification), "connect"},
+		"transaction":         {page(note+"#/confirm-transaction/1", RoleNotification), "confirm-transaction"},
+		"signature":           {page(note+"#/confirm-transaction/1/signature-request", RoleNotification), "confirm-signature"},
+		"add network":         {withApprovals(page(note+"#/confirmation/n1", RoleNotification), "x", "transaction", "n1", "wallet_addEthereumChain"), "add-network"},
+		"switch network":      {withApprovals(page(note+"#/confirmation", RoleNotification), "n2", "wallet_switchEthereumChain"), "switch-network"},
+		"confirmation, none":  {page(note+"#/confirmation", RoleNotification), "confirmation"},
+		"bare popup connect":  {withApprovals(page(note, RoleNotification), "p1", "wallet_requestPermissions"), "connect"},
+		"bare popup typed":    {withApprovals(page(note, RoleNotification), "s1", "eth_signTypedData_v4"), "confirm-signature"},
+		"bare popup, nothing": {page(note, RoleNotification), "unknown"},
+		"popup unlock":        {page(note+"#unlock", RoleNotification, "unlock-password"), "unlock"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			if got := p.Screen(tc.url, tc.present); got != tc.want {
-				t.Fatalf("Screen(%q) = %q, want %q", tc.url, got, tc.want)
+			got, err := p.DetectScreen(context.Background(), tc.page)
+			if err != nil || got != tc.want {
+				t.Fatalf("DetectScreen(%s) = %q, %v; want %q", tc.page.URL, got, err, tc.want)
 			}
 		})
 	}
 }
 
-func TestProfileScreenIsAlwaysKnown(t *testing.T) {
+// Without an app state, the profile reads what the DOM shows and nothing
+// it does not: no chain id, no shortened address.
+func TestMetaMaskStateFromDOM(t *testing.T) {
 	p := MetaMask()
-	p.Routes = append([]Route{{"/custom", "not-a-screen"}}, p.Routes...)
-	if got := p.Screen("chrome-extension://x/home.html#/custom", nil); got != "unknown" {
-		t.Fatalf("a screen outside observation.Screens leaked: %q", got)
+	pg := page("chrome-extension://x/home.html#/", RoleExtension, "account-menu-icon")
+	pg.Elements["network"] = sdk.ElementProbe{Present: true, Text: "Localhost 8545"}
+	pg.Elements["balance"] = sdk.ElementProbe{Present: true, Text: "25\nETH"}
+	pg.Elements["account"] = sdk.ElementProbe{Present: true, Text: "0x5CfE7...86a7e1"}
+	ws, err := p.State(context.Background(), pg, sdk.SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws.IsUnlocked == nil || !*ws.IsUnlocked || ws.NetworkName == nil || *ws.NetworkName != "Localhost 8545" ||
+		ws.Balance == nil || *ws.Balance != "25 ETH" || ws.AccountAddress != nil || ws.ChainID != nil {
+		t.Fatalf("DOM state %+v", ws)
+	}
+	pg.Elements["account"] = sdk.ElementProbe{Present: true, Text: "0x5CfE73b6021E818B776b421B1c4Db2474086a7e1"}
+	if ws, _ := p.State(context.Background(), pg, sdk.SnapshotOptions{}); ws.AccountAddress == nil {
+		t.Fatal("a full address on the page was not read")
+	}
+	locked := page("chrome-extension://x/home.html#/unlock", RoleExtension, "unlock-password")
+	if ws, _ := p.State(context.Background(), locked, sdk.SnapshotOptions{}); ws.IsUnlocked == nil || *ws.IsUnlocked {
+		t.Fatalf("unlock screen reads as unlocked: %+v", ws)
+	}
+	errPage := page("chrome-extension://x/home.html#/", RoleExtension, ".error-page", "error")
+	errPage.Elements["errorMessage"] = sdk.ElementProbe{Present: true, Text: "Message: Cannot read properties of undefined"}
+	if ws, _ := p.State(context.Background(), errPage, sdk.SnapshotOptions{}); ws.ErrorMessage == nil || *ws.ErrorMessage != "Message: Cannot read properties of undefined" {
+		t.Fatalf("error page message %+v", ws.ErrorMessage)
+	}
+}
+
+// The app state wins over the DOM and is read in MetaMask 12's layout too.
+func TestMetaMaskStateFromAppState(t *testing.T) {
+	p := MetaMask()
+	pg := page("chrome-extension://x/notification.html#/connect/1", RoleNotification)
+	pg.AppState = json.RawMessage(`{"isUnlocked":true,"address":"0x5cfe73b6021e818b776b421b1c4db2474086a7e1","chainId":"0x7a69","networkName":"Anvil","ticker":"ETH","balance":"0xde0b6b3a7640000","approvals":[]}`)
+	ws, err := p.State(context.Background(), pg, sdk.SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !*ws.IsUnlocked || *ws.AccountAddress != "0x5cfe73b6021e818b776b421b1c4db2474086a7e1" || *ws.ChainID != 31337 ||
+		*ws.NetworkName != "Anvil" || *ws.Balance != "1 ETH" {
+		t.Fatalf("app state %+v", ws)
 	}
 }
 

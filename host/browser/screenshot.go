@@ -125,11 +125,11 @@ func (s *Session) Screenshot(ctx context.Context, o ScreenshotOptions) (Screensh
 		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "decode capture: %v", err)
 	}
 	dir := filepath.Join(s.opts.ArtifactsDir, "screenshots")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "create %s: %v", dir, err)
 	}
 	path := filepath.Join(dir, name+".png")
-	if err := os.WriteFile(path, shot.Data, 0o644); err != nil {
+	if err := os.WriteFile(path, shot.Data, 0o600); err != nil {
 		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "write %s: %v", path, err)
 	}
 	res := ScreenshotResult{Path: path, Width: cfg.Width, Height: cfg.Height}

@@ -39,7 +39,7 @@ func TestScreenshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w, h := pngSize(t, data); w != view.Width || h != view.Height || w < 200 || h < 200 {
+	if w, h := pngSize(t, data); w != view.Width || h != view.Height || w != DefaultViewport.Width || h != DefaultViewport.Height {
 		t.Fatalf("file is %dx%d, result says %dx%d", w, h, view.Width, view.Height)
 	}
 	if b, _ := base64.StdEncoding.DecodeString(view.Base64); !bytes.Equal(b, data) {

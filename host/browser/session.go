@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // Session is one Chrome with the wallet extension loaded, its tracked tabs
@@ -35,10 +37,17 @@ type Session struct {
 	worlds *isolatedWorlds
 	health *health
 
+	// The state provider (opts.StateSnapshot or the profile) and what it
+	// reads from pages, settled on first use.
+	probeOnce sync.Once
+	provider  sdk.StateSnapshotter
+	probe     sdk.StateProbe
+
 	cancel   context.CancelFunc // stops the event loop and rod's goroutines
 	loopDone chan struct{}
 
 	mu        sync.Mutex
+	urlTab    proto.TargetTargetID          // the tab of the last URL navigation
 	granted   map[string]bool               // origins with clipboard permission
 	focusSet  map[proto.TargetTargetID]bool // pages with focus emulation on
 	closeOnce sync.Once
@@ -58,6 +67,9 @@ func (s *Session) PID() int { return s.pid }
 
 // UserDataDir is Chrome's profile directory ("" when attached).
 func (s *Session) UserDataDir() string { return s.userDir }
+
+// SlowMo is the delay before each input action (Options.SlowMo).
+func (s *Session) SlowMo() time.Duration { return s.opts.SlowMo }
 
 // Profile is the wallet profile in use.
 func (s *Session) Profile() *Profile { return s.profile }

@@ -2,114 +2,207 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// pageState is what the state script reads from a page in one evaluation.
-type pageState struct {
-	Href       string          `json:"href"`
-	ReadyState string          `json:"readyState"`
-	Present    map[string]bool `json:"present"`
-	Account    *string         `json:"account"`
-	Network    *string         `json:"network"`
-	ChainID    *string         `json:"chainId"`
-	Balance    *string         `json:"balance"`
-}
+// appStateTimeout bounds the main-world app-state read of one page.
+const appStateTimeout = time.Second
 
-// stateScript builds the one expression that gathers a page's state.
-func (p *Profile) stateScript() string {
-	args := map[string]any{
-		"landmarks":   p.landmarkIDs(),
-		"account":     p.AccountSelector,
-		"accountAttr": p.AccountAttr,
-		"network":     p.NetworkSelector,
-		"chainAttr":   p.ChainIDAttr,
-		"balance":     p.BalanceSelector,
-	}
-	return `((p) => {
-  const q = (sel) => { try { return sel ? document.querySelector(sel) : null; } catch (e) { return null; } };
-  const text = (el) => el ? ((el.innerText || el.textContent || '').trim() || null) : null;
-  const attr = (el, name) => (el && name) ? el.getAttribute(name) : null;
-  const present = {};
-  for (const id of p.landmarks) present[id] = !!q('[data-testid="' + id + '"]');
-  const net = q(p.network);
-  return {
-    href: location.href,
-    readyState: document.readyState,
-    present,
-    account: attr(q(p.account), p.accountAttr),
-    network: text(net),
-    chainId: attr(net, p.chainAttr),
-    balance: text(q(p.balance)),
-  };
-})(` + jsArg(args) + `)`
-}
-
-// stateReadLimit bounds one state read: it takes milliseconds on a live
-// page, and a page whose renderer hangs or dies never answers.
+// stateReadLimit bounds one page's state read: it takes milliseconds on a
+// live page, and a page whose renderer hangs or dies never answers.
 const stateReadLimit = 5 * time.Second
 
-// readPage evaluates the state script on page.
-func (s *Session) readPage(ctx context.Context, page *rod.Page) (pageState, error) {
-	ctx, cancel := context.WithTimeout(ctx, stateReadLimit)
-	defer cancel()
-	var ps pageState
-	err := s.worlds.eval(ctx, page, s.profile.stateScript(), evalOpts{idempotent: true}, &ps)
-	return ps, err
+// pageRead is one page as the state reader saw it.
+type pageRead struct {
+	snap       sdk.PageSnapshot
+	readyState string
 }
 
-// State reads the extension state of the active page in one isolated-world
-// evaluation (spec 000 ExtensionState). On a page that is not an extension
-// page (a dapp, or the notification popup) the screen is "unknown" and the
-// wallet fields (unlocked, account, network, chain, balance) come from the
-// extension home tab. The
-// caller may override Balance from the chain.
+// domProbe is what the isolated-world probe script returns.
+type domProbe struct {
+	Href       string                      `json:"href"`
+	ReadyState string                      `json:"readyState"`
+	Elements   map[string]sdk.ElementProbe `json:"elements"`
+}
+
+// probeScript reports the page's URL, load state, and presence and text of
+// each element of the probe, in one isolated-world evaluation.
+func probeScript(els map[string]string) string {
+	return `((els) => {
+  const out = {};
+  for (const name in els) {
+    let el = null;
+    try { el = document.querySelector(els[name]); } catch (e) { el = null; }
+    out[name] = el ? { present: true, text: (el.innerText || el.textContent || '').trim().slice(0, 200) } : { present: false };
+  }
+  return { href: location.href, readyState: document.readyState, elements: out };
+})(` + jsArg(els) + `)`
+}
+
+// stateProvider is the session's StateSnapshotter and its probe.
+func (s *Session) stateProvider(ctx context.Context) (sdk.StateSnapshotter, sdk.StateProbe) {
+	s.probeOnce.Do(func() {
+		s.provider = s.opts.StateSnapshot
+		if s.provider == nil {
+			s.provider = s.profile
+		}
+		p, err := s.provider.Probe(ctx)
+		if err != nil && s.log != nil {
+			s.log.Warn("state snapshot probe failed; reading no elements and no app state", "error", err)
+		}
+		s.probe = p
+	})
+	return s.provider, s.probe
+}
+
+// readPage reads page for the state provider: the probe's elements in the
+// isolated world, and on wallet pages the probe's script in the main world.
+func (s *Session) readPage(ctx context.Context, page *rod.Page, role string) (pageRead, error) {
+	ctx, cancel := context.WithTimeout(ctx, stateReadLimit)
+	defer cancel()
+	_, probe := s.stateProvider(ctx)
+	var dp domProbe
+	if err := s.worlds.eval(ctx, page, probeScript(probe.Elements), evalOpts{idempotent: true}, &dp); err != nil {
+		return pageRead{}, err
+	}
+	r := pageRead{readyState: dp.ReadyState, snap: sdk.PageSnapshot{URL: dp.Href, Role: role, Elements: dp.Elements}}
+	if r.snap.Elements == nil {
+		r.snap.Elements = map[string]sdk.ElementProbe{}
+	}
+	if probe.Script != "" && isWalletRole(role) {
+		r.snap.AppState = s.mainWorldValue(ctx, page, probe.Script)
+	}
+	return r, nil
+}
+
+func isWalletRole(role string) bool { return role == RoleExtension || role == RoleNotification }
+
+// mainWorldValue evaluates script in page's main world and returns its JSON
+// value, or nil when it throws, returns nothing or takes too long.
+func (s *Session) mainWorldValue(ctx context.Context, page *rod.Page, script string) json.RawMessage {
+	ctx, cancel := context.WithTimeout(ctx, appStateTimeout)
+	defer cancel()
+	res, err := proto.RuntimeEvaluate{Expression: script, ReturnByValue: true, AwaitPromise: true}.Call(page.Context(ctx))
+	if err != nil || res.ExceptionDetails != nil || res.Result == nil {
+		if s.log != nil {
+			if err == nil && res.ExceptionDetails != nil {
+				s.log.Debug("app state script threw", "text", res.ExceptionDetails.Text)
+			} else if err != nil {
+				s.log.Debug("app state script", "error", err)
+			}
+		}
+		return nil
+	}
+	raw, err := json.Marshal(res.Result.Value)
+	if err != nil || string(raw) == "null" {
+		return nil
+	}
+	return raw
+}
+
+// State reads the extension state (spec 000 ExtensionState) through the
+// state provider (the MetaMask profile, or a StateSnapshot plugin). The
+// screen is the active page's: "unknown" on a page that is not the
+// wallet's. The wallet's own fields (lock state, account, network, chain,
+// balance) are read from the wallet: the active wallet page when its app
+// state answers, else the home tab, else any other wallet page; a
+// notification popup never makes the wallet look locked. The caller may
+// override Balance from the chain.
 func (s *Session) State(ctx context.Context) (observation.State, error) {
 	page, err := s.activePage(ctx)
 	if err != nil {
 		return observation.State{}, err
 	}
 	ti, _ := s.tabs.get(page.TargetID)
-	ps, err := s.readPage(ctx, page)
+	cur, err := s.readPage(ctx, page, ti.Role)
 	if err != nil {
 		return observation.State{}, sdk.Errorf(sdk.CodeInternal, "read page state: %v", err)
 	}
+	prov, _ := s.stateProvider(ctx)
 	st := observation.State{
-		IsLoaded:      ps.ReadyState == "complete" || ps.ReadyState == "interactive",
-		CurrentURL:    ps.Href,
+		IsLoaded:      cur.readyState == "complete" || cur.readyState == "interactive",
+		CurrentURL:    cur.snap.URL,
 		ExtensionID:   s.extID,
 		CurrentScreen: "unknown",
 	}
-	wallet := ps
-	if ti.Role == RoleExtension {
-		st.CurrentScreen = s.profile.Screen(ps.Href, ps.Present)
-	} else if home, ok := s.tabs.home(); ok && home.Page != nil && home.ID != page.TargetID {
-		// A dapp or the notification popup: the wallet's own fields come
-		// from its home tab.
-		wallet = pageState{}
-		if hs, err := s.readPage(ctx, home.Page); err == nil {
-			wallet = hs
-		}
+	if isWalletRole(ti.Role) {
+		st.CurrentScreen = s.detectScreen(ctx, prov, cur.snap)
 	}
-	homeScreen := st.CurrentScreen
-	if wallet.Href != ps.Href {
-		homeScreen = s.profile.Screen(wallet.Href, wallet.Present)
+	wallet := s.walletPage(ctx, page.TargetID, ti.Role, cur.snap)
+	ws, err := prov.State(ctx, wallet, sdk.SnapshotOptions{ExtensionID: s.extID})
+	if err != nil && s.log != nil {
+		s.log.Debug("state provider", "error", err)
 	}
-	st.IsUnlocked = homeScreen == "home" || homeScreen == "settings" || wallet.Present[s.profile.HomeLandmark]
-	st.AccountAddress = wallet.Account
-	st.NetworkName = wallet.Network
-	if wallet.ChainID != nil {
-		if v, ok := parseChainID(*wallet.ChainID); ok {
-			st.ChainID = &v
-		}
+	if ws.IsUnlocked != nil {
+		st.IsUnlocked = *ws.IsUnlocked
 	}
-	st.Balance = wallet.Balance
+	st.AccountAddress, st.NetworkName, st.ChainID, st.Balance = ws.AccountAddress, ws.NetworkName, ws.ChainID, ws.Balance
+	if st.CurrentScreen == "error" {
+		st.ErrorMessage = ws.ErrorMessage
+	}
 	return st, nil
+}
+
+// detectScreen asks the provider, keeping its answer a usable name.
+func (s *Session) detectScreen(ctx context.Context, prov sdk.StateSnapshotter, snap sdk.PageSnapshot) string {
+	name, err := prov.DetectScreen(ctx, snap)
+	name = strings.TrimSpace(name)
+	if err != nil || name == "" || len(name) > 64 {
+		if err != nil && s.log != nil {
+			s.log.Debug("detect screen", "error", err)
+		}
+		return "unknown"
+	}
+	return name
+}
+
+// walletPage picks the page the wallet's own fields are read from: the
+// active page when it is a wallet page whose app state answered, else the
+// home tab, else another wallet page with an app state, else the active
+// wallet page's DOM.
+func (s *Session) walletPage(ctx context.Context, active proto.TargetTargetID, role string, cur sdk.PageSnapshot) sdk.PageSnapshot {
+	if isWalletRole(role) && len(cur.AppState) > 0 {
+		return cur
+	}
+	var fallback *sdk.PageSnapshot
+	if isWalletRole(role) {
+		fallback = &cur
+	}
+	candidates := []tabInfo{}
+	if home, ok := s.tabs.home(); ok {
+		candidates = append(candidates, home)
+	}
+	candidates = append(candidates, s.tabs.find(RoleExtension, "")...)
+	candidates = append(candidates, s.tabs.find(RoleNotification, "")...)
+	seen := map[proto.TargetTargetID]bool{active: true}
+	for _, tb := range candidates {
+		if seen[tb.ID] || tb.Page == nil {
+			continue
+		}
+		seen[tb.ID] = true
+		r, err := s.readPage(ctx, tb.Page, tb.Role)
+		if err != nil {
+			continue
+		}
+		if len(r.snap.AppState) > 0 {
+			return r.snap
+		}
+		if fallback == nil {
+			fallback = &r.snap
+		}
+	}
+	if fallback != nil {
+		return *fallback
+	}
+	return sdk.PageSnapshot{Elements: map[string]sdk.ElementProbe{}}
 }
 
 // WaitForScreen polls State until the active page has loaded and, when it

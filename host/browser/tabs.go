@@ -133,3 +133,44 @@ func (s *Session) forgetTarget(id proto.TargetTargetID) {
 	delete(s.focusSet, id)
 	s.mu.Unlock()
 }
+
+// makeRoom closes the session's oldest tabs until one more fits under
+// Options.MaxTabs: non-extension tabs (dapps and others) first, then
+// extension pages; never the home page, a notification popup, or a tab of
+// an attached Chrome that was there before the session.
+func (s *Session) makeRoom(ctx context.Context) {
+	owned := s.tabs.owned()
+	excess := len(owned) + 1 - s.opts.MaxTabs
+	if excess <= 0 {
+		return
+	}
+	var victims []tabInfo
+	for _, closable := range []func(tabInfo) bool{
+		func(ti tabInfo) bool { return ti.Role == RoleDapp || ti.Role == RoleOther },
+		func(ti tabInfo) bool { return ti.Role == RoleExtension && !ti.Home },
+	} {
+		for _, ti := range owned {
+			if len(victims) < excess && closable(ti) {
+				victims = append(victims, ti)
+			}
+		}
+	}
+	for _, v := range victims {
+		s.log.Debug("closing the session's oldest tab", "url", v.URL, "maxTabs", s.opts.MaxTabs)
+		if err := s.closeTarget(ctx, v.ID); err != nil {
+			s.log.Warn("could not close a tab over the limit", "url", v.URL, "error", err)
+		}
+	}
+}
+
+// closeOwned closes the tabs the session opened in an attached Chrome,
+// which outlives the session (a launched Chrome is killed as a whole).
+func (s *Session) closeOwned(ctx context.Context) {
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	for _, ti := range s.tabs.owned() {
+		if _, err := (proto.TargetCloseTarget{TargetID: ti.ID}).Call(s.browser.Context(cctx)); err != nil {
+			s.log.Debug("close the session's tab", "url", ti.URL, "error", err)
+		}
+	}
+}

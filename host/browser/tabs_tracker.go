@@ -23,10 +23,11 @@ const (
 
 // tab is one tracked page target.
 type tab struct {
-	id   proto.TargetTargetID
-	url  string
-	seq  int       // creation order, for "newest" and stable listings
-	page *rod.Page // attached lazily, nil until needed
+	id     proto.TargetTargetID
+	url    string
+	seq    int                  // creation order, for "newest" and stable listings
+	opener proto.TargetTargetID // the page that opened it (window.open), if any
+	page   *rod.Page            // attached lazily, nil until needed
 }
 
 // tracker is the session's view of the browser's page targets, fed by one
@@ -38,6 +39,7 @@ type tracker struct {
 	tabs     map[proto.TargetTargetID]*tab
 	workers  map[proto.TargetTargetID]string // service worker / background URLs
 	seq      int
+	baseSeq  int // tabs up to this seq were there before the session (attached)
 	homeID   proto.TargetTargetID
 	activeID proto.TargetTargetID
 	changed  chan struct{} // closed and replaced on every change
@@ -96,7 +98,7 @@ func (t *tracker) upsert(info *proto.TargetTargetInfo) {
 			tb.url = info.URL
 		} else {
 			t.seq++
-			t.tabs[info.TargetID] = &tab{id: info.TargetID, url: info.URL, seq: t.seq}
+			t.tabs[info.TargetID] = &tab{id: info.TargetID, url: info.URL, seq: t.seq, opener: info.OpenerID}
 		}
 	case proto.TargetTargetInfoTypeServiceWorker, proto.TargetTargetInfoTypeBackgroundPage:
 		t.workers[info.TargetID] = info.URL
@@ -201,18 +203,29 @@ func (t *tracker) addOnActive(fn func()) {
 	t.onActive = append(t.onActive, fn)
 }
 
+// markForeign makes every tab seen so far not the session's: an attached
+// Chrome's own tabs, which the session never counts or closes.
+func (t *tracker) markForeign() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.baseSeq = t.seq
+}
+
 // snapshot is a consistent copy of one tab.
 type tabInfo struct {
-	ID   proto.TargetTargetID
-	URL  string
-	Role string
-	Seq  int
-	Page *rod.Page
-	Home bool
+	ID     proto.TargetTargetID
+	URL    string
+	Role   string
+	Seq    int
+	Opener proto.TargetTargetID
+	Page   *rod.Page
+	Home   bool
+	Owned  bool // the session's tab (not an attached Chrome's own)
 }
 
 func (t *tracker) infoLocked(tb *tab) tabInfo {
-	return tabInfo{ID: tb.id, URL: tb.url, Role: t.roleOf(tb.url), Seq: tb.seq, Page: tb.page, Home: tb.id == t.homeID}
+	return tabInfo{ID: tb.id, URL: tb.url, Role: t.roleOf(tb.url), Seq: tb.seq, Opener: tb.opener, Page: tb.page,
+		Home: tb.id == t.homeID, Owned: tb.seq > t.baseSeq}
 }
 
 // get returns the tab with id.
@@ -251,6 +264,17 @@ func (t *tracker) list() []tabInfo {
 		out = append(out, t.infoLocked(tb))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out
+}
+
+// owned returns the session's tabs in creation order.
+func (t *tracker) owned() []tabInfo {
+	var out []tabInfo
+	for _, ti := range t.list() {
+		if ti.Owned {
+			out = append(out, ti)
+		}
+	}
 	return out
 }
 

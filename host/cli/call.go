@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -67,16 +70,41 @@ func spawnArgs(raw host.Config, repo string) []string {
 	}
 	add("--cdp-url", raw.CDPURL)
 	add("--extension", raw.Extension)
+	if raw.TrustWorkspacePlugins {
+		args = append(args, "--trust-workspace-plugins")
+	}
+	if raw.MaxRequestBytes > 0 {
+		add("--max-request-bytes", fmt.Sprint(raw.MaxRequestBytes))
+	}
+	if raw.MaxRecordBytes > 0 {
+		add("--max-record-bytes", fmt.Sprint(raw.MaxRecordBytes))
+	}
 	if raw.SettleTimeout > 0 {
 		add("--settle-timeout", raw.SettleTimeout.String())
 	}
 	return args
 }
 
+// callLog is where a CLI command appends its JSONL call log.
+type callLog struct {
+	// Path is the log file; "" means no log.
+	Path string
+	// Sidecars writes large results to <dir of Path>/.mcp-log/<seq>-<tool>.txt.
+	Sidecars bool
+}
+
+// logFlags adds --log and --sidecars to a subcommand.
+func logFlags(fs *flag.FlagSet, what string) *callLog {
+	l := &callLog{}
+	fs.StringVar(&l.Path, "log", "", "append the JSONL call log of "+what+" to this file (its _seq continues)")
+	fs.BoolVar(&l.Sidecars, "sidecars", false, "with --log: write results over 200 characters to "+client.DefaultSidecarDir+"/<seq>-<tool>.txt next to the log")
+	return l
+}
+
 // connectCLI attaches to the workspace's running serve, else spawns this
-// executable as a stdio host with the same flags. logPath, when set,
-// appends the JSONL call log there.
-func connectCLI(ctx context.Context, raw host.Config, logPath string, stderr io.Writer) (*cliConn, error) {
+// executable as a stdio host with the same flags. With log.Path it appends
+// the JSONL call log there, continuing its _seq.
+func connectCLI(ctx context.Context, raw host.Config, log callLog, stderr io.Writer) (*cliConn, error) {
 	resolved := raw
 	resolved.PluginPath = append([]string(nil), raw.PluginPath...)
 	if err := resolved.Resolve(); err != nil {
@@ -84,13 +112,25 @@ func connectCLI(ctx context.Context, raw host.Config, logPath string, stderr io.
 	}
 	conn := &cliConn{}
 	opts := client.Options{Log: client.LoggerOptions{Writer: io.Discard}}
-	if logPath != "" {
-		f, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if log.Sidecars && log.Path == "" {
+		return nil, errors.New("--sidecars needs --log FILE")
+	}
+	if log.Path != "" {
+		last, err := client.LastSeq(log.Path)
+		if err != nil {
+			return nil, fmt.Errorf("call log: %w", err)
+		}
+		f, err := os.OpenFile(log.Path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			return nil, fmt.Errorf("call log: %w", err)
 		}
 		conn.logFile = f
 		opts.Log.Writer = f
+		opts.Log.SeqOffset = last
+		if log.Sidecars {
+			opts.Log.Sidecars = true
+			opts.Log.SidecarDir = filepath.Join(filepath.Dir(log.Path), client.DefaultSidecarDir)
+		}
 	}
 	if st, ok := ReadServeState(resolved.Repo); ok {
 		conn.Attached = st
@@ -140,14 +180,13 @@ func prettyResult(res *mcp.CallToolResult) string {
 // runCall is `mmcp call [--log FILE] <tool> ['<json>'|-]`: it prints the
 // tool's envelope and exits 1 when the call failed (ok false).
 func runCall(ctx context.Context, cfg host.Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const use = "usage: mmcp [flags] call [--log FILE] <tool> ['<json arguments>' | -]"
+	const use = "usage: mmcp [flags] call [--log FILE [--sidecars]] <tool> ['<json arguments>' | -]"
 	fs := subcommand("call", use, stderr)
-	logFlag := fs.String("log", "", "append the JSONL call log to this file")
+	log := logFlags(fs, "the call")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
-	logPath := *logFlag
 	if len(pos) < 1 || len(pos) > 2 {
 		fs.Usage()
 		return 2
@@ -175,7 +214,7 @@ func runCall(ctx context.Context, cfg host.Config, args []string, stdin io.Reade
 	if callArgs == nil {
 		callArgs = map[string]any{}
 	}
-	conn, err := connectCLI(ctx, cfg, logPath, stderr)
+	conn, err := connectCLI(ctx, cfg, *log, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp call:", err)
 		return 1
@@ -205,7 +244,7 @@ func runTools(ctx context.Context, cfg host.Config, args []string, stdout, stder
 		return 2
 	}
 	asJSON := *jsonFlag
-	conn, err := connectCLI(ctx, cfg, "", stderr)
+	conn, err := connectCLI(ctx, cfg, callLog{}, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp tools:", err)
 		return 1

@@ -13,6 +13,8 @@ import (
 	"syscall"
 
 	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/knowledge"
 )
 
 // usage is printed by -h.
@@ -29,14 +31,15 @@ Commands:
   serve --http [addr]
                serve MCP over streamable HTTP (default 127.0.0.1, a free port) so several
                clients share one session; writes <repo>/.mmcp/serve.json {url, token, pid}
-  call [--log FILE] <tool> ['<json>'|-]
+  call [--log FILE [--sidecars]] <tool> ['<json>'|-]
                call one tool, print its envelope (exit 1 when ok is false); attaches to
                the workspace's running serve, else spawns a host for the call
   tools [--json]
                list the tools and their input schemas (attach or spawn, as call)
-  replay <log.jsonl> [--keep-going] [--log FILE]
+  replay <log.jsonl> [--keep-going] [--secret FIELD=ENVVAR ...] [--log FILE [--sidecars]]
                rerun the calls of a JSONL call log (its "before" lines); stops at the
-               first failure unless --keep-going (attach or spawn, as call)
+               first failure unless --keep-going; values the log withheld (typed text,
+               keys) come from --secret, else nothing runs (attach or spawn, as call)
   gen [--out FILE] [--package NAME] [--all]
                write typed Go handles of the host's own tools (default
                sdk/client/mmcp/tools_gen.go; --all includes plugin tools)
@@ -63,6 +66,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Chrome, "chrome", "", "Chrome/Chromium binary; env CHROME_PATH (default: usual install locations)")
 	fs.BoolVar(&cfg.Headless, "headless", false, "force headless Chrome (default: headed when a display is available)")
 	fs.StringVar(&cfg.CDPURL, "cdp-url", "", "attach to an already running Chrome (DevTools URL) instead of launching one")
+	fs.Var(&cfg.Viewport, "viewport", fmt.Sprintf("page viewport `WxH` of the launched Chrome (default %s)", browser.DefaultViewport))
+	fs.IntVar(&cfg.MaxTabs, "max-tabs", 0, fmt.Sprintf("most tabs a session holds (`N`); opening one more closes the oldest non-extension tab first (default %d)", browser.DefaultMaxTabs))
+	fs.BoolVar(&cfg.TrustWorkspacePlugins, "trust-workspace-plugins", false, "run the workspace's plugins (.mmcp/plugins, config paths) without a sha256 pin; env MMCP_TRUST_WORKSPACE_PLUGINS=1")
+	fs.IntVar(&cfg.MaxRequestBytes, "max-request-bytes", 0, fmt.Sprintf("largest MCP request (stdio line or HTTP body); larger ones answer MM_INVALID_INPUT; env MMCP_MAX_REQUEST_BYTES (default %d)", host.DefaultMaxRequestBytes))
+	fs.IntVar(&cfg.MaxRecordBytes, "max-record-bytes", 0, fmt.Sprintf("size cap of one step record; env MMCP_MAX_RECORD_BYTES (default %d)", knowledge.DefaultMaxRecordBytes))
 	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -223,12 +231,14 @@ func runPlugins(ctx context.Context, cfg host.Config, args []string, stdout, std
 		Tools        []string `json:"tools"`
 		Rejected     []string `json:"rejectedTools,omitempty"`
 		Error        string   `json:"error,omitempty"`
+		Refused      bool     `json:"refused,omitempty"`
 	}
 	var rows []row
 	for _, p := range h.Plugins().Plugins() {
 		r := row{Name: p.Spec.Name, Path: p.Spec.Path, Source: p.Spec.Source, Capabilities: []string{}, Tools: []string{}, Rejected: p.Rejected}
 		if p.Err != nil {
 			r.Error = p.Err.Error()
+			r.Refused = p.Spec.Refused != ""
 		} else {
 			r.Version = p.Desc.Version
 			for _, c := range p.Desc.Capabilities {
@@ -250,7 +260,11 @@ func runPlugins(ctx context.Context, cfg host.Config, args []string, stdout, std
 	}
 	for _, r := range rows {
 		if r.Error != "" {
-			fmt.Fprintf(stdout, "%-10s FAILED  %s\n           %s\n", r.Name, r.Path, r.Error)
+			state := "FAILED"
+			if r.Refused {
+				state = "NOT RUN"
+			}
+			fmt.Fprintf(stdout, "%-10s %s  %s\n           %s\n", r.Name, state, r.Path, r.Error)
 			continue
 		}
 		fmt.Fprintf(stdout, "%-10s %-8s %s (%s)\n", r.Name, r.Version, r.Path, r.Source)

@@ -43,16 +43,22 @@ func newHTTPGuard(next http.Handler, addr *net.TCPAddr, token string, log hclog.
 	return g
 }
 
-// ServeHTTP checks Host, Origin and the token, then serves MCP.
+// ServeHTTP checks Host, Origin and the token, then serves MCP. A refused
+// request's connection is closed: an unauthenticated client keeps none
+// open.
 func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	refuse := func(msg string, code int) {
+		w.Header().Set("Connection", "close")
+		http.Error(w, msg, code)
+	}
 	if !g.hostAllowed(r.Host) {
 		g.log.Warn("refused request: bad Host header", "host", r.Host, "remote", r.RemoteAddr)
-		http.Error(w, "forbidden: Host header does not name this server", http.StatusForbidden)
+		refuse("forbidden: Host header does not name this server", http.StatusForbidden)
 		return
 	}
 	if origin := r.Header.Get("Origin"); origin != "" && !loopbackOrigin(origin) {
 		g.log.Warn("refused request: foreign Origin", "origin", origin, "remote", r.RemoteAddr)
-		http.Error(w, "forbidden: Origin is not loopback", http.StatusForbidden)
+		refuse("forbidden: Origin is not loopback", http.StatusForbidden)
 		return
 	}
 	auth := r.Header.Get("Authorization")
@@ -60,7 +66,7 @@ func (g *httpGuard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if len(auth) <= len(bearer) || !strings.EqualFold(auth[:len(bearer)], bearer) ||
 		subtle.ConstantTimeCompare([]byte(auth[len(bearer):]), []byte(g.token)) != 1 {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mmcp"`)
-		http.Error(w, "unauthorized: bearer token required (see <repo>/.mmcp/serve.json)", http.StatusUnauthorized)
+		refuse("unauthorized: bearer token required (see <repo>/.mmcp/serve.json)", http.StatusUnauthorized)
 		return
 	}
 	g.next.ServeHTTP(w, r)

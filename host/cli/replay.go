@@ -5,21 +5,36 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/mmcp-dev/mmcp/host"
 
 	"github.com/mmcp-dev/mmcp/sdk/client"
 )
 
-// runReplay is `mmcp replay <log.jsonl> [--keep-going] [--log FILE]`: it
-// runs the calls of a JSONL call log (its "before" lines, or plain
-// {"name","arguments"} lines) in order, prints one line per call and a
-// summary, and exits 1 when a call failed.
+// runReplay is `mmcp replay <log.jsonl> [--keep-going] [--secret
+// FIELD=ENVVAR] [--log FILE]`: it runs the calls of a JSONL call log (its
+// "before" lines, or plain {"name","arguments"} lines) in order, prints one
+// line per call and a summary, and exits 1 when a call failed. A value the
+// log withheld must be supplied with --secret, else nothing runs.
 func runReplay(ctx context.Context, cfg host.Config, args []string, stdout, stderr io.Writer) int {
-	const use = "usage: mmcp [flags] replay <log.jsonl | -> [--keep-going] [--log FILE]"
+	const use = "usage: mmcp [flags] replay <log.jsonl | -> [--keep-going] [--secret FIELD=ENVVAR ...] [--log FILE [--sidecars]]"
 	fs := subcommand("replay", use, stderr)
 	keepGoingFlag := fs.Bool("keep-going", false, "run every call even after a failure")
-	logFlag := fs.String("log", "", "append the JSONL call log of the replay to this file")
+	log := logFlags(fs, "the replay")
+	secrets := map[string]string{}
+	fs.Func("secret", "supply a value the log withheld: FIELD (an argument's name, e.g. text, or dotted path, e.g. steps.2.args.text) from environment variable ENVVAR; repeatable", func(v string) error {
+		field, env, ok := strings.Cut(v, "=")
+		if !ok || field == "" || env == "" {
+			return fmt.Errorf("want FIELD=ENVVAR, got %q", v)
+		}
+		val, set := os.LookupEnv(env)
+		if !set {
+			return fmt.Errorf("environment variable %s (for %s) is not set", env, field)
+		}
+		secrets[field] = val
+		return nil
+	})
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
@@ -28,7 +43,7 @@ func runReplay(ctx context.Context, cfg host.Config, args []string, stdout, stde
 		fs.Usage()
 		return 2
 	}
-	keepGoing, logPath := *keepGoingFlag, *logFlag
+	keepGoing := *keepGoingFlag
 	var in io.Reader = os.Stdin
 	if pos[0] != "-" {
 		f, err := os.Open(pos[0])
@@ -39,13 +54,13 @@ func runReplay(ctx context.Context, cfg host.Config, args []string, stdout, stde
 		defer f.Close()
 		in = f
 	}
-	conn, err := connectCLI(ctx, cfg, logPath, stderr)
+	conn, err := connectCLI(ctx, cfg, *log, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp replay:", err)
 		return 1
 	}
 	defer conn.Close()
-	res, runErr := client.RunSequence(ctx, conn.Handle, in, client.SequenceOptions{KeepGoing: keepGoing})
+	res, runErr := client.RunSequence(ctx, conn.Handle, in, client.SequenceOptions{KeepGoing: keepGoing, Secrets: secrets})
 	for _, c := range res.Calls {
 		if c.Err != nil {
 			fmt.Fprintf(stdout, "FAIL line %d %s: %v\n", c.Line, c.Name, c.Err)

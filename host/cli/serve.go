@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/tools"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/server"
@@ -27,7 +28,8 @@ const DefaultHTTPAddr = "127.0.0.1:0"
 const HTTPPath = "/mcp"
 
 // listenAddr returns the address to listen on: the default when addr is
-// empty, "127.0.0.1:<port>" for a bare port.
+// empty, "127.0.0.1:<port>" for a bare port or ":<port>". Any other
+// interface must be named (0.0.0.0:<port>, [::]:<port>, an IP).
 func listenAddr(addr string) string {
 	switch {
 	case addr == "":
@@ -36,8 +38,30 @@ func listenAddr(addr string) string {
 		if _, err := strconv.Atoi(addr); err == nil {
 			return "127.0.0.1:" + addr
 		}
+	case strings.HasPrefix(addr, ":"):
+		return "127.0.0.1" + addr
 	}
 	return addr
+}
+
+// HTTP connection timeouts of `mmcp serve --http`: a client must send its
+// request headers within httpReadHeaderTimeout of connecting, and a
+// keep-alive connection idle for httpIdleTimeout is closed. A refused
+// request (401, 403) closes its connection at once.
+const (
+	httpReadHeaderTimeout = 10 * time.Second
+	httpIdleTimeout       = 60 * time.Second
+)
+
+// newHTTPServer is the http.Server of `mmcp serve --http`, with its
+// timeouts.
+func newHTTPServer(h http.Handler, log hclog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: httpReadHeaderTimeout,
+		IdleTimeout:       httpIdleTimeout,
+		ErrorLog:          log.StandardLogger(&hclog.StandardLoggerOptions{InferLevels: true}),
+	}
 }
 
 // endpointURL is the URL clients use for a server listening on a.
@@ -120,16 +144,13 @@ func runServeHTTP(ctx context.Context, cfg host.Config, addr string, stdout, std
 		server.WithStreamableHTTPLogger(hclogSlog(h.Log().Named("http"))),
 	)
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, mcpHTTP)
-	srv := &http.Server{
-		Handler:           newHTTPGuard(mux, tcp, token, h.Log().Named("http")),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          h.Log().Named("http").StandardLogger(&hclog.StandardLoggerOptions{InferLevels: true}),
-	}
+	mux.Handle(HTTPPath, tools.LimitHTTP(mcpHTTP, h.Config().MaxRequestBytes))
+	srv := newHTTPServer(newHTTPGuard(mux, tcp, token, h.Log().Named("http")), h.Log().Named("http"))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	if !tcp.IP.IsLoopback() {
 		h.Log().Warn("serving on a non-loopback address: anyone who can reach it and has the token can drive the wallet", "addr", tcp.String())
+		fmt.Fprintf(stderr, "mmcp: WARNING: listening on %s, not loopback: anyone who can reach it and has the token can drive the wallet\n", tcp.String())
 	}
 	h.Log().Info("serving MCP over HTTP", "url", st.URL, "workspace", h.Config().Repo, "state", statePath)
 	fmt.Fprintf(stderr, "mmcp: serving MCP over HTTP at %s (token in %s)\n", st.URL, statePath)

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bufio"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mmcp-dev/mmcp/host"
 
@@ -53,7 +57,7 @@ func TestHTTPGuard(t *testing.T) {
 }
 
 func TestListenAddr(t *testing.T) {
-	for in, want := range map[string]string{"": "127.0.0.1:0", "8080": "127.0.0.1:8080", "0.0.0.0:9": "0.0.0.0:9", ":9": ":9"} {
+	for in, want := range map[string]string{"": "127.0.0.1:0", "8080": "127.0.0.1:8080", "0.0.0.0:9": "0.0.0.0:9", ":9": "127.0.0.1:9", "[::]:9": "[::]:9"} {
 		if got := listenAddr(in); got != want {
 			t.Errorf("listenAddr(%q) = %q, want %q", in, got, want)
 		}
@@ -119,5 +123,53 @@ func TestSpawnArgs(t *testing.T) {
 	got := strings.Join(spawnArgs(host.Config{Headless: true, PluginPath: []string{"a", "b"}, ToolPrefix: "mm"}, "/ws"), " ")
 	if !strings.HasPrefix(got, "--repo /ws --plugin-path a:b") || !strings.Contains(got, "--headless") || !strings.Contains(got, "--tool-prefix mm") {
 		t.Fatalf("spawnArgs = %s", got)
+	}
+}
+
+// TestRefusedConnectionsClosed: the server closes the connection of a
+// request the guard refuses, and one that sends no request at all.
+func TestRefusedConnectionsClosed(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusTeapot) })
+	srv := newHTTPServer(newHTTPGuard(ok, ln.Addr().(*net.TCPAddr), "secret", hclog.NewNullLogger()), hclog.NewNullLogger())
+	srv.ReadHeaderTimeout = 200 * time.Millisecond
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+
+	closed := func(c net.Conn, within time.Duration) bool {
+		_ = c.SetReadDeadline(time.Now().Add(within))
+		_, err := io.ReadAll(c) // up to EOF: the server closed it
+		return err == nil
+	}
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Length: 0\r\n\r\n", ln.Addr())
+	if !closed(c, 5*time.Second) {
+		t.Fatal("the connection of a 401 stayed open")
+	}
+	silent, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	if !closed(silent, 5*time.Second) {
+		t.Fatal("a connection that sends nothing stayed open")
+	}
+	// An authenticated keep-alive request keeps its connection.
+	a, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	fmt.Fprintf(a, "POST /mcp HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer secret\r\nContent-Length: 0\r\n\r\n", ln.Addr())
+	resp, err := http.ReadResponse(bufio.NewReader(a), nil)
+	if err != nil || resp.StatusCode != http.StatusTeapot || resp.Close {
+		t.Fatalf("authenticated request: %v %+v", err, resp)
 	}
 }

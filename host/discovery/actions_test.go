@@ -75,7 +75,7 @@ func TestClickSameNameByRef(t *testing.T) {
 			p := openHTML(t, twoDeletes)
 			refs := snap(ctxT(t, 5*time.Second), t, p)
 			second := refNamed(t, refs, "button", "Delete", 1)
-			res, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: second}, nil)
+			res, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestClickSameNameByRef(t *testing.T) {
 				t.Fatalf("the second Delete was not the one clicked")
 			}
 			first := refNamed(t, refs, "button", "Delete", 0)
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: first}, nil); err != nil {
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: first}); err != nil {
 				t.Fatal(err)
 			}
 			if attr(t, p, "#a", "data-hit") != "1" {
@@ -102,14 +102,14 @@ func TestStaleRef(t *testing.T) {
 			p := openHTML(t, `<button id="x" onclick="this.remove()">Remove me</button><button>Other</button>`)
 			refs := snap(ctxT(t, 5*time.Second), t, p)
 			ref := refNamed(t, refs, "button", "Remove me", 0)
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}, nil); err != nil {
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}); err != nil {
 				t.Fatal(err)
 			}
 			// Let the removed node be collected too: both "detached" and
 			// "no node with given id" must read as stale.
 			_ = proto.HeapProfilerCollectGarbage{}.Call(p)
 			start := time.Now()
-			_, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}, nil)
+			_, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref})
 			wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
 			if time.Since(start) > 2*time.Second {
 				t.Errorf("stale ref took %v: it must fail at once", time.Since(start))
@@ -126,7 +126,7 @@ func TestUnknownRef(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: "e99"}, nil)
+	_, err = Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: "e99"})
 	wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
 	_, err = Type(ctxT(t, 5*time.Second), p, nil, Target{A11yRef: "e1"}, "x")
 	wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
@@ -143,9 +143,9 @@ func TestObserveReplacesRefs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Click(ctxT(t, 5*time.Second), p, old, Target{A11yRef: "e1"}, nil)
+	_, err = Click(ctxT(t, 5*time.Second), p, old, Target{A11yRef: "e1"})
 	wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
-	if _, err := Click(ctxT(t, 5*time.Second), p, fresh, Target{A11yRef: "e1"}, nil); err != nil {
+	if _, err := Click(ctxT(t, 5*time.Second), p, fresh, Target{A11yRef: "e1"}); err != nil {
 		t.Fatal(err)
 	}
 	if attr(t, p, "body", "data-n") != "x" {
@@ -156,7 +156,7 @@ func TestObserveReplacesRefs(t *testing.T) {
 func TestMissingTarget(t *testing.T) {
 	p := openHTML(t, `<button data-testid="here">Here</button>`)
 	for _, tg := range []Target{{TestID: "nope"}, {Selector: "#nope"}} {
-		_, err := Click(ctxT(t, 300*time.Millisecond), p, nil, tg, nil)
+		_, err := Click(ctxT(t, 300*time.Millisecond), p, nil, tg)
 		se := wantCode(t, err, sdk.CodeTargetNotFound, tg.String())
 		if se.Details["target"] != tg.String() {
 			t.Errorf("details %v", se.Details)
@@ -164,7 +164,7 @@ func TestMissingTarget(t *testing.T) {
 		_, err = Type(ctxT(t, 300*time.Millisecond), p, nil, tg, "x")
 		wantCode(t, err, sdk.CodeTargetNotFound)
 	}
-	_, err := Click(ctxT(t, time.Second), p, nil, Target{Selector: "button[[["}, nil)
+	_, err := Click(ctxT(t, time.Second), p, nil, Target{Selector: "button[[["})
 	wantCode(t, err, sdk.CodeInvalidInput)
 }
 
@@ -186,7 +186,7 @@ func TestWaitFor(t *testing.T) {
 
 func TestClickDisabled(t *testing.T) {
 	p := openHTML(t, `<button disabled data-testid="b">Confirm</button>`)
-	_, err := Click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"}, nil)
+	_, err := Click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"})
 	se := wantCode(t, err, sdk.CodeClickFailed, "disabled")
 	if se.Details["reason"] == nil {
 		t.Errorf("details lack reason: %v", se.Details)
@@ -196,7 +196,7 @@ func TestClickDisabled(t *testing.T) {
 func TestClickCovered(t *testing.T) {
 	p := openHTML(t, `<button data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Confirm</button>
 <div id="overlay" class="loading-overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>`)
-	_, err := Click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"}, nil)
+	_, err := Click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"})
 	wantCode(t, err, sdk.CodeClickFailed, "covered by div#overlay.loading-overlay")
 	if attr(t, p, "body", "data-hit") != "" {
 		t.Error("a covered button was clicked")
@@ -208,7 +208,7 @@ func TestClickWaitsForOverlay(t *testing.T) {
 	p := openHTML(t, `<button data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Confirm</button>
 <div id="overlay" style="position:fixed;inset:0"></div>
 <script>setTimeout(() => document.getElementById('overlay').remove(), 300)</script>`)
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}, nil); err != nil {
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
 		t.Fatal(err)
 	}
 	if attr(t, p, "body", "data-hit") != "1" {
@@ -220,13 +220,13 @@ func TestClickPrefersVisibleMatch(t *testing.T) {
 	p := openHTML(t, `<button data-testid="b" style="display:none" onclick="document.body.setAttribute('data-hit','hidden')">A</button>
 <button data-testid="b" onclick="document.body.setAttribute('data-hit','shown')">B</button>
 <div style="height:3000px"></div><button id="far" onclick="document.body.setAttribute('data-far','1')">Far</button>`)
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}, nil); err != nil {
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := attr(t, p, "body", "data-hit"); got != "shown" {
 		t.Errorf("clicked %q, want the visible match", got)
 	}
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{Selector: "#far"}, nil); err != nil {
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{Selector: "#far"}); err != nil {
 		t.Fatal(err)
 	}
 	if attr(t, p, "body", "data-far") != "1" {
@@ -337,7 +337,7 @@ func TestShadowAndIframe(t *testing.T) {
 		f := p.MustElement("iframe").MustFrame()
 		return attr(t, f, "body", "data-clicked")
 	}
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "frame-button"}, nil); err != nil {
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "frame-button"}); err != nil {
 		t.Fatal(err)
 	}
 	if frameClicked() != "yes" {
@@ -355,12 +355,12 @@ func TestShadowAndIframe(t *testing.T) {
 				t.Errorf("frame input %q", v)
 			}
 			ref = refNamed(t, refs, "button", "Shadow action", 0)
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}, nil); err != nil {
+			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}); err != nil {
 				t.Fatal(err)
 			}
 		})
 	}
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "shadow-button"}, nil); err != nil {
+	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "shadow-button"}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -396,9 +396,8 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-// A click answers with what it changed: the URL, the screen (named from the
-// landmarks present), and the visible testids that appeared and
-// disappeared, capped.
+// A click answers with what it changed: the URL and the visible testids
+// that appeared and disappeared, capped.
 func TestClickReportsChanges(t *testing.T) {
 	p := openHTML(t, `
 <div data-testid="home-landmark">home</div>
@@ -410,15 +409,14 @@ func TestClickReportsChanges(t *testing.T) {
   for (let i = 0; i < 12; i++) { const d = document.createElement('div'); d.dataset.testid = 'new-' + i; d.textContent = i; document.getElementById('box').append(d); }
   history.pushState(null, '', '#/send');">Go</button>
 <button data-testid="noop">Nothing</button>`)
-	landmarks := []string{"home-landmark"}
-	res, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "noop"}, landmarks)
+	res, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "noop"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c := res.Changes; c == nil || c.URLAfter != "" || len(c.TestIDsAppeared)+len(c.TestIDsDisappeared) != 0 {
 		t.Errorf("a click that changed nothing reports %+v", c)
 	}
-	res, err = Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "go"}, landmarks)
+	res, err = Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,13 +434,29 @@ func TestClickReportsChanges(t *testing.T) {
 	if strings.Join(c.TestIDsDisappeared, ",") != "home-landmark,old-panel" || c.MoreDisappeared != 0 {
 		t.Errorf("disappeared %v (+%d)", c.TestIDsDisappeared, c.MoreDisappeared)
 	}
-	c.Screens(func(url string, present map[string]bool) string {
-		if present["home-landmark"] {
-			return "home"
-		}
-		return "unknown"
-	})
-	if c.ScreenBefore != "home" || c.ScreenAfter != "unknown" {
-		t.Errorf("screen %q -> %q", c.ScreenBefore, c.ScreenAfter)
+}
+
+// slowMo delays each input event of an action: a click sends two, a type
+// one.
+func TestSlowMo(t *testing.T) {
+	p := openHTML(t, `<button data-testid="b" onclick="this.dataset.n = (+this.dataset.n || 0) + 1">B</button><input data-testid="i">`)
+	const d = 300 * time.Millisecond
+	ctx := WithSlowMo(ctxT(t, 10*time.Second), d)
+	start := time.Now()
+	if _, err := Click(ctx, p, nil, Target{TestID: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < 2*d {
+		t.Errorf("click took %v with slowMo %v, want at least %v", took, d, 2*d)
+	}
+	if attr(t, p, "[data-testid=b]", "data-n") != "1" {
+		t.Error("the slow click did not click once")
+	}
+	start = time.Now()
+	if _, err := Type(ctx, p, nil, Target{TestID: "i"}, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < d {
+		t.Errorf("type took %v with slowMo %v", took, d)
 	}
 }

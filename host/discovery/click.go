@@ -37,45 +37,26 @@ type Changes struct {
 	// (URLBefore is empty when the click loaded a new document).
 	URLBefore string `json:"urlBefore,omitempty"`
 	URLAfter  string `json:"urlAfter,omitempty"`
-	// ScreenBefore and ScreenAfter are set by the host when the wallet
-	// screen changed.
-	ScreenBefore string `json:"screenBefore,omitempty"`
-	ScreenAfter  string `json:"screenAfter,omitempty"`
 	// TestIDsAppeared and TestIDsDisappeared are the visible testids that
 	// appeared and disappeared, at most MaxChangedTestIDs each in document
 	// order; the counts are set when there were more.
-	TestIDsAppeared       []string `json:"testIdsAppeared,omitempty"`
-	MoreAppeared          int      `json:"moreTestIdsAppeared,omitempty"`
-	TestIDsDisappeared    []string `json:"testIdsDisappeared,omitempty"`
-	MoreDisappeared       int      `json:"moreTestIdsDisappeared,omitempty"`
-	TabsOpened            []string `json:"tabsOpened,omitempty"`
-	present, presentAfter map[string]bool
-	hrefBefore, hrefAfter string
-}
-
-// Screens names the screen before and after with name(url, present
-// landmarks), and sets ScreenBefore/ScreenAfter when they differ.
-func (c *Changes) Screens(name func(url string, present map[string]bool) string) {
-	if c == nil || c.hrefBefore == "" {
-		return
-	}
-	if b, a := name(c.hrefBefore, c.present), name(c.hrefAfter, c.presentAfter); b != a {
-		c.ScreenBefore, c.ScreenAfter = b, a
-	}
+	TestIDsAppeared    []string `json:"testIdsAppeared,omitempty"`
+	MoreAppeared       int      `json:"moreTestIdsAppeared,omitempty"`
+	TestIDsDisappeared []string `json:"testIdsDisappeared,omitempty"`
+	MoreDisappeared    int      `json:"moreTestIdsDisappeared,omitempty"`
+	TabsOpened         []string `json:"tabsOpened,omitempty"`
 }
 
 // after is what js/after.js returns.
 type after struct {
-	Closed           bool            `json:"closed"`
-	Known            bool            `json:"known"`
-	URLBefore        string          `json:"urlBefore"`
-	URLAfter         string          `json:"urlAfter"`
-	Appeared         []string        `json:"appeared"`
-	AppearedCount    int             `json:"appearedCount"`
-	Disappeared      []string        `json:"disappeared"`
-	DisappearedCount int             `json:"disappearedCount"`
-	PresentBefore    map[string]bool `json:"presentBefore"`
-	PresentAfter     map[string]bool `json:"presentAfter"`
+	Closed           bool     `json:"closed"`
+	Known            bool     `json:"known"`
+	URLBefore        string   `json:"urlBefore"`
+	URLAfter         string   `json:"urlAfter"`
+	Appeared         []string `json:"appeared"`
+	AppearedCount    int      `json:"appearedCount"`
+	Disappeared      []string `json:"disappeared"`
+	DisappearedCount int      `json:"disappearedCount"`
 }
 
 func (a after) changes() *Changes {
@@ -88,7 +69,6 @@ func (a after) changes() *Changes {
 	c := &Changes{
 		TestIDsAppeared: a.Appeared, MoreAppeared: a.AppearedCount - len(a.Appeared),
 		TestIDsDisappeared: a.Disappeared, MoreDisappeared: a.DisappearedCount - len(a.Disappeared),
-		present: a.PresentBefore, presentAfter: a.PresentAfter, hrefBefore: a.URLBefore, hrefAfter: a.URLAfter,
 	}
 	if a.URLBefore != a.URLAfter {
 		c.URLBefore, c.URLAfter = a.URLBefore, a.URLAfter
@@ -102,9 +82,8 @@ func (a after) changes() *Changes {
 // the deadline passes it fails with MM_CLICK_FAILED saying why the element
 // could not be clicked (hidden, disabled, moving, covered by what), or
 // MM_TARGET_NOT_FOUND when nothing matched. A click that closes the page is a
-// success with PageClosedAfterClick. Changes says what the click changed;
-// landmarks are the testids Changes.Screens needs to name screens.
-func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, landmarks []string) (ClickResult, error) {
+// success with PageClosedAfterClick. Changes says what the click changed.
+func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target) (ClickResult, error) {
 	a, err := actionable(ctx, p, refs, t, modeClick, "")
 	if err != nil {
 		return ClickResult{}, err
@@ -112,6 +91,9 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, landmarks [
 	res := ClickResult{Clicked: true, Target: t.String()}
 	pc := p.Context(ctx)
 	for _, typ := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
+		if err := slowMo(ctx); err != nil {
+			return ClickResult{}, err
+		}
 		err := proto.InputDispatchMouseEvent{
 			Type: typ, X: a.X, Y: a.Y, Button: proto.InputMouseButtonLeft, Buttons: new(1), ClickCount: 1,
 		}.Call(pc)
@@ -124,7 +106,7 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, landmarks [
 				WithDetails(map[string]any{"target": t.String()})
 		}
 	}
-	done, err := afterClick(pc, landmarks)
+	done, err := afterClick(pc)
 	res.PageClosedAfterClick = done.Closed
 	if err == nil && !done.Closed {
 		res.Changes = done.changes()
@@ -136,14 +118,11 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, landmarks [
 // page is closing or closed. A click handler's window.close() has run by the
 // time the mouse release is acknowledged, and marks the window closed at
 // once, while the target itself goes away a few milliseconds later.
-func afterClick(p *rod.Page, landmarks []string) (after, error) {
+func afterClick(p *rod.Page) (after, error) {
 	var a after
 	main, err := mainFrame(p)
 	if err == nil {
-		if landmarks == nil {
-			landmarks = []string{}
-		}
-		if err = evalIn(p, main, jsAfter, &a, landmarks, MaxChangedTestIDs); err == nil {
+		if err = evalIn(p, main, jsAfter, &a, MaxChangedTestIDs); err == nil {
 			return a, nil
 		}
 	}

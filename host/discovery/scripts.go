@@ -25,6 +25,6 @@ var (
 	// jsAction(loc, mode, text) locates a target and checks or prepares it
 	// for a click, a type or a wait (see action.js).
 	jsAction = "async function(loc, mode, text) {\n" + jsLib + "\n" + jsActionBody + "\n}"
-	// jsAfter(landmarks, cap) reports what a click changed (see after.js).
-	jsAfter = "function(landmarks, cap) {\n" + jsLib + "\n" + jsAfterBody + "\n}"
+	// jsAfter(cap) reports what a click changed (see after.js).
+	jsAfter = "function(cap) {\n" + jsLib + "\n" + jsAfterBody + "\n}"
 )

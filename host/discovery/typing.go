@@ -52,6 +52,9 @@ func Type(ctx context.Context, p *rod.Page, refs *RefMap, t Target, text string)
 		res.Field = *a.Field
 	}
 	if text != "" {
+		if err := slowMo(ctx); err != nil {
+			return TypeResult{}, err
+		}
 		if err := (proto.InputInsertText{Text: text}).Call(p.Context(ctx)); err != nil {
 			return TypeResult{}, sdk.Errorf(sdk.CodeTypeFailed, "type into %s: %v", t, err).
 				WithDetails(map[string]any{"target": t.String()})

@@ -136,10 +136,13 @@ func (ix *index) addStep(s *sessionEntry, name string, r *rawStep, stamp fileSta
 			}
 		}
 	}
-	e.screen = t.intern(screen)
 	for _, l := range r.Labels {
+		if name, ok := strings.CutPrefix(l, screenLabel); ok && name != "" {
+			screen = name
+		}
 		e.labels = append(e.labels, t.intern(l))
 	}
+	e.screen = t.intern(screen)
 	e.screenshot = r.Artifacts != nil && r.Artifacts.Screenshot != nil && r.Artifacts.Screenshot.Path != ""
 	s.files[name] = &fileEntry{step: e, stamp: stamp}
 	if n := len(s.list); n > 0 && !stepLess(e, s.list[n-1]) {

@@ -11,6 +11,11 @@ const (
 	LabelErrorRecovery = "error-recovery"
 )
 
+// screenLabel prefixes the label that keeps a screen name the StepRecord v1
+// schema has no value for ("screen:connect"); the index reads it back as
+// the step's screen.
+const screenLabel = "screen:"
+
 // toolClass maps unprefixed tool names to their label.
 var toolClass = map[string]string{
 	"describe_screen":        LabelDiscovery,

@@ -60,29 +60,27 @@ type SessionsQuery struct {
 type selection struct {
 	sessions []*sessionEntry
 	screen   string
-	since    time.Time
 }
 
 func (sel *selection) keep(e *stepEntry, syms *symtab) bool {
-	if sel.screen != "" && syms.str(e.screen) != sel.screen {
-		return false
-	}
-	return sel.since.IsZero() || !e.ts.Before(sel.since)
+	return sel.screen == "" || syms.str(e.screen) == sel.screen
 }
 
 // selectSessions resolves scope against the index (refreshed by the
-// caller). Session-level filters apply to the "all" scope; the step
-// filters (screen, sinceHours) to every scope. Scope "current" without a
-// current session selects nothing, as in client-mcp-core.
+// caller). The session filters (flowTag, tag, gitBranch, sinceHours from
+// the session's createdAt, spec 004) apply to every scope, the step filter
+// (screen) to every step. Scope "current" without a current session
+// selects nothing, as in client-mcp-core.
 func (s *Store) selectSessions(scope Scope, current string, f *Filters) (*selection, error) {
 	if err := scope.validate(); err != nil {
 		return nil, err
 	}
 	sel := &selection{}
+	var since time.Time
 	if f != nil {
 		sel.screen = f.Screen
 		if f.SinceHours > 0 {
-			sel.since = s.now().Add(-time.Duration(f.SinceHours) * time.Hour)
+			since = s.now().Add(-time.Duration(f.SinceHours) * time.Hour)
 		}
 	}
 	switch scope.Kind {
@@ -93,16 +91,16 @@ func (s *Store) selectSessions(scope Scope, current string, f *Filters) (*select
 		if err := checkSessionID("current session", current); err != nil {
 			return nil, err
 		}
-		if se := s.ix.sessions[current]; se != nil {
+		if se := s.ix.sessions[current]; se != nil && sessionMatches(se, f, since) {
 			sel.sessions = []*sessionEntry{se}
 		}
 	case ScopeSession:
-		if se := s.ix.sessions[scope.SessionID]; se != nil {
+		if se := s.ix.sessions[scope.SessionID]; se != nil && sessionMatches(se, f, since) {
 			sel.sessions = []*sessionEntry{se}
 		}
 	case ScopeAll:
 		for _, se := range s.ix.sessions {
-			if sessionMatches(se, f, sel.since) {
+			if sessionMatches(se, f, since) {
 				sel.sessions = append(sel.sessions, se)
 			}
 		}
@@ -127,7 +125,7 @@ func sessionMatches(se *sessionEntry, f *Filters, since time.Time) bool {
 	if f.GitBranch != "" && (m == nil || m.Git == nil || m.Git.Branch != f.GitBranch) {
 		return false
 	}
-	if !since.IsZero() && se.lastActive().Before(since) {
+	if !since.IsZero() && se.createdAt().Before(since) {
 		return false
 	}
 	return true

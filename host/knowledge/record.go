@@ -68,8 +68,9 @@ type BuildInfo struct {
 type ToolCall struct {
 	// Name is the MCP tool name, e.g. "mm_click".
 	Name string `json:"name"`
-	// Input is the sanitized tool input; Record redacts sensitive keys and,
-	// when TextRedacted is set, the typed text.
+	// Input is the sanitized tool input: Record withholds secrets by the
+	// rule of package redact, and stores a rejected, too large or too deep
+	// input as its size and shape.
 	Input map[string]any `json:"input,omitempty"`
 	// Target is the element the call acted on.
 	Target *Target `json:"target,omitempty"`
@@ -77,6 +78,12 @@ type ToolCall struct {
 	TextRedacted bool `json:"textRedacted,omitempty"`
 	// TextLength is the length of the redacted text.
 	TextLength *int `json:"textLength,omitempty"`
+	// TextKept says the top-level typed text may be stored: the field it
+	// went into is known to be harmless. Otherwise Record withholds it.
+	TextKept bool `json:"-"`
+	// Withheld are secret values of the call that are not in Input (typed
+	// text held back): Record masks any echo of them in the outcome.
+	Withheld []string `json:"-"`
 }
 
 // Target is the element a tool acted on: at most one field is set.

@@ -87,7 +87,8 @@ func (s Scope) validate() error {
 
 // Filters is KnowledgeFilters (spec 004 section 5.1). Session-level fields
 // (FlowTag, Tag, GitBranch, SinceHours) are checked against session.json
-// before any step is looked at; Screen and SinceHours also apply per step.
+// (SinceHours against its createdAt) for every scope; Screen applies per
+// step.
 type Filters struct {
 	// FlowTag keeps sessions whose flowTags contain it.
 	FlowTag string `json:"flowTag,omitempty"`
@@ -95,7 +96,7 @@ type Filters struct {
 	Tag string `json:"tag,omitempty"`
 	// Screen keeps steps whose observed screen is this one.
 	Screen string `json:"screen,omitempty"`
-	// SinceHours keeps sessions active and steps taken in the last N hours.
+	// SinceHours keeps sessions created in the last N hours.
 	SinceHours int `json:"sinceHours,omitempty"`
 	// GitBranch keeps sessions launched on this branch.
 	GitBranch string `json:"gitBranch,omitempty"`

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/internal/redact"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -24,6 +25,8 @@ type Store struct {
 	root string
 	log  hclog.Logger
 	now  func() time.Time
+
+	maxBytes int // the size cap of a step record
 
 	mu    sync.Mutex
 	ix    *index
@@ -46,7 +49,15 @@ func Open(root string, log hclog.Logger) (*Store, error) {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Store{root: abs, log: log.Named("knowledge"), now: time.Now, ix: newIndex()}, nil
+	return &Store{root: abs, log: log.Named("knowledge"), now: time.Now, ix: newIndex(), maxBytes: DefaultMaxRecordBytes}, nil
+}
+
+// SetMaxRecordBytes sets the size cap of one step record (n <= 0 keeps
+// DefaultMaxRecordBytes). Call it before the first Record.
+func (s *Store) SetMaxRecordBytes(n int) {
+	if n > 0 {
+		s.maxBytes = n
+	}
 }
 
 // Root returns the absolute knowledge root.
@@ -90,7 +101,7 @@ func (s *Store) WriteSession(meta SessionMeta) error {
 		return fmt.Errorf("encode session.json: %w", err)
 	}
 	dir := filepath.Join(s.root, meta.SessionID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return knowledgeErr("create session directory", err)
 	}
 	path := filepath.Join(dir, "session.json")
@@ -130,12 +141,25 @@ func (s *Store) Record(rec StepRecord) (string, error) {
 	if err != nil {
 		return "", sdk.Errorf(sdk.CodeInvalidInput, "step record timestamp %q is not RFC 3339", rec.Timestamp)
 	}
-	rec.Tool.Input = sanitizeInput(rec.Tool.Input, rec.Tool.TextRedacted)
+	input, secrets := redact.Args(rec.Tool.Input, rec.Tool.TextKept)
+	secrets = append(secrets, rec.Tool.Withheld...)
+	rec.Tool.Input = storedInput(input, isRejected(rec.Outcome), s.maxBytes)
+	boundError(rec.Outcome.Error, secrets, s.maxBytes)
 	if len(rec.Labels) == 0 {
 		rec.Labels = Labels(rec.Tool.Name, rec.Tool.Target, rec.Outcome.OK)
 	}
 	normalizeObservation(&rec.Observation)
+	if sc := rec.Observation.State.CurrentScreen; observation.RecordScreen(sc) != sc {
+		// A screen the v1 schema does not name stays findable as a label.
+		rec.Labels = append(rec.Labels, screenLabel+sc)
+		rec.Observation.State.CurrentScreen = observation.RecordScreen(sc)
+	}
+	rec.Observation.State.ErrorMessage = nil
+	maskObservation(&rec.Observation)
 	b, err := json.MarshalIndent(rec, "", "  ")
+	for err == nil && len(b) > s.maxBytes && shrinkObservation(&rec.Observation) {
+		b, err = json.MarshalIndent(rec, "", "  ")
+	}
 	if err != nil {
 		return "", fmt.Errorf("encode step record: %w", err)
 	}
@@ -148,7 +172,7 @@ func (s *Store) Record(rec StepRecord) (string, error) {
 	}
 
 	dir := filepath.Join(s.root, rec.SessionID, "steps")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", knowledgeErr("create steps directory", err)
 	}
 	base := fileTime(ts) + "-" + safeFileName(rec.Tool.Name)
@@ -250,7 +274,7 @@ func writeTemp(dir string, b []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := f.Chmod(0o644); err != nil {
+	if err := f.Chmod(0o600); err != nil {
 		f.Close()
 		os.Remove(f.Name())
 		return "", err

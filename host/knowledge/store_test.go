@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -103,7 +104,8 @@ func TestRecordRedactsSecrets(t *testing.T) {
 
 func TestRecordRefusesInvalid(t *testing.T) {
 	s := newStore(t)
-	r := step("mm-bad-1", t0, "mm_click", "not-a-screen", "x", true)
+	r := step("mm-bad-1", t0, "mm_click", "home", "x", true)
+	r.Observation.A11y.Nodes = []observation.A11yNode{{Ref: "not-a-ref", Role: "button", Name: "x", Path: []string{}}}
 	_, err := s.Record(r)
 	wantCode(t, err, sdk.CodeKnowledgeError)
 	if _, err := os.Stat(filepath.Join(s.Root(), "mm-bad-1", "steps")); err == nil {
@@ -360,5 +362,30 @@ func TestIncrementalRefreshReadsOnlyNewFiles(t *testing.T) {
 	}
 	if b.reads != 7 || len(res.Steps) != 4 || res.Steps[0].Tool != "mm_type" {
 		t.Fatalf("after one new file: %d reads, steps %+v", b.reads, res.Steps)
+	}
+}
+
+// A screen the v1 schema lacks is recorded as the closest v1 name with a
+// screen label, and the knowledge tools read the real name back.
+func TestRecordKeepsScreensOutsideV1(t *testing.T) {
+	s := newStore(t)
+	r := step("mm-screens-1", t0, "mm_click", "connect", "page-container-footer-next", true)
+	msg := "Message: boom"
+	r.Observation.State.ErrorMessage = &msg
+	b, err := os.ReadFile(mustRecord(t, s, r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"currentScreen": "unknown"`) || !strings.Contains(string(b), `"screen:connect"`) || strings.Contains(string(b), "boom") {
+		t.Fatalf("record:\n%s", b)
+	}
+	mustRecord(t, s, step("mm-screens-1", t0.Add(time.Second), "mm_click", "onboarding-pin-extension", "pin-extension-done", true))
+	res, err := s.Search(context.Background(), "", SearchQuery{Query: "page-container-footer-next", Filters: &Filters{Screen: "connect"}})
+	if err != nil || len(res.Matches) != 1 || res.Matches[0].Screen != "connect" {
+		t.Fatalf("search by screen connect: %+v, %v", res, err)
+	}
+	last, err := s.Last(context.Background(), "mm-screens-1", LastQuery{N: 1})
+	if err != nil || len(last.Steps) != 1 || last.Steps[0].Screen != "onboarding-pin-extension" {
+		t.Fatalf("last: %+v, %v", last, err)
 	}
 }

@@ -356,7 +356,11 @@ func (l *launcher) fixture(ctx context.Context) error {
 				return err
 			}
 			l.p.Fixture = &st
-			l.done("fixture", fmt.Sprintf("%s wallet state served at %s", l.in.StateMode, st.URL))
+			desc := fmt.Sprintf("%s wallet state served at %s", l.in.StateMode, st.URL)
+			if src := stateSource(state); src != "" {
+				desc = fmt.Sprintf("%s wallet state (source: %s) served at %s", l.in.StateMode, src, st.URL)
+			}
+			l.done("fixture", desc)
 			return nil
 		}
 		if _, done := l.p.Deployed[name]; done || l.p.Chain == nil {
@@ -559,6 +563,18 @@ func wrapFixture(raw json.RawMessage) (sdk.WalletState, error) {
 		return raw, nil
 	}
 	return json.Marshal(map[string]any{"data": obj, "meta": map[string]int{"version": 74}})
+}
+
+// stateSource is the source a fixture plugin noted in the state's
+// meta.mmcpSource ("builtin", "workspace <builder>"), or "".
+func stateSource(state sdk.WalletState) string {
+	var f struct {
+		Meta struct {
+			Source string `json:"mmcpSource"`
+		} `json:"meta"`
+	}
+	_ = json.Unmarshal(state, &f)
+	return f.Meta.Source
 }
 
 // stateHasVault reports whether a wallet state holds an encrypted vault.

@@ -14,6 +14,9 @@ type State struct {
 	NetworkName    *string `json:"networkName"`
 	ChainID        *int64  `json:"chainId"`
 	Balance        *string `json:"balance"`
+	// ErrorMessage is the wallet's error text on its error screen (an
+	// addition to spec 000; step records leave it out).
+	ErrorMessage *string `json:"errorMessage,omitempty"`
 }
 
 // TestIDItem is one visible data-testid.
@@ -60,9 +63,28 @@ type Tabs struct {
 	Tracked []Tab `json:"tracked"`
 }
 
-// Screen names of the StepRecord schema.
+// Screens are the screen names of the StepRecord v1 schema. A state can
+// name others (MetaMask's confirmation screens, a StateSnapshot plugin's
+// own names); step records keep such a name as the label
+// "screen:<name>" and the closest of these (see RecordScreen).
 var Screens = []string{
 	"unlock", "home", "onboarding-welcome", "onboarding-import",
 	"onboarding-create", "onboarding-srp", "onboarding-password",
 	"onboarding-complete", "onboarding-metametrics", "settings", "unknown",
+}
+
+// RecordScreen is the StepRecord v1 screen for a state's screen name: the
+// name itself when the schema has it, the onboarding step it belongs to
+// for MetaMask's later onboarding screens, else "unknown".
+func RecordScreen(name string) string {
+	for _, s := range Screens {
+		if s == name {
+			return name
+		}
+	}
+	switch name {
+	case "onboarding-pin-extension", "onboarding-privacy":
+		return "onboarding-complete"
+	}
+	return "unknown"
 }

@@ -131,6 +131,24 @@ func (s seeder) Clear(ctx context.Context) error {
 	return s.m.Use(ctx, sdk.CapContractSeeding, func(c *sdk.Client) error { return c.ContractSeeder().Clear(ctx) })
 }
 
+// StateSnapshot is the state snapshot capability (screens and wallet state
+// for another wallet or version).
+func (m *Manager) StateSnapshot() sdk.StateSnapshotter { return stateSnapshot{m} }
+
+type stateSnapshot struct{ m *Manager }
+
+func (s stateSnapshot) Probe(ctx context.Context) (sdk.StateProbe, error) {
+	return use(ctx, s.m, sdk.CapStateSnapshot, func(c *sdk.Client) (sdk.StateProbe, error) { return c.StateSnapshot().Probe(ctx) })
+}
+
+func (s stateSnapshot) DetectScreen(ctx context.Context, page sdk.PageSnapshot) (string, error) {
+	return use(ctx, s.m, sdk.CapStateSnapshot, func(c *sdk.Client) (string, error) { return c.StateSnapshot().DetectScreen(ctx, page) })
+}
+
+func (s stateSnapshot) State(ctx context.Context, page sdk.PageSnapshot, o sdk.SnapshotOptions) (sdk.WalletStatus, error) {
+	return use(ctx, s.m, sdk.CapStateSnapshot, func(c *sdk.Client) (sdk.WalletStatus, error) { return c.StateSnapshot().State(ctx, page, o) })
+}
+
 type mockServer struct{ m *Manager }
 
 func (ms mockServer) Start(ctx context.Context, o sdk.MockServerOptions) (sdk.MockServerStatus, error) {

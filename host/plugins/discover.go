@@ -1,6 +1,7 @@
 package plugins
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,6 +27,10 @@ type Spec struct {
 	Settings []byte `json:"-"`
 	// Reattach is set for MMCP_REATTACH_PLUGINS entries.
 	Reattach bool `json:"reattach,omitempty"`
+	// Refused says why a plugin of the workspace is not run (not pinned
+	// and not trusted, or outside the workspace); such a plugin shadows
+	// nothing.
+	Refused string `json:"refused,omitempty"`
 }
 
 // ConfigEntry is one plugin of the config file.
@@ -50,13 +55,24 @@ type Sources struct {
 	UserConfigDir string
 	// ExeDir is the host executable's directory.
 	ExeDir string
+	// TrustWorkspace runs the workspace's plugins (.mmcp/plugins and
+	// config paths) without a sha256 pin: --trust-workspace-plugins.
+	TrustWorkspace bool
 }
+
+// TrustHint says how to let a workspace plugin run.
+const TrustHint = `pin it with its "sha256" in the config's plugins entry (sha256sum the binary), or pass --trust-workspace-plugins (MMCP_TRUST_WORKSPACE_PLUGINS=1)`
 
 // Discover lists the plugins to start, in the order of the package doc.
 func Discover(src Sources, log hclog.Logger) []Spec {
 	var out []Spec
 	seen := map[string]string{}
 	add := func(s Spec) {
+		if s.Refused != "" {
+			log.Warn("workspace plugin not run", "name", s.Name, "path", s.Path, "reason", s.Refused)
+			out = append(out, s)
+			return
+		}
 		if prev, ok := seen[s.Name]; ok {
 			log.Info("plugin shadowed", "name", s.Name, "path", s.Path, "source", s.Source, "winner", prev)
 			return
@@ -74,17 +90,23 @@ func Discover(src Sources, log hclog.Logger) []Spec {
 	sort.Strings(names)
 	for _, n := range names {
 		e := src.Config[n]
+		if e.Path == "" {
+			continue // a pin (or settings) for a plugin found elsewhere
+		}
 		p := e.Path
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(src.Workspace, p)
 		}
-		add(Spec{Name: n, Path: p, Source: "config", SHA256: e.SHA256})
+		add(src.trust(Spec{Name: n, Path: p, Source: "config", SHA256: e.SHA256}))
 	}
 	for _, d := range src.PluginPath {
 		scanDir(d, "MMCP_PLUGIN_PATH", add)
 	}
 	if src.Workspace != "" {
-		scanDir(filepath.Join(src.Workspace, ".mmcp", "plugins"), "workspace", add)
+		scanDir(filepath.Join(src.Workspace, ".mmcp", "plugins"), "workspace", func(s Spec) {
+			s.SHA256 = src.Config[s.Name].SHA256
+			add(src.trust(s))
+		})
 	}
 	if src.UserConfigDir != "" {
 		scanDir(filepath.Join(src.UserConfigDir, "mmcp", "plugins"), "user config", add)
@@ -116,4 +138,37 @@ func scanDir(dir, source string, add func(Spec)) {
 		abs, _ := filepath.Abs(filepath.Join(dir, name))
 		add(Spec{Name: strings.TrimPrefix(name, Prefix), Path: abs, Source: source})
 	}
+}
+
+// trust decides whether a workspace plugin (config path or .mmcp/plugins)
+// may run: its binary must be inside the workspace, and pinned by sha256 or
+// trusted with TrustWorkspace. Opening a checkout never runs its code
+// without that consent.
+func (src Sources) trust(s Spec) Spec {
+	if !within(src.Workspace, s.Path) {
+		s.Refused = fmt.Sprintf("%s is outside the workspace %s: plugins of the config must live in the workspace (install others in MMCP_PLUGIN_PATH)", s.Path, src.Workspace)
+		return s
+	}
+	if s.SHA256 == "" && !src.TrustWorkspace {
+		s.Refused = "untrusted workspace plugin: " + TrustHint
+	}
+	return s
+}
+
+// within reports whether path (symlinks resolved) is inside dir.
+func within(dir, path string) bool {
+	if dir == "" {
+		return false
+	}
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	p, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		// A missing binary: judge the path as written.
+		p = filepath.Clean(path)
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

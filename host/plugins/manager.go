@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
 
 // Config configures the manager.
@@ -29,6 +30,9 @@ type Config struct {
 	PluginPath []string
 	// ConfigPlugins are the config file's plugin entries.
 	ConfigPlugins map[string]ConfigEntry
+	// TrustWorkspace runs unpinned workspace plugins
+	// (--trust-workspace-plugins).
+	TrustWorkspace bool
 	// Settings are the config file's per-plugin settings, by plugin name.
 	Settings map[string]json.RawMessage
 	// ExeDir overrides the host executable's directory (tests).
@@ -48,7 +52,14 @@ type Manager struct {
 	restartBudget int
 
 	plugins []*Plugin
+	// sockDir holds the plugins' go-plugin sockets; removed at Shutdown,
+	// or by the next host when this one is killed (proc.RemoveStale).
+	sockDir string
 }
+
+// SocketPrefix starts the name of the directories in os.TempDir that hold
+// a host's plugin sockets: mmcp-plugins-<host pid>-<random>.
+const SocketPrefix = "mmcp-plugins-"
 
 // New returns a manager; call Start to discover and start the plugins.
 func New(cfg Config, log hclog.Logger) *Manager {
@@ -89,15 +100,24 @@ func (m *Manager) Start(ctx context.Context) error {
 			exeDir = filepath.Dir(exe)
 		}
 	}
+	if dir, err := proc.TempDir(SocketPrefix); err == nil {
+		m.sockDir = dir
+	} else {
+		m.log.Warn("plugin socket directory", "error", err)
+	}
 	ucd, _ := os.UserConfigDir()
 	specs := Discover(Sources{Reattach: names, Config: m.cfg.ConfigPlugins, PluginPath: m.cfg.PluginPath,
-		Workspace: m.cfg.Workspace, UserConfigDir: ucd, ExeDir: exeDir}, m.log)
+		Workspace: m.cfg.Workspace, UserConfigDir: ucd, ExeDir: exeDir, TrustWorkspace: m.cfg.TrustWorkspace}, m.log)
 	var wg sync.WaitGroup
 	for _, s := range specs {
 		s.Settings = m.cfg.Settings[s.Name]
 		p := &Plugin{Spec: s, m: m}
 		p.reattach = reattach[s.Name]
 		m.plugins = append(m.plugins, p)
+		if s.Refused != "" {
+			p.Err = errors.New(s.Refused) // never started
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -192,6 +212,9 @@ func (p *Plugin) Use(ctx context.Context, fn func(*sdk.Client) error) error {
 func (m *Manager) Shutdown(ctx context.Context) {
 	for i := len(m.plugins) - 1; i >= 0; i-- {
 		m.plugins[i].stop(ctx)
+	}
+	if m.sockDir != "" {
+		_ = os.RemoveAll(m.sockDir)
 	}
 }
 

@@ -15,8 +15,8 @@ import (
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 
-	"github.com/mmcp-dev/mmcp/internal/proc"
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
 
 // Plugin is one discovered plugin: its spec, its description once started,
@@ -91,6 +91,9 @@ func (p *Plugin) start(ctx context.Context) error {
 		cmd.Env = append(cmd.Env, sdk.EnvLogLevel+"="+p.m.cfg.LogLevel)
 		cfg.Cmd = cmd
 		cfg.AutoMTLS = true
+		if p.m.sockDir != "" {
+			cfg.UnixSocketConfig = &goplugin.UnixSocketConfig{TempDir: p.m.sockDir}
+		}
 		// Raw stderr (and what go-plugin relays of os.Stderr once the
 		// plugin serves) feeds the crash tail; a stray print to a plugin's
 		// stdout is logged, never passed on.

@@ -2,8 +2,8 @@
 // comes from an agent over stdio or HTTP, from the CLI, or from inside an
 // mm_run_steps batch, goes through one Runner. The runner validates the
 // arguments against the tool's JSON schema, serializes calls on the session,
-// applies one deadline to the whole call, runs the handler, collects the
-// observation the policy asks for, hands the step to the recorder, and wraps
-// the outcome in the envelope of spec 000 section 7.1. Handlers contain only
-// their own logic.
+// applies one deadline to the call, runs the handler, wraps the outcome in
+// the envelope of spec 000 section 7.1 and answers; then, still holding the
+// session lock, it collects the observation the policy asks for and hands
+// the step to the recorder. Handlers contain only their own logic.
 package tools

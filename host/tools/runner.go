@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/internal/redact"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -36,28 +37,37 @@ type Recorder interface {
 
 // Step is what the runner knows about a finished call.
 type Step struct {
-	SessionID    string
-	Tool         string
+	SessionID string
+	Tool      string
+	// Input is the call's raw input: the recorder withholds its secrets.
 	Input        json.RawMessage
 	Target       map[string]string
 	TextRedacted bool
 	TextLength   *int
-	Started      time.Time
-	Duration     time.Duration
-	Err          *sdk.Error
-	Observation  *observation.Observation
-	Screenshot   *ScreenshotRef
+	// TextKept says the top-level text argument may be stored (the tool
+	// released it); Withheld are secrets to mask wherever they are echoed.
+	TextKept    bool
+	Withheld    []string
+	Started     time.Time
+	Duration    time.Duration
+	Err         *sdk.Error
+	Observation *observation.Observation
+	Screenshot  *ScreenshotRef
 }
 
 // Runner runs tool calls. It is safe for concurrent use: calls are
-// serialized on the session, in arrival order.
+// serialized on the session, in arrival order; a tool marked NoSession
+// never waits for the session lock.
 type Runner struct {
 	log      hclog.Logger
-	mu       sync.Mutex // the session lock
+	lock     chan struct{} // the session lock: held while it holds a value
 	tools    map[string]*entry
 	order    []string
 	observer Observer
 	recorder Recorder
+
+	afterMu sync.Mutex
+	after   chan struct{} // closed when the last call's record is written
 }
 
 type entry struct {
@@ -70,7 +80,7 @@ func NewRunner(log hclog.Logger) *Runner {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Runner{log: log, tools: map[string]*entry{}}
+	return &Runner{log: log, tools: map[string]*entry{}, lock: make(chan struct{}, 1)}
 }
 
 // SetObserver sets the observer; nil disables observations.
@@ -124,6 +134,9 @@ func (r *Runner) Names(filter func(*Tool) bool) []string {
 	return out
 }
 
+// observeBudget bounds the observation made after a call.
+const observeBudget = 5 * time.Second
+
 // Request is one call as it reaches the runner.
 type Request struct {
 	Tool     string
@@ -138,48 +151,137 @@ type Outcome struct {
 	Images   []Image
 }
 
-// Run runs one call under the session lock.
+// Run runs one call under the session lock (without it for a NoSession
+// tool) and answers as soon as the action is done. The call's observation
+// and step record are made right after, still under the session lock, so
+// the record shows the state right after the action, the next call on the
+// session runs only once it is written, and a client that hangs up loses
+// nothing. A call cancelled while it waits for the lock answers
+// MM_CANCELLED and never runs.
 func (r *Runner) Run(ctx context.Context, req Request) Outcome {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.run(ctx, req)
+	if e, ok := r.tools[req.Tool]; ok && e.tool.NoSession {
+		out, record := r.run(ctx, req)
+		if record != nil {
+			record()
+		}
+		return out
+	}
+	start := time.Now()
+	select {
+	case r.lock <- struct{}{}:
+	default:
+		r.log.Trace("waiting for the session lock", "tool", req.Tool)
+		select {
+		case r.lock <- struct{}{}:
+		case <-ctx.Done():
+			return r.finish(start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
+		}
+	case <-ctx.Done():
+		return r.finish(start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
+	}
+	if ctx.Err() != nil {
+		<-r.lock
+		return r.finish(start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
+	}
+	out, record := r.run(ctx, req)
+	if record == nil {
+		<-r.lock
+		return out
+	}
+	done := make(chan struct{})
+	r.afterMu.Lock()
+	r.after = done
+	r.afterMu.Unlock()
+	go func() {
+		defer func() { <-r.lock }()
+		defer close(done)
+		defer func() {
+			if p := recover(); p != nil {
+				r.log.Error("recording a step panicked", "tool", req.Tool, "panic", p, "stack", string(debug.Stack()))
+			}
+		}()
+		record()
+	}()
+	return out
+}
+
+// Settle waits until the step record of the last call is written (it is
+// made after the call answers). A call under the session lock never needs
+// it; Close and readers that skip the lock (NoSession tools) do.
+func (r *Runner) Settle() {
+	r.afterMu.Lock()
+	done := r.after
+	r.afterMu.Unlock()
+	if done != nil {
+		<-done
+	}
+}
+
+// cancelled is the error of a call whose caller gave up: MM_CANCELLED
+// (or MM_TIMEOUT when the caller's own deadline passed), whatever the
+// call was doing.
+func cancelled(tool string, ctx context.Context, when string) *sdk.Error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return sdk.Errorf(sdk.CodeTimeout, "%s: the caller's deadline passed %s", tool, when)
+	}
+	return sdk.Errorf(sdk.CodeCancelled, "%s was cancelled %s", tool, when)
 }
 
 // RunNested runs a call from inside another call that already holds the
-// session lock (mm_run_steps).
+// session lock (mm_run_steps). Its record is made before it returns: a
+// batch's steps are observed following the batch's policy.
 func (c *Call) RunNested(ctx context.Context, req Request) Outcome {
-	return c.runner.run(ctx, req)
+	out, record := c.runner.run(ctx, req)
+	if record != nil {
+		record()
+	}
+	return out
 }
 
-func (r *Runner) run(ctx context.Context, req Request) Outcome {
+// run runs one call and returns its outcome and, when the call is
+// recorded, the function that observes and records it (nil otherwise).
+// The caller runs that function under the session lock.
+func (r *Runner) run(ctx context.Context, req Request) (Outcome, func()) {
 	start := time.Now()
 	e, ok := r.tools[req.Tool]
 	if !ok {
 		return r.finish(start, nil, nil, sdk.Errorf(sdk.CodeInvalidInput, "unknown tool %q", req.Tool).
-			WithDetails(map[string]any{"available": r.Names(nil)}))
+			WithDetails(map[string]any{"available": r.Names(nil)})), nil
 	}
 	args := req.Args
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
 	call := &Call{Tool: e.tool, Args: args, Policy: req.Policy, Progress: req.Progress, runner: r}
+	if r.observer != nil {
+		call.sessionAtStart = r.observer.SessionID()
+	}
 	if call.Policy == "" {
 		call.Policy = PolicyAll
 	}
 	if call.Progress == nil {
 		call.Progress = func(float64, float64, string) {}
 	}
+	r.log.Trace("running", "tool", req.Tool)
 	call.holdBack()
-	if verr := e.schema.Validate(req.Tool, args); verr != nil {
-		if e.tool.Record && r.recorder != nil {
-			r.record(ctx, call, start, verr)
+	// The record outlives the call's context: a client that hangs up or a
+	// spent deadline must not lose it.
+	rctx := context.WithoutCancel(ctx)
+	recordFn := func(mmErr *sdk.Error, took time.Duration) func() {
+		if !e.tool.Record || r.recorder == nil {
+			return nil
 		}
-		return r.finish(start, call, nil, verr)
+		return func() { r.record(rctx, call, start, took, mmErr) }
+	}
+	if verr := e.schema.Validate(req.Tool, args); verr != nil {
+		out := r.finish(start, call, nil, verr)
+		return out, recordFn(verr, time.Since(start))
 	}
 	timeout := e.tool.Timeout
 	if timeout == 0 {
 		timeout = DefaultTimeout
 	}
+	caller := ctx
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
@@ -187,21 +289,21 @@ func (r *Runner) run(ctx context.Context, req Request) Outcome {
 	var mmErr *sdk.Error
 	if err != nil {
 		mmErr = sdk.AsError(err)
-		if mmErr.Code == sdk.CodeInternal {
-			switch {
-			case errors.Is(err, context.DeadlineExceeded):
-				mmErr = sdk.Errorf(sdk.CodeTimeout, "%s did not finish within %s", req.Tool, timeout)
-			case errors.Is(err, context.Canceled):
-				mmErr = sdk.Errorf(sdk.CodeCancelled, "%s was cancelled", req.Tool)
-			}
+		switch {
+		case caller.Err() != nil && mmErr.Code != sdk.CodeCancelled:
+			// The caller gave up: whatever the handler saw (a wait that
+			// ended early, a page that did not load), the call was
+			// cancelled.
+			mmErr = cancelled(req.Tool, caller, "by the client").
+				WithDetails(map[string]any{"interrupted": mmErr.Code})
+		case mmErr.Code == sdk.CodeInternal && errors.Is(err, context.DeadlineExceeded):
+			mmErr = sdk.Errorf(sdk.CodeTimeout, "%s did not finish within %s", req.Tool, timeout)
 		}
 	}
-	if e.tool.Record && r.recorder != nil {
-		r.record(ctx, call, start, mmErr)
-	}
+	took := time.Since(start)
 	out := r.finish(start, call, res, mmErr)
 	out.Images = call.Images
-	return out
+	return out, recordFn(mmErr, took)
 }
 
 // invoke runs the handler, turning a panic into an internal error so that a
@@ -217,32 +319,46 @@ func (r *Runner) invoke(ctx context.Context, c *Call) (res any, err error) {
 }
 
 // record collects the observation the policy asks for and hands the step to
-// the recorder.
-func (r *Runner) record(ctx context.Context, c *Call, start time.Time, mmErr *sdk.Error) {
+// the recorder. took is the action's own duration, observation excluded.
+func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time.Duration, mmErr *sdk.Error) {
 	obs := c.Observation
 	if obs == nil && r.observer != nil {
 		full := false
 		if c.Tool.Observe {
 			full = c.Policy == PolicyAll || (c.Policy == PolicyFailures && mmErr != nil)
 		}
-		// The call's deadline may be spent (a wait that timed out): give
-		// the observation its own short budget.
-		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		// The observation has its own short budget: the call's deadline
+		// may be spent (a wait that timed out) and the call has answered.
+		octx, cancel := context.WithTimeout(ctx, observeBudget)
 		obs = r.observer.Observe(octx, full, c.Target["a11yRef"])
 		cancel()
 	}
-	input := c.RecordInput
-	if input == nil {
-		input = c.Args
-	}
-	sid := ""
+	// The session after the call (mm_launch's new one), else the one it
+	// ran in (mm_cleanup's); "" when the call had none.
+	sid := c.sessionAtStart
 	if r.observer != nil {
-		sid = r.observer.SessionID()
+		if now := r.observer.SessionID(); now != "" {
+			sid = now
+		}
+	}
+	// The step carries no secret: the input is withheld by the one rule
+	// (package redact) before it leaves the runner.
+	keep := c.Tool.HoldBack != "" && !c.TextRedacted
+	var input json.RawMessage
+	var secrets []string
+	var m map[string]any
+	if json.Unmarshal(c.Args, &m) == nil {
+		m, secrets = redact.Args(m, keep)
+		input, _ = json.Marshal(m)
+	}
+	if c.held != "" {
+		secrets = append(secrets, c.held)
 	}
 	r.recorder.Record(ctx, Step{
 		SessionID: sid, Tool: c.Tool.Name, Input: input, Target: c.Target,
-		TextRedacted: c.TextRedacted, TextLength: c.TextLength,
-		Started: start, Duration: time.Since(start), Err: mmErr,
+		TextRedacted: c.TextRedacted, TextLength: c.TextLength, TextKept: keep,
+		Withheld: secrets,
+		Started:  start, Duration: took, Err: mmErr,
 		Observation: obs, Screenshot: c.Screenshot,
 	})
 }

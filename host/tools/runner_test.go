@@ -84,8 +84,11 @@ func newTestRunner(t *testing.T) (*Runner, *fakeObserver, *fakeRecorder, *int) {
 	return r, obs, rec, clicks
 }
 
+// run runs one call and waits for its record.
 func run(r *Runner, tool, args string) Envelope {
-	return r.Run(context.Background(), Request{Tool: tool, Args: json.RawMessage(args)}).Envelope
+	env := r.Run(context.Background(), Request{Tool: tool, Args: json.RawMessage(args)}).Envelope
+	r.Settle()
+	return env
 }
 
 func TestEnvelopeAndValidation(t *testing.T) {
@@ -127,6 +130,7 @@ func TestPolicies(t *testing.T) {
 			for _, args := range []string{`{"testId":"a"}`, `{"testId":"b","fail":true}`, `{"testId":"c"}`} {
 				r.Run(context.Background(), Request{Tool: "mm_click", Args: json.RawMessage(args), Policy: policy})
 			}
+			r.Settle()
 			if obs.full != want.full || obs.lite != want.lite {
 				t.Fatalf("full %d lite %d, want %+v", obs.full, obs.lite, want)
 			}
@@ -239,5 +243,87 @@ func TestHoldBack(t *testing.T) {
 	}
 	if s := rec.steps[2]; s.TextRedacted || !strings.Contains(string(s.Input), "0.5") {
 		t.Fatalf("released text not recorded: %s", s.Input)
+	}
+}
+
+// gatedObserver blocks every observation until released, and reports
+// whether its context was still live.
+type gatedObserver struct {
+	started chan struct{}
+	release chan struct{}
+	ctxErr  error
+}
+
+func (o *gatedObserver) SessionID() string { return "mm-test" }
+func (o *gatedObserver) Observe(ctx context.Context, full bool, _ string) *observation.Observation {
+	o.started <- struct{}{}
+	<-o.release
+	o.ctxErr = ctx.Err()
+	return &observation.Observation{State: observation.State{CurrentScreen: "after"}}
+}
+
+// lockFree says whether the session lock is free (taking and releasing it).
+func lockFree(r *Runner) bool {
+	select {
+	case r.lock <- struct{}{}:
+		<-r.lock
+		return true
+	default:
+		return false
+	}
+}
+
+// TestAnswerFirstObserveAfter: a single call answers before its
+// observation is taken; the observation runs under the session lock (the
+// next call waits for it) and is recorded even when the client has gone.
+func TestAnswerFirstObserveAfter(t *testing.T) {
+	r, _, rec, clicks := newTestRunner(t)
+	obs := &gatedObserver{started: make(chan struct{}), release: make(chan struct{})}
+	r.SetObserver(obs)
+	ctx, hangUp := context.WithCancel(context.Background())
+	answered := make(chan Envelope)
+	go func() {
+		answered <- r.Run(ctx, Request{Tool: "mm_click", Args: json.RawMessage(`{"testId":"a"}`)}).Envelope
+	}()
+	var env Envelope
+	for env.Meta.Timestamp == "" {
+		select {
+		case env = <-answered:
+		case <-obs.started:
+			t.Fatal("the observation started before the call answered")
+		}
+	}
+	if !env.OK || *clicks != 1 {
+		t.Fatalf("answer %+v, %d clicks", env, *clicks)
+	}
+	hangUp() // the client goes away before the observation
+	<-obs.started
+	if lockFree(r) {
+		t.Fatal("the session lock is free while the call is still being observed")
+	}
+	if len(rec.steps) != 0 {
+		t.Fatal("recorded before the observation")
+	}
+	close(obs.release)
+	r.Settle()
+	if len(rec.steps) != 1 || rec.steps[0].Observation.State.CurrentScreen != "after" {
+		t.Fatalf("records after settling: %+v", rec.steps)
+	}
+	if obs.ctxErr != nil {
+		t.Fatalf("the observation ran with a dead context: %v", obs.ctxErr)
+	}
+	if !lockFree(r) {
+		t.Fatal("the session lock is still held after the record was written")
+	}
+	// A batch step is observed before the batch answers.
+	go func() { answered <- run(r, "mm_run_steps", `{"steps":[{"tool":"mm_click","args":{"testId":"b"}}]}`) }()
+	select {
+	case <-obs.started:
+	case env = <-answered:
+		t.Fatalf("the batch answered before its step was observed: %+v", env)
+	}
+	env = <-answered
+	if !env.OK || len(rec.steps) != 2 {
+		t.Fatalf("batch %+v, %d records", env, len(rec.steps))
 	}
 }

@@ -25,21 +25,27 @@ type Tool struct {
 	Schema json.RawMessage
 	// Handler runs the tool.
 	Handler Handler
-	// Timeout is the deadline of the whole call, observation included;
-	// zero means DefaultTimeout.
+	// Timeout is the deadline of the call's action; zero means
+	// DefaultTimeout. The observation made after it has its own budget.
 	Timeout time.Duration
 	// Observe makes the runner collect an observation after the call,
 	// following the call's policy (click, type, wait_for, navigate,
-	// wait_for_notification, get_state, screenshot).
+	// wait_for_notification, get_state, screenshot). A single call answers
+	// first and is observed right after, before the next call runs; a
+	// batch step is observed before the next step.
 	Observe bool
 	// Record makes the runner write a StepRecord for every call.
 	Record bool
 	// NoBatch keeps the tool out of mm_run_steps.
 	NoBatch bool
+	// NoSession marks a tool that touches no session (the knowledge
+	// tools, plugin tools): it runs without waiting for the session lock.
+	NoSession bool
 	// HoldBack names a string argument that may be a secret (typed text).
-	// The record leaves it out, with textRedacted and its length, from the
-	// moment the call arrives (even when it fails validation) until the
+	// The record withholds it, with textRedacted and its length, from the
+	// moment the call arrives (even when it fails validation) unless the
 	// handler calls Release because it knows the value is not a secret.
+	// Other arguments are withheld by the rule of package redact.
 	HoldBack string
 }
 
@@ -76,9 +82,8 @@ type Call struct {
 
 	// Target is the element target of an interaction.
 	Target map[string]string
-	// RecordInput replaces Args in the record (sanitized input).
-	RecordInput json.RawMessage
-	// TextRedacted and TextLength describe redacted typed text.
+	// TextRedacted and TextLength describe withheld typed text (see
+	// Tool.HoldBack); the record never stores it while TextRedacted.
 	TextRedacted bool
 	TextLength   *int
 	// Observation, when a handler already has one (describe_screen), is
@@ -91,6 +96,10 @@ type Call struct {
 
 	// runner is set while the call runs, for nested calls (mm_run_steps).
 	runner *Runner
+	// held is the held-back text, masked wherever the record echoes it.
+	held string
+	// sessionAtStart is the active session when the call started.
+	sessionAtStart string
 }
 
 // ScreenshotRef is the artifacts.screenshot block of a record.
@@ -106,35 +115,30 @@ type Image struct {
 	Base64   string
 }
 
-// holdBack keeps the tool's HoldBack argument out of the record.
+// holdBack marks the tool's HoldBack argument as withheld from the record
+// (textRedacted, with its length) until the handler calls Release.
 func (c *Call) holdBack() {
 	key := c.Tool.HoldBack
 	if key == "" {
 		return
 	}
+	c.TextRedacted = true
 	var m map[string]json.RawMessage
 	if json.Unmarshal(c.Args, &m) != nil {
-		c.RecordInput = json.RawMessage("{}")
 		return
 	}
-	raw, ok := m[key]
-	if !ok {
-		return
-	}
-	delete(m, key)
-	c.RecordInput, _ = json.Marshal(m)
 	var v string
-	if json.Unmarshal(raw, &v) == nil {
+	if json.Unmarshal(m[key], &v) == nil {
 		n := len([]rune(v))
 		c.TextLength = &n
+		c.held = v
 	}
-	c.TextRedacted = true
 }
 
-// Release puts the held-back argument back into the record: the handler
-// has established it is not a secret.
+// Release lets the held-back argument into the record: the handler has
+// established that the field it went into is harmless.
 func (c *Call) Release() {
-	c.RecordInput, c.TextRedacted, c.TextLength = nil, false, nil
+	c.TextRedacted, c.TextLength, c.held = false, nil, ""
 }
 
 // Decode unmarshals the call's arguments into v.

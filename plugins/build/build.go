@@ -15,8 +15,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/mmcp-dev/mmcp/internal/proc"
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
 
 // Version of the build plugin.
@@ -188,10 +188,9 @@ func (p *Plugin) command(buildType string) ([]string, error) {
 // run runs argv in its own process group, streaming each output line as a
 // log event and as a progress message. Cancelling ctx kills the group.
 func (p *Plugin) run(ctx context.Context, dir string, argv []string, tail *proc.Tail, ev sdk.Events) error {
-	cmd := exec.Command(argv[0], argv[1:]...)
+	// A supervised group: yarn's sh and node die with the plugin too.
+	cmd := proc.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
-	cmd.Stdin = nil
-	proc.Setup(cmd)
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	cmd.WaitDelay = 2 * time.Second

@@ -81,13 +81,15 @@ func Connect(ctx context.Context, opts Options) (*Handle, error) {
 	if err != nil {
 		return nil, err
 	}
-	list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	// The schemas as the server sent them: the registry hash and the
+	// generated handles must see what a client in any language sees.
+	tools, err := ListToolsRaw(ctx, c)
 	if err != nil {
 		_ = c.Close()
 		return nil, fmt.Errorf("connect: list tools: %w", err)
 	}
-	hash := RegistryHash(list.Tools)
-	hl.Debug("connected", "tools", len(list.Tools), "hash", hash)
+	hash := RegistryHash(tools)
+	hl.Debug("connected", "tools", len(tools), "hash", hash)
 	if opts.ExpectedHash != "" && opts.ExpectedHash != hash {
 		_ = c.Close()
 		return nil, &DriftError{Have: hash, Want: opts.ExpectedHash}
@@ -106,9 +108,9 @@ func Connect(ctx context.Context, opts Options) (*Handle, error) {
 		Logger:     NewLogger(lo),
 		Adapter:    opts.Adapter,
 		SessionKey: opts.SessionKey,
-		Tools:      list.Tools,
+		Tools:      tools,
 	})
-	return &Handle{iv: iv, tools: list.Tools, hash: hash}, nil
+	return &Handle{iv: iv, tools: tools, hash: hash}, nil
 }
 
 // Call runs the tool name through the invoker (queued, logged, session

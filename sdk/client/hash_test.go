@@ -29,12 +29,13 @@ func TestRegistryHash(t *testing.T) {
 	//     : (v && typeof v === 'object') ? Object.fromEntries(Object.keys(v).sort().map(k => [k, sortKeys(v[k])])) : v;
 	//   const tools = [
 	//     {name:'b.tool', inputSchema:{type:'object', properties:{z:{type:'string',description:'<b>&'}, a:{type:'integer',minimum:1}}, required:['z']}},
-	//     {name:'a_tool', inputSchema:{type:'object', properties:{x:{type:'number',enum:[1.5,2]}}, additionalProperties:false, required:[]}},
+	//     {name:'a_tool', inputSchema:{type:'object', properties:{x:{type:'number',enum:[1.5,2]}}, additionalProperties:false}},
 	//     {name:'a.tool', inputSchema:{type:'object', properties:{}, required:[]}}];
 	//   const canon = tools.map(t => ({name:t.name, inputSchema:t.inputSchema})).sort((a,b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 	//   crypto.createHash('sha1').update(JSON.stringify(sortKeys(canon))).digest('hex').slice(0,12)
-	// (mcp-go always encodes "properties" and "required", hence the empty ones.)
-	const want = "f8396ee4e28b"
+	// (a raw schema is hashed as written; mcp-go's struct always encodes
+	// "properties" and "required", hence the empty ones of a.tool.)
+	const want = "ab9488a1d813"
 	tools := hashFixture()
 	if got := RegistryHash(tools); got != want {
 		t.Fatalf("RegistryHash = %s, want %s", got, want)

@@ -34,7 +34,7 @@ func TestInvokeSerializesInCallOrder(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			res, err := h.Call(ctx, "echo", map[string]any{"text": string(rune('a' + i))})
+			res, err := h.Call(ctx, "echo", map[string]any{"msg": string(rune('a' + i))})
 			if err != nil {
 				t.Error(err)
 				return
@@ -59,14 +59,14 @@ func TestInvokeSerializesInCallOrder(t *testing.T) {
 			t.Fatalf("line %d: _seq = %v, want %d", i, before.m["_seq"], i/2+1)
 		}
 		if before.m["name"] == "echo" {
-			order = append(order, before.m["arguments"].(map[string]any)["text"].(string))
+			order = append(order, before.m["arguments"].(map[string]any)["msg"].(string))
 		}
 	}
 	if got := strings.Join(order, ""); got != "abcde" {
 		t.Fatalf("echo calls ran in order %q, want %q", got, "abcde")
 	}
 	for i, r := range results {
-		if r["text"] != string(rune('a'+i)) {
+		if r["msg"] != string(rune('a'+i)) {
 			t.Fatalf("call %d got result %v", i, r)
 		}
 	}

@@ -1,9 +1,11 @@
 package client
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -38,12 +40,41 @@ type LoggerOptions struct {
 	Sidecars bool
 	// SidecarDir is the sidecar directory; empty means DefaultSidecarDir.
 	SidecarDir string
-	// LogSecrets turns off the redaction of passwords, recovery phrases and
-	// private keys. Only for throwaway test wallets.
+	// LogSecrets turns off the redaction of typed text, passwords, recovery
+	// phrases and private keys. Only for throwaway test wallets.
 	LogSecrets bool
 	// HCLog receives the logger's own problems (a sidecar that cannot be
 	// written); nil discards them.
 	HCLog hclog.Logger
+	// SeqOffset is added to every _seq (and sidecar name): a log appended
+	// to an existing one continues its numbering (see LastSeq).
+	SeqOffset int64
+}
+
+// LastSeq is the highest _seq of the JSONL call log at path: 0 when the
+// file does not exist or has no call. A Logger appending to the file
+// continues after it with SeqOffset.
+func LastSeq(path string) (int64, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var last int64
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		var line struct {
+			Seq int64 `json:"_seq"`
+		}
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Seq > last {
+			last = line.Seq
+		}
+	}
+	return last, sc.Err()
 }
 
 // Logger writes the spec 002 call log: a "before" line when a call starts and
@@ -78,6 +109,7 @@ func NewLogger(opts LoggerOptions) *Logger {
 
 // Before logs the intent line of call seq.
 func (l *Logger) Before(seq int64, name string, args map[string]any) {
+	seq += l.opts.SeqOffset
 	var b lineBuilder
 	l.head(&b, name, args, "before", seq)
 	l.write(b.end())
@@ -86,19 +118,20 @@ func (l *Logger) Before(seq int64, name string, args map[string]any) {
 // After logs the result line of call seq: err is a transport failure, res
 // the tool's answer (an error result or a failed envelope logs _ok false).
 func (l *Logger) After(seq int64, name string, args map[string]any, d time.Duration, res *mcp.CallToolResult, err error) {
+	seq += l.opts.SeqOffset
 	var b lineBuilder
 	secrets := l.head(&b, name, args, "after", seq)
 	b.field("_ms", d.Milliseconds())
 	switch {
 	case err != nil:
 		b.field("_ok", false)
-		b.field("_error", scrub(err.Error(), secrets))
+		b.field("_error", l.scrub(err.Error(), secrets))
 	case res == nil:
 		b.field("_ok", true)
 	default:
 		if rerr := ResultError(res); rerr != nil {
 			b.field("_ok", false)
-			b.field("_error", scrub(rerr.Error(), secrets))
+			b.field("_error", l.scrub(rerr.Error(), secrets))
 			if !res.IsError {
 				b.field("_result", l.result(seq, name, res, secrets))
 			}
@@ -116,7 +149,7 @@ func (l *Logger) head(b *lineBuilder, name string, args map[string]any, phase st
 	logged := args
 	var secrets []string
 	if !l.opts.LogSecrets {
-		logged, secrets = redactArgs(name, args)
+		logged, secrets = redactArgs(args)
 	}
 	if logged == nil {
 		logged = map[string]any{}
@@ -126,6 +159,14 @@ func (l *Logger) head(b *lineBuilder, name string, args map[string]any, phase st
 	b.field("_phase", phase)
 	b.field("_seq", seq)
 	return secrets
+}
+
+// scrub masks secrets in logged text unless LogSecrets is set.
+func (l *Logger) scrub(s string, secrets []string) string {
+	if l.opts.LogSecrets {
+		return s
+	}
+	return scrub(s, secrets)
 }
 
 func (l *Logger) write(line []byte) {
@@ -145,7 +186,7 @@ func (l *Logger) result(seq int64, name string, res *mcp.CallToolResult, secrets
 	for _, c := range res.Content {
 		if t, ok := asText(c); ok {
 			texts++
-			parts = append(parts, l.text(seq, name, texts, scrub(t.Text, secrets)))
+			parts = append(parts, l.text(seq, name, texts, l.scrub(t.Text, secrets)))
 			continue
 		}
 		if img, ok := asImage(c); ok {
@@ -162,7 +203,7 @@ func (l *Logger) result(seq int64, name string, res *mcp.CallToolResult, secrets
 	case 0:
 		if res.StructuredContent != nil {
 			if b, err := json.Marshal(res.StructuredContent); err == nil {
-				return l.text(seq, name, 1, scrub(string(b), secrets))
+				return l.text(seq, name, 1, l.scrub(string(b), secrets))
 			}
 		}
 		return nil
@@ -216,10 +257,10 @@ func (l *Logger) sidecar(seq int64, name string, nth int, s string) (string, err
 	if nth > 1 {
 		path = strings.TrimSuffix(path, ".txt") + fmt.Sprintf("-%d.txt", nth)
 	}
-	if err := os.MkdirAll(l.opts.SidecarDir, 0o755); err != nil {
+	if err := os.MkdirAll(l.opts.SidecarDir, 0o700); err != nil {
 		return path, err
 	}
-	return path, os.WriteFile(path, []byte(s), 0o644)
+	return path, os.WriteFile(path, []byte(s), 0o600)
 }
 
 // lineBuilder writes one JSON object with keys in insertion order.

@@ -12,7 +12,7 @@ func TestLogLineFormat(t *testing.T) {
 	t.Parallel()
 	h, buf := connect(t, Options{})
 	ctx := testCtx(t)
-	if _, err := h.Call(ctx, "echo", map[string]any{"text": "hi"}); err != nil {
+	if _, err := h.Call(ctx, "echo", map[string]any{"msg": "hi"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h.Call(ctx, "fail", nil); err != nil {
@@ -38,11 +38,11 @@ func TestLogLineFormat(t *testing.T) {
 			t.Errorf("line %d keys = %v, want %v\n%s", i, l.keys, want[i], l.raw)
 		}
 	}
-	if got := lines[0].raw; got != `{"name":"echo","arguments":{"text":"hi"},"_phase":"before","_seq":1}` {
+	if got := lines[0].raw; got != `{"name":"echo","arguments":{"msg":"hi"},"_phase":"before","_seq":1}` {
 		t.Errorf("before line = %s", got)
 	}
 	// A small JSON result is inlined as JSON, not as a string.
-	if r, ok := lines[1].m["_result"].(map[string]any); !ok || r["text"] != "hi" || lines[1].m["_ok"] != true {
+	if r, ok := lines[1].m["_result"].(map[string]any); !ok || r["msg"] != "hi" || lines[1].m["_ok"] != true {
 		t.Errorf("after line = %s", lines[1].raw)
 	}
 	if lines[3].m["_ok"] != false || !strings.Contains(lines[3].m["_error"].(string), "it failed") {
@@ -112,23 +112,32 @@ func TestLogLargeResultWithoutSidecars(t *testing.T) {
 
 func TestLogRedactsSecrets(t *testing.T) {
 	t.Parallel()
-	const srp = "test test test test test test test test test test test junk"
+	const srp = "spread raise short crane omit tent fringe mandate neglect detail suspect cradle"
 	const key = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
+	const pw = "correct horse battery staple"
 	cases := map[string]struct {
-		args     map[string]any
-		redacted []string // argument names that must not be logged
+		args    map[string]any
+		secrets []string
 	}{
-		"password target":  {map[string]any{"text": "hunter2", "testId": "create-password-new"}, []string{"text"}},
-		"srp selector":     {map[string]any{"text": "abcd", "selector": "[data-testid=srp-input]"}, []string{"text"}},
-		"phrase as text":   {map[string]any{"text": srp, "testId": "some-field"}, []string{"text"}},
-		"key as text":      {map[string]any{"text": key}, []string{"text"}},
-		"password arg":     {map[string]any{"password": "hunter2", "text": "plain"}, []string{"password", "text"}},
-		"plain text stays": {map[string]any{"text": "hello", "testId": "search-box"}, nil},
+		// Typed text is withheld whatever the target: the client cannot see
+		// the field.
+		"testId":           {map[string]any{"text": pw, "testId": "create-password-new"}, []string{pw}},
+		"neutral selector": {map[string]any{"text": pw, "selector": "#pw-new"}, []string{pw}},
+		"a11yRef":          {map[string]any{"text": pw, "a11yRef": "e7"}, []string{pw}},
+		"amount field":     {map[string]any{"text": "0.0123", "testId": "amount"}, []string{"0.0123"}},
+		"secret argument":  {map[string]any{"password": pw, "fromPrivateKey": key}, []string{pw, key}},
+		"batch": {map[string]any{"steps": []any{
+			map[string]any{"tool": "mm_type", "args": map[string]any{"a11yRef": "e3", "text": pw}},
+			map[string]any{"tool": "mm_clipboard", "args": map[string]any{"action": "write", "text": srp}},
+			map[string]any{"tool": "mm_seed_contract", "args": map[string]any{"deployerOptions": map[string]any{"fromPrivateKey": key}}},
+		}}, []string{pw, srp, key, "spread"}},
+		"phrase in any string": {map[string]any{"goal": "import " + srp}, []string{"spread", "cradle"}},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			h, buf := connect(t, Options{})
+			dir := t.TempDir()
+			h, buf := connect(t, Options{Log: LoggerOptions{Sidecars: true, SidecarDir: dir, Threshold: 20}})
 			res, err := h.Call(testCtx(t), "echo", c.args)
 			if err != nil {
 				t.Fatal(err)
@@ -137,25 +146,27 @@ func TestLogRedactsSecrets(t *testing.T) {
 			if echo := decodeText(t, Text(res)); !reflect.DeepEqual(echo, c.args) {
 				t.Fatalf("server got %v, want %v", echo, c.args)
 			}
-			// The before line only shows them redacted.
-			line := parseLog(t, buf.String())[0]
-			args := line.m["arguments"].(map[string]any)
-			for k, v := range c.args {
-				s := v.(string)
-				wantRedacted := false
-				for _, r := range c.redacted {
-					wantRedacted = wantRedacted || r == k
+			// Neither the log (before and after lines) nor the sidecar of
+			// the echoed result holds them.
+			logged := buf.String()
+			entries, _ := os.ReadDir(dir)
+			if len(entries) == 0 {
+				t.Fatalf("no sidecar written:\n%s", logged)
+			}
+			for _, e := range entries {
+				b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+				logged += string(b)
+				if fi, _ := e.Info(); fi.Mode().Perm() != 0o600 {
+					t.Errorf("sidecar mode %v", fi.Mode().Perm())
 				}
-				if wantRedacted {
-					if args[k] != redacted(s) {
-						t.Errorf("%s logged as %v, want %s", k, args[k], redacted(s))
-					}
-					if strings.Contains(buf.String(), s) {
-						t.Errorf("secret %q reached the log:\n%s", s, buf.String())
-					}
-				} else if args[k] != s {
-					t.Errorf("%s logged as %v, want %q", k, args[k], s)
+			}
+			for _, s := range c.secrets {
+				if strings.Contains(logged, s) {
+					t.Errorf("secret %q reached the log or a sidecar:\n%s", s, logged)
 				}
+			}
+			if !strings.Contains(logged, "[redacted ") {
+				t.Errorf("no placeholder logged:\n%s", logged)
 			}
 		})
 	}
@@ -169,5 +180,43 @@ func TestLogSecretsOptIn(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), `"password":"hunter2"`) {
 		t.Fatalf("LogSecrets did not log the password:\n%s", buf.String())
+	}
+}
+
+// TestLogContinuesSeq: a log appended to an existing one continues its
+// _seq, so sidecar names never collide.
+func TestLogContinuesSeq(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "calls.jsonl")
+	for round := 0; round < 2; round++ {
+		last, err := LastSeq(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := connect(t, Options{Log: LoggerOptions{Writer: f, SeqOffset: last, Sidecars: true, SidecarDir: filepath.Join(dir, "side"), Threshold: 20}})
+		for i := 0; i < 2; i++ {
+			if _, err := h.Call(testCtx(t), "big", map[string]any{"n": 100}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.Close()
+	}
+	b, _ := os.ReadFile(path)
+	var seqs []any
+	for _, l := range parseLog(t, string(b)) {
+		if l.m["_phase"] == "before" {
+			seqs = append(seqs, l.m["_seq"])
+		}
+	}
+	if !reflect.DeepEqual(seqs, []any{1.0, 2.0, 3.0, 4.0}) {
+		t.Fatalf("_seq across appends: %v", seqs)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "side")); len(entries) != 4 {
+		t.Fatalf("%d sidecars, want 4", len(entries))
 	}
 }

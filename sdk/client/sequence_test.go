@@ -21,7 +21,7 @@ func TestRunSequenceReplaysCallLog(t *testing.T) {
 		{"echo", map[string]any{"text": "one"}},
 		{"whoami", nil},
 		{"big", map[string]any{"n": 500}},
-		{"echo", map[string]any{"text": "two", "testId": "x"}},
+		{"echo", map[string]any{"note": map[string]any{"text": "two"}, "testId": "x"}},
 	} {
 		if _, err := rec.Call(ctx, c.name, c.args); err != nil {
 			t.Fatal(err)
@@ -29,7 +29,14 @@ func TestRunSequenceReplaysCallLog(t *testing.T) {
 	}
 
 	play, _ := connect(t, Options{Adapter: sessionAdapter(), SessionKey: "s2"})
-	res, err := RunSequence(ctx, play, strings.NewReader(log.String()), SequenceOptions{})
+	// The log withheld the typed text: the replay is refused, naming each
+	// value to supply, before any call.
+	_, err := RunSequence(ctx, play, strings.NewReader(log.String()), SequenceOptions{})
+	if !errors.Is(err, ErrRedacted) || !strings.Contains(err.Error(), "line 1 echo: text") || !strings.Contains(err.Error(), "line 7 echo: note.text") {
+		t.Fatalf("replay of withheld values: %v", err)
+	}
+	// Each withheld value supplied, by name and by dotted path.
+	res, err := RunSequence(ctx, play, strings.NewReader(log.String()), SequenceOptions{Secrets: map[string]string{"text": "one", "note.text": "two"}})
 	if err != nil {
 		t.Fatalf("RunSequence: %v", err)
 	}

@@ -91,5 +91,5 @@ for (let w = win; w.frameElement; ) {
   w = fe.ownerDocument.defaultView;
 }
 // what the page shows right before the click, for after.js
-globalThis.__mmcpBefore = { href: location.href, ids: testIdSets() };
+globalThis.__mmcpBefore = { href: location.href, ids: visibleTestIds() };
 return out({ state: 'ok', count, x, y });

@@ -1,18 +1,16 @@
-// after(landmarks, cap): what the click changed, measured right after the
+// after(cap): what the click changed, measured right after the
 // mouse release against __mmcpBefore (kept by action.js right before it):
 // window.closed, the URL before and after, the visible testids that
 // appeared and disappeared (up to cap each, in document order, with their
-// full counts), and which of the landmark testids were present before and
-// after (to name the screen). Without __mmcpBefore (the click loaded a new
+// full counts). Without __mmcpBefore (the click loaded a new
 // document) only the new URL is known. Returns a JSON string.
 const b = globalThis.__mmcpBefore;
 globalThis.__mmcpBefore = null;
 if (window.closed || !b) return JSON.stringify({ closed: window.closed, known: false, urlAfter: location.href });
-const a = testIdSets();
+const a = visibleTestIds();
 const diff = (x, y) => { const d = []; for (const id of x) if (!y.has(id)) d.push(id); return d; };
-const appeared = diff(a.vis, b.ids.vis);
-const disappeared = diff(b.ids.vis, a.vis);
-const present = (s) => { const m = {}; for (const id of landmarks || []) if (s.has(id)) m[id] = true; return m; };
+const appeared = diff(a, b.ids);
+const disappeared = diff(b.ids, a);
 return JSON.stringify({
   closed: false,
   known: true,
@@ -22,6 +20,4 @@ return JSON.stringify({
   appearedCount: appeared.length,
   disappeared: disappeared.slice(0, cap),
   disappearedCount: disappeared.length,
-  presentBefore: present(b.ids.all),
-  presentAfter: present(a.all),
 });

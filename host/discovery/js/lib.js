@@ -253,15 +253,13 @@ function composedContains(el, hit) {
   return false;
 }
 
-// testIdSets returns the testids of the document's [data-testid] elements:
-// all of them, and those visible (without the size rule).
-function testIdSets() {
-  const all = new Set();
+// visibleTestIds returns the set of testids of the document's visible
+// [data-testid] elements (without the size rule), in document order.
+function visibleTestIds() {
   const vis = new Set();
   for (const e of document.querySelectorAll('[data-testid]')) {
     const id = e.getAttribute('data-testid');
-    all.add(id);
     if (!vis.has(id) && rendered(e)) vis.add(id);
   }
-  return { all, vis };
+  return vis;
 }

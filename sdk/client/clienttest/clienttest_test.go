@@ -46,10 +46,10 @@ func (r *recorder) runCleanup() {
 func TestConnectLogsToTestAndClosesAtCleanup(t *testing.T) {
 	rec := &recorder{TB: t}
 	h := clienttest.Connect(rec, client.Options{Command: command(t)})
-	if _, err := h.Call(context.Background(), "echo", map[string]any{"text": "hi"}); err != nil {
+	if _, err := h.Call(context.Background(), "echo", map[string]any{"msg": "hi"}); err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.logs) != 2 || !strings.HasPrefix(rec.logs[0], `{"name":"echo","arguments":{"text":"hi"},"_phase":"before"`) {
+	if len(rec.logs) != 2 || !strings.HasPrefix(rec.logs[0], `{"name":"echo","arguments":{"msg":"hi"},"_phase":"before"`) {
 		t.Fatalf("test log = %q", rec.logs)
 	}
 	rec.runCleanup()

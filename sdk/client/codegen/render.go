@@ -42,11 +42,11 @@ type Input struct {
 	Envelope bool
 }
 
+// rootField is the Handle field of the tools without a namespace.
+const rootField = "Root"
+
 // reserved are names the generated file declares itself.
 var reserved = map[string]bool{"Handle": true, "Connect": true, "Wrap": true, "RegistryHash": true}
-
-// rootMethods are methods of the generated Handle a root tool cannot use.
-var rootMethods = map[string]bool{"Client": true, "Close": true}
 
 type method struct {
 	tool    mcp.Tool
@@ -77,11 +77,16 @@ func Render(in Input) ([]byte, error) {
 	tools := append([]mcp.Tool(nil), in.Tools...)
 	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
 
-	ty := &typer{names: map[string]string{}}
+	ty := &typer{names: map[string]string{}, refs: map[string]refType{}}
 	for r := range reserved {
 		ty.names[r] = "the generated handle"
 	}
-	nss := map[string]*namespace{"": {typ: "Handle"}}
+	// Tools without a namespace are under Root (spec 002's _root): the
+	// call form is h.Root.Health(ctx, args).
+	nss := map[string]*namespace{"": {field: rootField, typ: rootField + "Tools"}}
+	if err := ty.declare(rootField+"Tools", "the root namespace"); err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
 	for _, t := range tools {
 		if skip[t.Name] {
 			continue
@@ -100,9 +105,6 @@ func Render(in Input) ([]byte, error) {
 		if nsKey != "" {
 			prefix = ns.field
 		}
-		if nsKey == "" && rootMethods[name] {
-			name += "Tool"
-		}
 		for _, other := range ns.methods {
 			if other.name == name {
 				return nil, fmt.Errorf("render: tools %s and %s both map to method %s", other.tool.Name, t.Name, name)
@@ -112,6 +114,7 @@ func Render(in Input) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("render: %w", err)
 		}
+		ty.setDefs(schema)
 		argsType := prefix + name + "Args"
 		n, err := ty.object(argsType, t.Name, []string{argsType + " are the arguments of the tool " + t.Name + "."}, schema, in.SessionKey)
 		if err != nil {
@@ -123,12 +126,7 @@ func Render(in Input) ([]byte, error) {
 			delete(ty.names, argsType)
 			argsType = ""
 		}
-		mt := method{tool: t, name: name, args: argsType, recv: ns.typ}
-		if nsKey == "" {
-			mt.recv, mt.handle = "*Handle", "x.h"
-		} else {
-			mt.handle = "x.h"
-		}
+		mt := method{tool: t, name: name, args: argsType, recv: ns.typ, handle: "x.h"}
 		mt.comment = append([]string{name + " calls the tool " + t.Name + "."}, docParagraph(t.Description)...)
 		ns.methods = append(ns.methods, mt)
 	}
@@ -140,12 +138,8 @@ func Render(in Input) ([]byte, error) {
 		}
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
-		for _, m := range nss[""].methods {
-			if m.name == nss[k].field {
-				return nil, fmt.Errorf("render: tool %s and namespace %s both map to %s", m.tool.Name, k, m.name)
-			}
-		}
+	if len(nss[""].methods) > 0 {
+		keys = append([]string{""}, keys...)
 	}
 
 	hash := client.RegistryHash(in.Tools)
@@ -160,6 +154,9 @@ func Render(in Input) ([]byte, error) {
 	p("")
 	p("import (")
 	p(`"context"`)
+	if len(ty.unions) > 0 {
+		p(`"encoding/json"`)
+	}
 	p("")
 	if !in.Envelope {
 		p(`"github.com/mark3labs/mcp-go/mcp"`)
@@ -173,12 +170,17 @@ func Render(in Input) ([]byte, error) {
 	p("const RegistryHash = %q", hash)
 	p("")
 	p("// Handle calls the server's tools with typed arguments, one method per")
-	p("// tool; namespaced tools (\"ns.method\") are under a field per namespace.")
+	p("// tool, under a field per namespace: \"ns.method\" is h.Ns.Method, and a")
+	p("// tool without a namespace is h.%s.Tool (spec 002's _root).", rootField)
 	p("type Handle struct {")
 	p("h *client.Handle")
 	for _, k := range keys {
 		ns := nss[k]
-		p("// %s holds the tools %s.*.", ns.field, k)
+		if k == "" {
+			p("// %s holds the tools without a namespace.", ns.field)
+		} else {
+			p("// %s holds the tools %s.*.", ns.field, k)
+		}
 		p("%s %s", ns.field, ns.typ)
 	}
 	p("}")
@@ -214,7 +216,11 @@ func Render(in Input) ([]byte, error) {
 	p("")
 	for _, k := range keys {
 		ns := nss[k]
-		p("// %s calls the tools %s.*.", ns.typ, k)
+		if k == "" {
+			p("// %s calls the tools without a namespace.", ns.typ)
+		} else {
+			p("// %s calls the tools %s.*.", ns.typ, k)
+		}
 		p("type %s struct {", ns.typ)
 		p("h *client.Handle")
 		p("}")
@@ -224,7 +230,7 @@ func Render(in Input) ([]byte, error) {
 	if in.Envelope {
 		ret, call = "*client.Envelope", "CallEnvelope"
 	}
-	for _, k := range append([]string{""}, keys...) {
+	for _, k := range keys {
 		for _, m := range nss[k].methods {
 			comment(&b, m.comment)
 			if m.args == "" {
@@ -259,6 +265,34 @@ func Render(in Input) ([]byte, error) {
 			}
 			p("%s %s `json:%q`", f.name, f.typ, tag)
 		}
+		p("}")
+		p("")
+	}
+	sort.SliceStable(ty.named, func(i, j int) bool { return ty.named[i].name < ty.named[j].name })
+	for _, n := range ty.named {
+		comment(&b, n.doc)
+		p("type %s %s", n.name, n.under)
+		p("")
+	}
+	sort.SliceStable(ty.unions, func(i, j int) bool { return ty.unions[i].name < ty.unions[j].name })
+	for _, u := range ty.unions {
+		comment(&b, u.doc)
+		p("type %s struct {", u.name)
+		for _, f := range u.fields {
+			comment(&b, f.doc)
+			p("%s %s", f.name, f.typ)
+		}
+		p("}")
+		p("")
+		p("// MarshalJSON encodes the field that is set (null when none is).")
+		p("func (v %s) MarshalJSON() ([]byte, error) {", u.name)
+		p("switch {")
+		for _, f := range u.fields {
+			p("case v.%s != nil:", f.name)
+			p("return json.Marshal(v.%s)", f.name)
+		}
+		p("}")
+		p("return []byte(\"null\"), nil")
 		p("}")
 		p("")
 	}

@@ -34,8 +34,8 @@ func goldenInput(t *testing.T) Input {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tools []mcp.Tool
-	if err := json.Unmarshal(b, &tools); err != nil {
+	tools, err := client.DecodeTools(b)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return Input{
@@ -128,7 +128,7 @@ func TestRenderEnvelopeMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(got)
-	if !strings.Contains(s, "func (x *Handle) KnowledgeLast(ctx context.Context, args KnowledgeLastArgs) (*client.Envelope, error) {") ||
+	if !strings.Contains(s, "func (x RootTools) KnowledgeLast(ctx context.Context, args KnowledgeLastArgs) (*client.Envelope, error) {") ||
 		strings.Contains(s, "mcp-go/mcp") {
 		t.Fatalf("envelope methods not generated:\n%s", s)
 	}
@@ -136,10 +136,14 @@ func TestRenderEnvelopeMethods(t *testing.T) {
 
 func TestRenderRejectsCollisions(t *testing.T) {
 	cases := map[string][]mcp.Tool{
-		"same method":       {mcp.NewTool("get_url"), mcp.NewTool("getUrl")},
-		"namespace vs root": {mcp.NewTool("nav"), mcp.NewTool("nav.go")},
-		"prefixed and not":  {mcp.NewTool("mm_click"), mcp.NewTool("click")},
-		"field names":       {mcp.NewTool("x", mcp.WithString("a_b"), mcp.WithString("aB"))},
+		"same method":          {mcp.NewTool("get_url"), mcp.NewTool("getUrl")},
+		"namespace named root": {mcp.NewTool("health"), mcp.NewTool("root.go")},
+		"clashing definitions": {
+			mcp.NewToolWithRawSchema("a", "", json.RawMessage(`{"type":"object","definitions":{"S":{"type":"string"}},"properties":{"s":{"$ref":"#/definitions/S"}}}`)),
+			mcp.NewToolWithRawSchema("b", "", json.RawMessage(`{"type":"object","definitions":{"S":{"type":"integer"}},"properties":{"s":{"$ref":"#/definitions/S"}}}`)),
+		},
+		"prefixed and not": {mcp.NewTool("mm_click"), mcp.NewTool("click")},
+		"field names":      {mcp.NewTool("x", mcp.WithString("a_b"), mcp.WithString("aB"))},
 	}
 	for name, tools := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -27,7 +27,134 @@ type field struct {
 // needs on the way.
 type typer struct {
 	structs []structDecl
+	unions  []unionDecl
+	named   []namedDecl
 	names   map[string]string // declared type name -> what declared it
+	// defs are the definitions ("definitions" or "$defs") of the tool
+	// schema being rendered, for "$ref"s.
+	defs map[string]any
+	// refs are the types made from definitions, by Go name: a definition
+	// shared by several tools becomes one type.
+	refs map[string]refType
+}
+
+// refType is the type a definition became.
+type refType struct {
+	schema string // the definition, as JSON, to tell a clash from a share
+	ptr    bool
+}
+
+// namedDecl is a named non-struct type: type Name Under.
+type namedDecl struct {
+	name, under string
+	doc         []string
+}
+
+// unionDecl is a oneOf: a struct with one pointer field per alternative
+// and a MarshalJSON that encodes the one set.
+type unionDecl struct {
+	name   string
+	doc    []string
+	fields []field
+}
+
+// setDefs makes the definitions of a tool's input schema the target of
+// its "$ref"s.
+func (ty *typer) setDefs(schema map[string]any) {
+	ty.defs = map[string]any{}
+	for _, k := range []string{"definitions", "$defs"} {
+		if d, ok := schema[k].(map[string]any); ok {
+			for n, v := range d {
+				ty.defs[n] = v
+			}
+		}
+	}
+}
+
+// ref returns the named type of a local "$ref" (#/definitions/X or
+// #/$defs/X): the type X, declared once and shared by every tool whose
+// definition of X is the same. An unknown or remote ref is any.
+func (ty *typer) ref(ref, owner string) (string, bool, error) {
+	var def map[string]any
+	var name string
+	for _, p := range []string{"#/definitions/", "#/$defs/"} {
+		if strings.HasPrefix(ref, p) {
+			name = strings.TrimPrefix(ref, p)
+			def, _ = ty.defs[name].(map[string]any)
+		}
+	}
+	if def == nil {
+		return "any", false, nil
+	}
+	tname := goName(name)
+	canon := jsonText(def)
+	if prev, ok := ty.refs[tname]; ok {
+		if prev.schema != canon {
+			return "", false, fmt.Errorf("definition %s of %s differs from another tool's definition of the same name", name, owner)
+		}
+		return tname, prev.ptr, nil
+	}
+	doc := []string{tname + " is the definition " + quoteName(name) + "."}
+	doc = append(doc, propDoc(def)...)
+	var ptr bool
+	switch {
+	case def["oneOf"] != nil:
+		if err := ty.union(tname, owner, doc, def); err != nil {
+			return "", false, err
+		}
+		ptr = true
+	case schemaType(def) == "object" && len(mapOf(def["properties"])) > 0:
+		if _, err := ty.object(tname, owner, doc, def, ""); err != nil {
+			return "", false, err
+		}
+		ptr = true
+	default:
+		under, p, err := ty.goType(tname+"Value", owner, def)
+		if err != nil {
+			return "", false, err
+		}
+		if err := ty.declare(tname, owner); err != nil {
+			return "", false, err
+		}
+		ty.named = append(ty.named, namedDecl{name: tname, under: under, doc: doc})
+		ptr = p
+	}
+	ty.refs[tname] = refType{schema: canon, ptr: ptr}
+	return tname, ptr, nil
+}
+
+// union declares name for a oneOf: one pointer field per alternative,
+// named after its kind (String, Int, Number, Bool, Array, Object).
+func (ty *typer) union(name, owner string, doc []string, schema map[string]any) error {
+	if err := ty.declare(name, owner); err != nil {
+		return err
+	}
+	alts, _ := schema["oneOf"].([]any)
+	u := unionDecl{name: name, doc: append(doc, "Set exactly one field.")}
+	seen := map[string]bool{}
+	for _, a := range alts {
+		as, _ := a.(map[string]any)
+		kind := map[string]string{"string": "String", "integer": "Int", "number": "Number", "boolean": "Bool", "array": "Array", "object": "Object"}[schemaType(as)]
+		if kind == "" || seen[kind] {
+			kind = fmt.Sprintf("Alt%d", len(u.fields)+1)
+		}
+		seen[kind] = true
+		typ, _, err := ty.goType(name+kind, owner, as)
+		if err != nil {
+			return err
+		}
+		if !strings.HasPrefix(typ, "[]") && !strings.HasPrefix(typ, "map[") && typ != "any" {
+			typ = "*" + typ
+		}
+		u.fields = append(u.fields, field{name: kind, typ: typ, doc: propDoc(as)})
+	}
+	ty.unions = append(ty.unions, u)
+	return nil
+}
+
+func mapOf(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
 }
 
 // declare reserves a type name or reports a collision.
@@ -93,6 +220,15 @@ func (ty *typer) object(name, owner string, doc []string, schema map[string]any,
 func (ty *typer) goType(name, owner string, schema map[string]any) (string, bool, error) {
 	if schema == nil {
 		return "any", false, nil
+	}
+	if ref, ok := schema["$ref"].(string); ok {
+		return ty.ref(ref, owner)
+	}
+	if schema["oneOf"] != nil && schema["type"] == nil {
+		if err := ty.union(name, owner, []string{name + " is the " + quoteName(owner) + " value."}, schema); err != nil {
+			return "", false, err
+		}
+		return name, true, nil
 	}
 	switch schemaType(schema) {
 	case "string":

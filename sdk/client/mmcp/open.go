@@ -54,11 +54,11 @@ type driftAdapter struct {
 
 // Open lists the tools on c, compares their hash, then opens inner.
 func (a driftAdapter) Open(ctx context.Context, c *mcpclient.Client, key string) error {
-	list, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	tools, err := client.ListToolsRaw(ctx, c)
 	if err != nil {
 		return fmt.Errorf("list tools: %w", err)
 	}
-	if have := OwnHash(list.Tools); have != a.want {
+	if have := OwnHash(tools); have != a.want {
 		return &client.DriftError{Have: have, Want: a.want}
 	}
 	if a.inner == nil {

@@ -1474,6 +1474,394 @@ func (x *StateResponse) GetError() *Error {
 	return nil
 }
 
+type StateProbeResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// elements maps a name to a CSS selector.
+	Elements map[string]string `protobuf:"bytes,1,rep,name=elements,proto3" json:"elements,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// script is evaluated in the page's main world.
+	Script        string `protobuf:"bytes,2,opt,name=script,proto3" json:"script,omitempty"`
+	Error         *Error `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StateProbeResponse) Reset() {
+	*x = StateProbeResponse{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StateProbeResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StateProbeResponse) ProtoMessage() {}
+
+func (x *StateProbeResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StateProbeResponse.ProtoReflect.Descriptor instead.
+func (*StateProbeResponse) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *StateProbeResponse) GetElements() map[string]string {
+	if x != nil {
+		return x.Elements
+	}
+	return nil
+}
+
+func (x *StateProbeResponse) GetScript() string {
+	if x != nil {
+		return x.Script
+	}
+	return ""
+}
+
+func (x *StateProbeResponse) GetError() *Error {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+type ElementProbe struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Present       bool                   `protobuf:"varint,1,opt,name=present,proto3" json:"present,omitempty"`
+	Text          string                 `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ElementProbe) Reset() {
+	*x = ElementProbe{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ElementProbe) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ElementProbe) ProtoMessage() {}
+
+func (x *ElementProbe) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ElementProbe.ProtoReflect.Descriptor instead.
+func (*ElementProbe) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *ElementProbe) GetPresent() bool {
+	if x != nil {
+		return x.Present
+	}
+	return false
+}
+
+func (x *ElementProbe) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+type PageSnapshot struct {
+	state    protoimpl.MessageState   `protogen:"open.v1"`
+	Url      string                   `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
+	Role     string                   `protobuf:"bytes,2,opt,name=role,proto3" json:"role,omitempty"`
+	Elements map[string]*ElementProbe `protobuf:"bytes,3,rep,name=elements,proto3" json:"elements,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// app_state_json is the script's JSON value, or empty.
+	AppStateJson  []byte `protobuf:"bytes,4,opt,name=app_state_json,json=appStateJson,proto3" json:"app_state_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PageSnapshot) Reset() {
+	*x = PageSnapshot{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PageSnapshot) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PageSnapshot) ProtoMessage() {}
+
+func (x *PageSnapshot) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PageSnapshot.ProtoReflect.Descriptor instead.
+func (*PageSnapshot) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *PageSnapshot) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *PageSnapshot) GetRole() string {
+	if x != nil {
+		return x.Role
+	}
+	return ""
+}
+
+func (x *PageSnapshot) GetElements() map[string]*ElementProbe {
+	if x != nil {
+		return x.Elements
+	}
+	return nil
+}
+
+func (x *PageSnapshot) GetAppStateJson() []byte {
+	if x != nil {
+		return x.AppStateJson
+	}
+	return nil
+}
+
+type ScreenResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Screen        string                 `protobuf:"bytes,1,opt,name=screen,proto3" json:"screen,omitempty"`
+	Error         *Error                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScreenResponse) Reset() {
+	*x = ScreenResponse{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScreenResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScreenResponse) ProtoMessage() {}
+
+func (x *ScreenResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScreenResponse.ProtoReflect.Descriptor instead.
+func (*ScreenResponse) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *ScreenResponse) GetScreen() string {
+	if x != nil {
+		return x.Screen
+	}
+	return ""
+}
+
+func (x *ScreenResponse) GetError() *Error {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+type StateRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Page          *PageSnapshot          `protobuf:"bytes,1,opt,name=page,proto3" json:"page,omitempty"`
+	ExtensionId   string                 `protobuf:"bytes,2,opt,name=extension_id,json=extensionId,proto3" json:"extension_id,omitempty"`
+	ChainId       int64                  `protobuf:"varint,3,opt,name=chain_id,json=chainId,proto3" json:"chain_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StateRequest) Reset() {
+	*x = StateRequest{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StateRequest) ProtoMessage() {}
+
+func (x *StateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StateRequest.ProtoReflect.Descriptor instead.
+func (*StateRequest) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *StateRequest) GetPage() *PageSnapshot {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *StateRequest) GetExtensionId() string {
+	if x != nil {
+		return x.ExtensionId
+	}
+	return ""
+}
+
+func (x *StateRequest) GetChainId() int64 {
+	if x != nil {
+		return x.ChainId
+	}
+	return 0
+}
+
+// WalletStatusResponse: unset optional fields are unknown.
+type WalletStatusResponse struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	IsUnlocked     *bool                  `protobuf:"varint,1,opt,name=is_unlocked,json=isUnlocked,proto3,oneof" json:"is_unlocked,omitempty"`
+	AccountAddress *string                `protobuf:"bytes,2,opt,name=account_address,json=accountAddress,proto3,oneof" json:"account_address,omitempty"`
+	NetworkName    *string                `protobuf:"bytes,3,opt,name=network_name,json=networkName,proto3,oneof" json:"network_name,omitempty"`
+	ChainId        *int64                 `protobuf:"varint,4,opt,name=chain_id,json=chainId,proto3,oneof" json:"chain_id,omitempty"`
+	Balance        *string                `protobuf:"bytes,5,opt,name=balance,proto3,oneof" json:"balance,omitempty"`
+	ErrorMessage   *string                `protobuf:"bytes,6,opt,name=error_message,json=errorMessage,proto3,oneof" json:"error_message,omitempty"`
+	Error          *Error                 `protobuf:"bytes,7,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *WalletStatusResponse) Reset() {
+	*x = WalletStatusResponse{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WalletStatusResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WalletStatusResponse) ProtoMessage() {}
+
+func (x *WalletStatusResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WalletStatusResponse.ProtoReflect.Descriptor instead.
+func (*WalletStatusResponse) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *WalletStatusResponse) GetIsUnlocked() bool {
+	if x != nil && x.IsUnlocked != nil {
+		return *x.IsUnlocked
+	}
+	return false
+}
+
+func (x *WalletStatusResponse) GetAccountAddress() string {
+	if x != nil && x.AccountAddress != nil {
+		return *x.AccountAddress
+	}
+	return ""
+}
+
+func (x *WalletStatusResponse) GetNetworkName() string {
+	if x != nil && x.NetworkName != nil {
+		return *x.NetworkName
+	}
+	return ""
+}
+
+func (x *WalletStatusResponse) GetChainId() int64 {
+	if x != nil && x.ChainId != nil {
+		return *x.ChainId
+	}
+	return 0
+}
+
+func (x *WalletStatusResponse) GetBalance() string {
+	if x != nil && x.Balance != nil {
+		return *x.Balance
+	}
+	return ""
+}
+
+func (x *WalletStatusResponse) GetErrorMessage() string {
+	if x != nil && x.ErrorMessage != nil {
+		return *x.ErrorMessage
+	}
+	return ""
+}
+
+func (x *WalletStatusResponse) GetError() *Error {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
 type MockServerOptions struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Port          int32                  `protobuf:"varint,1,opt,name=port,proto3" json:"port,omitempty"`
@@ -1483,7 +1871,7 @@ type MockServerOptions struct {
 
 func (x *MockServerOptions) Reset() {
 	*x = MockServerOptions{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1495,7 +1883,7 @@ func (x *MockServerOptions) String() string {
 func (*MockServerOptions) ProtoMessage() {}
 
 func (x *MockServerOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1508,7 +1896,7 @@ func (x *MockServerOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MockServerOptions.ProtoReflect.Descriptor instead.
 func (*MockServerOptions) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{25}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *MockServerOptions) GetPort() int32 {
@@ -1530,7 +1918,7 @@ type MockServerStatus struct {
 
 func (x *MockServerStatus) Reset() {
 	*x = MockServerStatus{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1542,7 +1930,7 @@ func (x *MockServerStatus) String() string {
 func (*MockServerStatus) ProtoMessage() {}
 
 func (x *MockServerStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1555,7 +1943,7 @@ func (x *MockServerStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MockServerStatus.ProtoReflect.Descriptor instead.
 func (*MockServerStatus) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{26}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *MockServerStatus) GetRunning() bool {
@@ -1596,7 +1984,7 @@ type MockServerStatusResponse struct {
 
 func (x *MockServerStatusResponse) Reset() {
 	*x = MockServerStatusResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1608,7 +1996,7 @@ func (x *MockServerStatusResponse) String() string {
 func (*MockServerStatusResponse) ProtoMessage() {}
 
 func (x *MockServerStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1621,7 +2009,7 @@ func (x *MockServerStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MockServerStatusResponse.ProtoReflect.Descriptor instead.
 func (*MockServerStatusResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{27}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *MockServerStatusResponse) GetStatus() *MockServerStatus {
@@ -1648,7 +2036,7 @@ type IsRunningResponse struct {
 
 func (x *IsRunningResponse) Reset() {
 	*x = IsRunningResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1660,7 +2048,7 @@ func (x *IsRunningResponse) String() string {
 func (*IsRunningResponse) ProtoMessage() {}
 
 func (x *IsRunningResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1673,7 +2061,7 @@ func (x *IsRunningResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IsRunningResponse.ProtoReflect.Descriptor instead.
 func (*IsRunningResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{28}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *IsRunningResponse) GetRunning() bool {
@@ -1802,7 +2190,48 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\rStateResponse\x12\x1d\n" +
 	"\n" +
 	"state_json\x18\x01 \x01(\fR\tstateJson\x12$\n" +
-	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"'\n" +
+	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"\xd6\x01\n" +
+	"\x12StateProbeResponse\x12E\n" +
+	"\belements\x18\x01 \x03(\v2).mmcp.v1.StateProbeResponse.ElementsEntryR\belements\x12\x16\n" +
+	"\x06script\x18\x02 \x01(\tR\x06script\x12$\n" +
+	"\x05error\x18\x03 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\x1a;\n" +
+	"\rElementsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"<\n" +
+	"\fElementProbe\x12\x18\n" +
+	"\apresent\x18\x01 \x01(\bR\apresent\x12\x12\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\"\xef\x01\n" +
+	"\fPageSnapshot\x12\x10\n" +
+	"\x03url\x18\x01 \x01(\tR\x03url\x12\x12\n" +
+	"\x04role\x18\x02 \x01(\tR\x04role\x12?\n" +
+	"\belements\x18\x03 \x03(\v2#.mmcp.v1.PageSnapshot.ElementsEntryR\belements\x12$\n" +
+	"\x0eapp_state_json\x18\x04 \x01(\fR\fappStateJson\x1aR\n" +
+	"\rElementsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12+\n" +
+	"\x05value\x18\x02 \x01(\v2\x15.mmcp.v1.ElementProbeR\x05value:\x028\x01\"N\n" +
+	"\x0eScreenResponse\x12\x16\n" +
+	"\x06screen\x18\x01 \x01(\tR\x06screen\x12$\n" +
+	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"w\n" +
+	"\fStateRequest\x12)\n" +
+	"\x04page\x18\x01 \x01(\v2\x15.mmcp.v1.PageSnapshotR\x04page\x12!\n" +
+	"\fextension_id\x18\x02 \x01(\tR\vextensionId\x12\x19\n" +
+	"\bchain_id\x18\x03 \x01(\x03R\achainId\"\x81\x03\n" +
+	"\x14WalletStatusResponse\x12$\n" +
+	"\vis_unlocked\x18\x01 \x01(\bH\x00R\n" +
+	"isUnlocked\x88\x01\x01\x12,\n" +
+	"\x0faccount_address\x18\x02 \x01(\tH\x01R\x0eaccountAddress\x88\x01\x01\x12&\n" +
+	"\fnetwork_name\x18\x03 \x01(\tH\x02R\vnetworkName\x88\x01\x01\x12\x1e\n" +
+	"\bchain_id\x18\x04 \x01(\x03H\x03R\achainId\x88\x01\x01\x12\x1d\n" +
+	"\abalance\x18\x05 \x01(\tH\x04R\abalance\x88\x01\x01\x12(\n" +
+	"\rerror_message\x18\x06 \x01(\tH\x05R\ferrorMessage\x88\x01\x01\x12$\n" +
+	"\x05error\x18\a \x01(\v2\x0e.mmcp.v1.ErrorR\x05errorB\x0e\n" +
+	"\f_is_unlockedB\x12\n" +
+	"\x10_account_addressB\x0f\n" +
+	"\r_network_nameB\v\n" +
+	"\t_chain_idB\n" +
+	"\n" +
+	"\b_balanceB\x10\n" +
+	"\x0e_error_message\"'\n" +
 	"\x11MockServerOptions\x12\x12\n" +
 	"\x04port\x18\x01 \x01(\x05R\x04port\"w\n" +
 	"\x10MockServerStatus\x12\x18\n" +
@@ -1841,7 +2270,11 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\x04Stop\x12\x0e.mmcp.v1.Empty\x1a\x12.mmcp.v1.ErrorOnly\x12=\n" +
 	"\fDefaultState\x12\x15.mmcp.v1.StateOptions\x1a\x16.mmcp.v1.StateResponse\x12@\n" +
 	"\x0fOnboardingState\x12\x15.mmcp.v1.StateOptions\x1a\x16.mmcp.v1.StateResponse\x12F\n" +
-	"\rResolvePreset\x12\x1d.mmcp.v1.ResolvePresetRequest\x1a\x16.mmcp.v1.StateResponse2\xf6\x01\n" +
+	"\rResolvePreset\x12\x1d.mmcp.v1.ResolvePresetRequest\x1a\x16.mmcp.v1.StateResponse2\xc4\x01\n" +
+	"\rStateSnapshot\x124\n" +
+	"\x05Probe\x12\x0e.mmcp.v1.Empty\x1a\x1b.mmcp.v1.StateProbeResponse\x12>\n" +
+	"\fDetectScreen\x12\x15.mmcp.v1.PageSnapshot\x1a\x17.mmcp.v1.ScreenResponse\x12=\n" +
+	"\x05State\x12\x15.mmcp.v1.StateRequest\x1a\x1d.mmcp.v1.WalletStatusResponse2\xf6\x01\n" +
 	"\n" +
 	"MockServer\x12F\n" +
 	"\x05Start\x12\x1a.mmcp.v1.MockServerOptions\x1a!.mmcp.v1.MockServerStatusResponse\x12*\n" +
@@ -1861,7 +2294,7 @@ func file_mmcp_v1_capabilities_proto_rawDescGZIP() []byte {
 	return file_mmcp_v1_capabilities_proto_rawDescData
 }
 
-var file_mmcp_v1_capabilities_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_mmcp_v1_capabilities_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_mmcp_v1_capabilities_proto_goTypes = []any{
 	(*BuildRequest)(nil),             // 0: mmcp.v1.BuildRequest
 	(*BuildResult)(nil),              // 1: mmcp.v1.BuildResult
@@ -1888,92 +2321,113 @@ var file_mmcp_v1_capabilities_proto_goTypes = []any{
 	(*FixtureStartResponse)(nil),     // 22: mmcp.v1.FixtureStartResponse
 	(*ResolvePresetRequest)(nil),     // 23: mmcp.v1.ResolvePresetRequest
 	(*StateResponse)(nil),            // 24: mmcp.v1.StateResponse
-	(*MockServerOptions)(nil),        // 25: mmcp.v1.MockServerOptions
-	(*MockServerStatus)(nil),         // 26: mmcp.v1.MockServerStatus
-	(*MockServerStatusResponse)(nil), // 27: mmcp.v1.MockServerStatusResponse
-	(*IsRunningResponse)(nil),        // 28: mmcp.v1.IsRunningResponse
-	nil,                              // 29: mmcp.v1.FixtureStartRequest.ContractsEntry
-	(*Error)(nil),                    // 30: mmcp.v1.Error
-	(*Empty)(nil),                    // 31: mmcp.v1.Empty
-	(*Event)(nil),                    // 32: mmcp.v1.Event
-	(*ErrorOnly)(nil),                // 33: mmcp.v1.ErrorOnly
+	(*StateProbeResponse)(nil),       // 25: mmcp.v1.StateProbeResponse
+	(*ElementProbe)(nil),             // 26: mmcp.v1.ElementProbe
+	(*PageSnapshot)(nil),             // 27: mmcp.v1.PageSnapshot
+	(*ScreenResponse)(nil),           // 28: mmcp.v1.ScreenResponse
+	(*StateRequest)(nil),             // 29: mmcp.v1.StateRequest
+	(*WalletStatusResponse)(nil),     // 30: mmcp.v1.WalletStatusResponse
+	(*MockServerOptions)(nil),        // 31: mmcp.v1.MockServerOptions
+	(*MockServerStatus)(nil),         // 32: mmcp.v1.MockServerStatus
+	(*MockServerStatusResponse)(nil), // 33: mmcp.v1.MockServerStatusResponse
+	(*IsRunningResponse)(nil),        // 34: mmcp.v1.IsRunningResponse
+	nil,                              // 35: mmcp.v1.FixtureStartRequest.ContractsEntry
+	nil,                              // 36: mmcp.v1.StateProbeResponse.ElementsEntry
+	nil,                              // 37: mmcp.v1.PageSnapshot.ElementsEntry
+	(*Error)(nil),                    // 38: mmcp.v1.Error
+	(*Empty)(nil),                    // 39: mmcp.v1.Empty
+	(*Event)(nil),                    // 40: mmcp.v1.Event
+	(*ErrorOnly)(nil),                // 41: mmcp.v1.ErrorOnly
 }
 var file_mmcp_v1_capabilities_proto_depIdxs = []int32{
-	30, // 0: mmcp.v1.IsBuiltResponse.error:type_name -> mmcp.v1.Error
-	30, // 1: mmcp.v1.PathResponse.error:type_name -> mmcp.v1.Error
+	38, // 0: mmcp.v1.IsBuiltResponse.error:type_name -> mmcp.v1.Error
+	38, // 1: mmcp.v1.PathResponse.error:type_name -> mmcp.v1.Error
 	5,  // 2: mmcp.v1.ChainStatusResponse.status:type_name -> mmcp.v1.ChainStatus
-	30, // 3: mmcp.v1.ChainStatusResponse.error:type_name -> mmcp.v1.Error
-	30, // 4: mmcp.v1.SnapshotResponse.error:type_name -> mmcp.v1.Error
+	38, // 3: mmcp.v1.ChainStatusResponse.error:type_name -> mmcp.v1.Error
+	38, // 4: mmcp.v1.SnapshotResponse.error:type_name -> mmcp.v1.Error
 	11, // 5: mmcp.v1.DeployRequest.options:type_name -> mmcp.v1.DeployOptions
 	13, // 6: mmcp.v1.DeployResponse.deployment:type_name -> mmcp.v1.Deployment
-	30, // 7: mmcp.v1.DeployResponse.error:type_name -> mmcp.v1.Error
+	38, // 7: mmcp.v1.DeployResponse.error:type_name -> mmcp.v1.Error
 	11, // 8: mmcp.v1.DeployManyRequest.options:type_name -> mmcp.v1.DeployOptions
 	13, // 9: mmcp.v1.DeployManyResponse.deployed:type_name -> mmcp.v1.Deployment
 	16, // 10: mmcp.v1.DeployManyResponse.failed:type_name -> mmcp.v1.DeployFailure
-	30, // 11: mmcp.v1.DeployManyResponse.error:type_name -> mmcp.v1.Error
+	38, // 11: mmcp.v1.DeployManyResponse.error:type_name -> mmcp.v1.Error
 	13, // 12: mmcp.v1.DeploymentsResponse.deployments:type_name -> mmcp.v1.Deployment
-	30, // 13: mmcp.v1.DeploymentsResponse.error:type_name -> mmcp.v1.Error
-	30, // 14: mmcp.v1.AvailableResponse.error:type_name -> mmcp.v1.Error
-	29, // 15: mmcp.v1.FixtureStartRequest.contracts:type_name -> mmcp.v1.FixtureStartRequest.ContractsEntry
-	30, // 16: mmcp.v1.FixtureStartResponse.error:type_name -> mmcp.v1.Error
+	38, // 13: mmcp.v1.DeploymentsResponse.error:type_name -> mmcp.v1.Error
+	38, // 14: mmcp.v1.AvailableResponse.error:type_name -> mmcp.v1.Error
+	35, // 15: mmcp.v1.FixtureStartRequest.contracts:type_name -> mmcp.v1.FixtureStartRequest.ContractsEntry
+	38, // 16: mmcp.v1.FixtureStartResponse.error:type_name -> mmcp.v1.Error
 	20, // 17: mmcp.v1.ResolvePresetRequest.options:type_name -> mmcp.v1.StateOptions
-	30, // 18: mmcp.v1.StateResponse.error:type_name -> mmcp.v1.Error
-	26, // 19: mmcp.v1.MockServerStatusResponse.status:type_name -> mmcp.v1.MockServerStatus
-	30, // 20: mmcp.v1.MockServerStatusResponse.error:type_name -> mmcp.v1.Error
-	30, // 21: mmcp.v1.IsRunningResponse.error:type_name -> mmcp.v1.Error
-	0,  // 22: mmcp.v1.Build.Build:input_type -> mmcp.v1.BuildRequest
-	31, // 23: mmcp.v1.Build.IsBuilt:input_type -> mmcp.v1.Empty
-	31, // 24: mmcp.v1.Build.ExtensionPath:input_type -> mmcp.v1.Empty
-	4,  // 25: mmcp.v1.Chain.Start:input_type -> mmcp.v1.ChainOptions
-	31, // 26: mmcp.v1.Chain.Stop:input_type -> mmcp.v1.Empty
-	31, // 27: mmcp.v1.Chain.Status:input_type -> mmcp.v1.Empty
-	31, // 28: mmcp.v1.Chain.Snapshot:input_type -> mmcp.v1.Empty
-	8,  // 29: mmcp.v1.Chain.Revert:input_type -> mmcp.v1.RevertRequest
-	9,  // 30: mmcp.v1.Chain.SetBalance:input_type -> mmcp.v1.SetBalanceRequest
-	10, // 31: mmcp.v1.Chain.Mine:input_type -> mmcp.v1.MineRequest
-	12, // 32: mmcp.v1.ContractSeeding.Deploy:input_type -> mmcp.v1.DeployRequest
-	15, // 33: mmcp.v1.ContractSeeding.DeployMany:input_type -> mmcp.v1.DeployManyRequest
-	31, // 34: mmcp.v1.ContractSeeding.Deployed:input_type -> mmcp.v1.Empty
-	31, // 35: mmcp.v1.ContractSeeding.Available:input_type -> mmcp.v1.Empty
-	31, // 36: mmcp.v1.ContractSeeding.Clear:input_type -> mmcp.v1.Empty
-	21, // 37: mmcp.v1.Fixture.Start:input_type -> mmcp.v1.FixtureStartRequest
-	31, // 38: mmcp.v1.Fixture.Stop:input_type -> mmcp.v1.Empty
-	20, // 39: mmcp.v1.Fixture.DefaultState:input_type -> mmcp.v1.StateOptions
-	20, // 40: mmcp.v1.Fixture.OnboardingState:input_type -> mmcp.v1.StateOptions
-	23, // 41: mmcp.v1.Fixture.ResolvePreset:input_type -> mmcp.v1.ResolvePresetRequest
-	25, // 42: mmcp.v1.MockServer.Start:input_type -> mmcp.v1.MockServerOptions
-	31, // 43: mmcp.v1.MockServer.Stop:input_type -> mmcp.v1.Empty
-	31, // 44: mmcp.v1.MockServer.IsRunning:input_type -> mmcp.v1.Empty
-	31, // 45: mmcp.v1.MockServer.Status:input_type -> mmcp.v1.Empty
-	32, // 46: mmcp.v1.Build.Build:output_type -> mmcp.v1.Event
-	2,  // 47: mmcp.v1.Build.IsBuilt:output_type -> mmcp.v1.IsBuiltResponse
-	3,  // 48: mmcp.v1.Build.ExtensionPath:output_type -> mmcp.v1.PathResponse
-	6,  // 49: mmcp.v1.Chain.Start:output_type -> mmcp.v1.ChainStatusResponse
-	33, // 50: mmcp.v1.Chain.Stop:output_type -> mmcp.v1.ErrorOnly
-	6,  // 51: mmcp.v1.Chain.Status:output_type -> mmcp.v1.ChainStatusResponse
-	7,  // 52: mmcp.v1.Chain.Snapshot:output_type -> mmcp.v1.SnapshotResponse
-	33, // 53: mmcp.v1.Chain.Revert:output_type -> mmcp.v1.ErrorOnly
-	33, // 54: mmcp.v1.Chain.SetBalance:output_type -> mmcp.v1.ErrorOnly
-	33, // 55: mmcp.v1.Chain.Mine:output_type -> mmcp.v1.ErrorOnly
-	14, // 56: mmcp.v1.ContractSeeding.Deploy:output_type -> mmcp.v1.DeployResponse
-	17, // 57: mmcp.v1.ContractSeeding.DeployMany:output_type -> mmcp.v1.DeployManyResponse
-	18, // 58: mmcp.v1.ContractSeeding.Deployed:output_type -> mmcp.v1.DeploymentsResponse
-	19, // 59: mmcp.v1.ContractSeeding.Available:output_type -> mmcp.v1.AvailableResponse
-	33, // 60: mmcp.v1.ContractSeeding.Clear:output_type -> mmcp.v1.ErrorOnly
-	22, // 61: mmcp.v1.Fixture.Start:output_type -> mmcp.v1.FixtureStartResponse
-	33, // 62: mmcp.v1.Fixture.Stop:output_type -> mmcp.v1.ErrorOnly
-	24, // 63: mmcp.v1.Fixture.DefaultState:output_type -> mmcp.v1.StateResponse
-	24, // 64: mmcp.v1.Fixture.OnboardingState:output_type -> mmcp.v1.StateResponse
-	24, // 65: mmcp.v1.Fixture.ResolvePreset:output_type -> mmcp.v1.StateResponse
-	27, // 66: mmcp.v1.MockServer.Start:output_type -> mmcp.v1.MockServerStatusResponse
-	33, // 67: mmcp.v1.MockServer.Stop:output_type -> mmcp.v1.ErrorOnly
-	28, // 68: mmcp.v1.MockServer.IsRunning:output_type -> mmcp.v1.IsRunningResponse
-	27, // 69: mmcp.v1.MockServer.Status:output_type -> mmcp.v1.MockServerStatusResponse
-	46, // [46:70] is the sub-list for method output_type
-	22, // [22:46] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	38, // 18: mmcp.v1.StateResponse.error:type_name -> mmcp.v1.Error
+	36, // 19: mmcp.v1.StateProbeResponse.elements:type_name -> mmcp.v1.StateProbeResponse.ElementsEntry
+	38, // 20: mmcp.v1.StateProbeResponse.error:type_name -> mmcp.v1.Error
+	37, // 21: mmcp.v1.PageSnapshot.elements:type_name -> mmcp.v1.PageSnapshot.ElementsEntry
+	38, // 22: mmcp.v1.ScreenResponse.error:type_name -> mmcp.v1.Error
+	27, // 23: mmcp.v1.StateRequest.page:type_name -> mmcp.v1.PageSnapshot
+	38, // 24: mmcp.v1.WalletStatusResponse.error:type_name -> mmcp.v1.Error
+	32, // 25: mmcp.v1.MockServerStatusResponse.status:type_name -> mmcp.v1.MockServerStatus
+	38, // 26: mmcp.v1.MockServerStatusResponse.error:type_name -> mmcp.v1.Error
+	38, // 27: mmcp.v1.IsRunningResponse.error:type_name -> mmcp.v1.Error
+	26, // 28: mmcp.v1.PageSnapshot.ElementsEntry.value:type_name -> mmcp.v1.ElementProbe
+	0,  // 29: mmcp.v1.Build.Build:input_type -> mmcp.v1.BuildRequest
+	39, // 30: mmcp.v1.Build.IsBuilt:input_type -> mmcp.v1.Empty
+	39, // 31: mmcp.v1.Build.ExtensionPath:input_type -> mmcp.v1.Empty
+	4,  // 32: mmcp.v1.Chain.Start:input_type -> mmcp.v1.ChainOptions
+	39, // 33: mmcp.v1.Chain.Stop:input_type -> mmcp.v1.Empty
+	39, // 34: mmcp.v1.Chain.Status:input_type -> mmcp.v1.Empty
+	39, // 35: mmcp.v1.Chain.Snapshot:input_type -> mmcp.v1.Empty
+	8,  // 36: mmcp.v1.Chain.Revert:input_type -> mmcp.v1.RevertRequest
+	9,  // 37: mmcp.v1.Chain.SetBalance:input_type -> mmcp.v1.SetBalanceRequest
+	10, // 38: mmcp.v1.Chain.Mine:input_type -> mmcp.v1.MineRequest
+	12, // 39: mmcp.v1.ContractSeeding.Deploy:input_type -> mmcp.v1.DeployRequest
+	15, // 40: mmcp.v1.ContractSeeding.DeployMany:input_type -> mmcp.v1.DeployManyRequest
+	39, // 41: mmcp.v1.ContractSeeding.Deployed:input_type -> mmcp.v1.Empty
+	39, // 42: mmcp.v1.ContractSeeding.Available:input_type -> mmcp.v1.Empty
+	39, // 43: mmcp.v1.ContractSeeding.Clear:input_type -> mmcp.v1.Empty
+	21, // 44: mmcp.v1.Fixture.Start:input_type -> mmcp.v1.FixtureStartRequest
+	39, // 45: mmcp.v1.Fixture.Stop:input_type -> mmcp.v1.Empty
+	20, // 46: mmcp.v1.Fixture.DefaultState:input_type -> mmcp.v1.StateOptions
+	20, // 47: mmcp.v1.Fixture.OnboardingState:input_type -> mmcp.v1.StateOptions
+	23, // 48: mmcp.v1.Fixture.ResolvePreset:input_type -> mmcp.v1.ResolvePresetRequest
+	39, // 49: mmcp.v1.StateSnapshot.Probe:input_type -> mmcp.v1.Empty
+	27, // 50: mmcp.v1.StateSnapshot.DetectScreen:input_type -> mmcp.v1.PageSnapshot
+	29, // 51: mmcp.v1.StateSnapshot.State:input_type -> mmcp.v1.StateRequest
+	31, // 52: mmcp.v1.MockServer.Start:input_type -> mmcp.v1.MockServerOptions
+	39, // 53: mmcp.v1.MockServer.Stop:input_type -> mmcp.v1.Empty
+	39, // 54: mmcp.v1.MockServer.IsRunning:input_type -> mmcp.v1.Empty
+	39, // 55: mmcp.v1.MockServer.Status:input_type -> mmcp.v1.Empty
+	40, // 56: mmcp.v1.Build.Build:output_type -> mmcp.v1.Event
+	2,  // 57: mmcp.v1.Build.IsBuilt:output_type -> mmcp.v1.IsBuiltResponse
+	3,  // 58: mmcp.v1.Build.ExtensionPath:output_type -> mmcp.v1.PathResponse
+	6,  // 59: mmcp.v1.Chain.Start:output_type -> mmcp.v1.ChainStatusResponse
+	41, // 60: mmcp.v1.Chain.Stop:output_type -> mmcp.v1.ErrorOnly
+	6,  // 61: mmcp.v1.Chain.Status:output_type -> mmcp.v1.ChainStatusResponse
+	7,  // 62: mmcp.v1.Chain.Snapshot:output_type -> mmcp.v1.SnapshotResponse
+	41, // 63: mmcp.v1.Chain.Revert:output_type -> mmcp.v1.ErrorOnly
+	41, // 64: mmcp.v1.Chain.SetBalance:output_type -> mmcp.v1.ErrorOnly
+	41, // 65: mmcp.v1.Chain.Mine:output_type -> mmcp.v1.ErrorOnly
+	14, // 66: mmcp.v1.ContractSeeding.Deploy:output_type -> mmcp.v1.DeployResponse
+	17, // 67: mmcp.v1.ContractSeeding.DeployMany:output_type -> mmcp.v1.DeployManyResponse
+	18, // 68: mmcp.v1.ContractSeeding.Deployed:output_type -> mmcp.v1.DeploymentsResponse
+	19, // 69: mmcp.v1.ContractSeeding.Available:output_type -> mmcp.v1.AvailableResponse
+	41, // 70: mmcp.v1.ContractSeeding.Clear:output_type -> mmcp.v1.ErrorOnly
+	22, // 71: mmcp.v1.Fixture.Start:output_type -> mmcp.v1.FixtureStartResponse
+	41, // 72: mmcp.v1.Fixture.Stop:output_type -> mmcp.v1.ErrorOnly
+	24, // 73: mmcp.v1.Fixture.DefaultState:output_type -> mmcp.v1.StateResponse
+	24, // 74: mmcp.v1.Fixture.OnboardingState:output_type -> mmcp.v1.StateResponse
+	24, // 75: mmcp.v1.Fixture.ResolvePreset:output_type -> mmcp.v1.StateResponse
+	25, // 76: mmcp.v1.StateSnapshot.Probe:output_type -> mmcp.v1.StateProbeResponse
+	28, // 77: mmcp.v1.StateSnapshot.DetectScreen:output_type -> mmcp.v1.ScreenResponse
+	30, // 78: mmcp.v1.StateSnapshot.State:output_type -> mmcp.v1.WalletStatusResponse
+	33, // 79: mmcp.v1.MockServer.Start:output_type -> mmcp.v1.MockServerStatusResponse
+	41, // 80: mmcp.v1.MockServer.Stop:output_type -> mmcp.v1.ErrorOnly
+	34, // 81: mmcp.v1.MockServer.IsRunning:output_type -> mmcp.v1.IsRunningResponse
+	33, // 82: mmcp.v1.MockServer.Status:output_type -> mmcp.v1.MockServerStatusResponse
+	56, // [56:83] is the sub-list for method output_type
+	29, // [29:56] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_mmcp_v1_capabilities_proto_init() }
@@ -1983,15 +2437,16 @@ func file_mmcp_v1_capabilities_proto_init() {
 	}
 	file_mmcp_v1_plugin_proto_init()
 	file_mmcp_v1_tools_proto_init()
+	file_mmcp_v1_capabilities_proto_msgTypes[30].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mmcp_v1_capabilities_proto_rawDesc), len(file_mmcp_v1_capabilities_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   30,
+			NumMessages:   38,
 			NumExtensions: 0,
-			NumServices:   5,
+			NumServices:   6,
 		},
 		GoTypes:           file_mmcp_v1_capabilities_proto_goTypes,
 		DependencyIndexes: file_mmcp_v1_capabilities_proto_depIdxs,

@@ -1061,6 +1061,194 @@ var Fixture_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
+	StateSnapshot_Probe_FullMethodName        = "/mmcp.v1.StateSnapshot/Probe"
+	StateSnapshot_DetectScreen_FullMethodName = "/mmcp.v1.StateSnapshot/DetectScreen"
+	StateSnapshot_State_FullMethodName        = "/mmcp.v1.StateSnapshot/State"
+)
+
+// StateSnapshotClient is the client API for StateSnapshot service.
+//
+// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+//
+// StateSnapshot is the StateSnapshot capability (spec 001
+// StateSnapshotCapability: getState, detectCurrentScreen). The host reads
+// each wallet page as the plugin's probe says and hands the plugin what it
+// read; the plugin names the screen and reads the wallet's state from it.
+type StateSnapshotClient interface {
+	Probe(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*StateProbeResponse, error)
+	DetectScreen(ctx context.Context, in *PageSnapshot, opts ...grpc.CallOption) (*ScreenResponse, error)
+	State(ctx context.Context, in *StateRequest, opts ...grpc.CallOption) (*WalletStatusResponse, error)
+}
+
+type stateSnapshotClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewStateSnapshotClient(cc grpc.ClientConnInterface) StateSnapshotClient {
+	return &stateSnapshotClient{cc}
+}
+
+func (c *stateSnapshotClient) Probe(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*StateProbeResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(StateProbeResponse)
+	err := c.cc.Invoke(ctx, StateSnapshot_Probe_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *stateSnapshotClient) DetectScreen(ctx context.Context, in *PageSnapshot, opts ...grpc.CallOption) (*ScreenResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ScreenResponse)
+	err := c.cc.Invoke(ctx, StateSnapshot_DetectScreen_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *stateSnapshotClient) State(ctx context.Context, in *StateRequest, opts ...grpc.CallOption) (*WalletStatusResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(WalletStatusResponse)
+	err := c.cc.Invoke(ctx, StateSnapshot_State_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// StateSnapshotServer is the server API for StateSnapshot service.
+// All implementations must embed UnimplementedStateSnapshotServer
+// for forward compatibility.
+//
+// StateSnapshot is the StateSnapshot capability (spec 001
+// StateSnapshotCapability: getState, detectCurrentScreen). The host reads
+// each wallet page as the plugin's probe says and hands the plugin what it
+// read; the plugin names the screen and reads the wallet's state from it.
+type StateSnapshotServer interface {
+	Probe(context.Context, *Empty) (*StateProbeResponse, error)
+	DetectScreen(context.Context, *PageSnapshot) (*ScreenResponse, error)
+	State(context.Context, *StateRequest) (*WalletStatusResponse, error)
+	mustEmbedUnimplementedStateSnapshotServer()
+}
+
+// UnimplementedStateSnapshotServer must be embedded to have
+// forward compatible implementations.
+//
+// NOTE: this should be embedded by value instead of pointer to avoid a nil
+// pointer dereference when methods are called.
+type UnimplementedStateSnapshotServer struct{}
+
+func (UnimplementedStateSnapshotServer) Probe(context.Context, *Empty) (*StateProbeResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Probe not implemented")
+}
+func (UnimplementedStateSnapshotServer) DetectScreen(context.Context, *PageSnapshot) (*ScreenResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DetectScreen not implemented")
+}
+func (UnimplementedStateSnapshotServer) State(context.Context, *StateRequest) (*WalletStatusResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method State not implemented")
+}
+func (UnimplementedStateSnapshotServer) mustEmbedUnimplementedStateSnapshotServer() {}
+func (UnimplementedStateSnapshotServer) testEmbeddedByValue()                       {}
+
+// UnsafeStateSnapshotServer may be embedded to opt out of forward compatibility for this service.
+// Use of this interface is not recommended, as added methods to StateSnapshotServer will
+// result in compilation errors.
+type UnsafeStateSnapshotServer interface {
+	mustEmbedUnimplementedStateSnapshotServer()
+}
+
+func RegisterStateSnapshotServer(s grpc.ServiceRegistrar, srv StateSnapshotServer) {
+	// If the following call panics, it indicates UnimplementedStateSnapshotServer was
+	// embedded by pointer and is nil.  This will cause panics if an
+	// unimplemented method is ever invoked, so we test this at initialization
+	// time to prevent it from happening at runtime later due to I/O.
+	if t, ok := srv.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+	s.RegisterService(&StateSnapshot_ServiceDesc, srv)
+}
+
+func _StateSnapshot_Probe_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(Empty)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StateSnapshotServer).Probe(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StateSnapshot_Probe_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StateSnapshotServer).Probe(ctx, req.(*Empty))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StateSnapshot_DetectScreen_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PageSnapshot)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StateSnapshotServer).DetectScreen(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StateSnapshot_DetectScreen_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StateSnapshotServer).DetectScreen(ctx, req.(*PageSnapshot))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _StateSnapshot_State_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(StateRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(StateSnapshotServer).State(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: StateSnapshot_State_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(StateSnapshotServer).State(ctx, req.(*StateRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+// StateSnapshot_ServiceDesc is the grpc.ServiceDesc for StateSnapshot service.
+// It's only intended for direct use with grpc.RegisterService,
+// and not to be introspected or modified (even as a copy)
+var StateSnapshot_ServiceDesc = grpc.ServiceDesc{
+	ServiceName: "mmcp.v1.StateSnapshot",
+	HandlerType: (*StateSnapshotServer)(nil),
+	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "Probe",
+			Handler:    _StateSnapshot_Probe_Handler,
+		},
+		{
+			MethodName: "DetectScreen",
+			Handler:    _StateSnapshot_DetectScreen_Handler,
+		},
+		{
+			MethodName: "State",
+			Handler:    _StateSnapshot_State_Handler,
+		},
+	},
+	Streams:  []grpc.StreamDesc{},
+	Metadata: "mmcp/v1/capabilities.proto",
+}
+
+const (
 	MockServer_Start_FullMethodName     = "/mmcp.v1.MockServer/Start"
 	MockServer_Stop_FullMethodName      = "/mmcp.v1.MockServer/Stop"
 	MockServer_IsRunning_FullMethodName = "/mmcp.v1.MockServer/IsRunning"

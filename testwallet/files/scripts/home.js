@@ -193,8 +193,8 @@ function home(state) {
   timer = setInterval(refresh, 2000);
   return h('main', { class: 'home' },
     h('header', { class: 'row' },
-      h('button', { testid: 'network-display', 'data-chain-id': String(parseInt(network.chainId, 16)) }, network.name),
-      h('button', { testid: 'account-menu-icon', 'data-address': address,
+      h('button', { testid: 'network-display' }, network.name),
+      h('button', { testid: 'account-menu-icon',
         onclick: () => toggle('Accounts', h('p', {}, 'Account 1'), h('p', { class: 'mono' }, address)) }, shorten(address)),
       h('button', { testid: 'account-options-menu-button', 'aria-label': 'Account options',
         onclick: () => toggle('Account options', h('p', {}, 'Account 1'), h('p', { class: 'mono' }, address)) }, '⋮')),

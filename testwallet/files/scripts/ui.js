@@ -60,3 +60,36 @@ function unlockForm(onUnlocked) {
   }, h('label', { for: 'password' }, 'Password'), input, error, submit);
   return h('main', { class: 'unlock-page' }, h('h1', {}, 'Welcome back!'), h('p', {}, 'The decentralized web awaits'), form);
 }
+
+// window.stateHooks.getCleanAppState is where MetaMask's UI (ui/index.js)
+// exposes its Redux state and where MetaMask's own e2e tests and mmcp read
+// it: `metamask` in the layout of MetaMask 11's default fixture.
+const APPROVAL_TYPES = {
+  connect: 'wallet_requestPermissions', transaction: 'transaction', personal_sign: 'personal_sign',
+  signTypedData_v4: 'eth_signTypedData_v4', addChain: 'wallet_addEthereumChain', switchChain: 'wallet_switchEthereumChain',
+};
+window.stateHooks = {
+  async getCleanAppState() {
+    const [state, queue] = await Promise.all([send({ type: 'state' }), send({ type: 'queue' })]);
+    const { address, network } = state;
+    const accounts = {};
+    if (address) {
+      const res = await send({ type: 'rpc', method: 'eth_getBalance', params: [address, 'latest'] });
+      accounts[address] = { address, balance: (res && res.result) || null };
+    }
+    const pendingApprovals = {};
+    for (const req of queue || []) pendingApprovals[req.id] = { id: req.id, type: APPROVAL_TYPES[req.kind] || req.kind, origin: req.origin };
+    return {
+      metamask: {
+        isUnlocked: !!state.unlocked,
+        completedOnboarding: !!state.hasVault,
+        internalAccounts: address
+          ? { selectedAccount: 'account-1', accounts: { 'account-1': { id: 'account-1', address, type: 'eip155:eoa', metadata: { name: 'Account 1' } } } }
+          : { selectedAccount: '', accounts: {} },
+        providerConfig: { type: 'rpc', chainId: network.chainId, nickname: network.name, ticker: network.ticker, rpcUrl: network.rpcUrl },
+        accounts,
+        pendingApprovals,
+      },
+    };
+  },
+};

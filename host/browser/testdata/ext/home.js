@@ -20,13 +20,33 @@ function view() {
     location.hash = '#/';
     return null;
   }
-  return '<header><button data-testid="account-menu-icon" data-address="0x5CfE73b6021E818B776b421B1c4Db2474086a7e1">Account 1</button>' +
-    '<div data-testid="network-display" data-chain-id="0x539">Localhost 8545</div></header>' +
-    '<main><span data-testid="eth-overview__primary-currency">25 ETH</span>' +
+  // MetaMask 11.16's home markup: no data-address or data-chain-id, the
+  // account shown shortened.
+  return '<header><button data-testid="account-menu-icon">Account 1</button>' +
+    '<button data-testid="address-copy-button-text">0x5CfE7...86a7e1</button>' +
+    '<div data-testid="network-display">Localhost 8545</div></header>' +
+    '<main><span data-testid="eth-overview__primary-currency">25\nETH</span>' +
     '<button data-testid="open-notification">Open notification</button>' +
     '<button data-testid="open-offscreen-notification">Open off screen</button>' +
     '<button data-testid="lock">Lock</button></main>';
 }
+
+// window.stateHooks.getCleanAppState as MetaMask 11.16's UI installs it: the
+// Redux state, with `metamask` in the layout of its default fixture.
+window.stateHooks = {
+  getCleanAppState: async () => ({
+    metamask: {
+      isUnlocked: !!localStorage.getItem('unlocked'),
+      internalAccounts: {
+        selectedAccount: 'd5e45e4a-3b04-4a09-a5e1-39762e5c6be4',
+        accounts: { 'd5e45e4a-3b04-4a09-a5e1-39762e5c6be4': { address: '0x5cfe73b6021e818b776b421b1c4db2474086a7e1', metadata: { name: 'Account 1' } } },
+      },
+      providerConfig: { type: 'rpc', chainId: '0x539', nickname: 'Localhost 8545', ticker: 'ETH', rpcUrl: 'http://localhost:8545' },
+      accounts: { '0x5cfe73b6021e818b776b421b1c4db2474086a7e1': { address: '0x5cfe73b6021e818b776b421b1c4db2474086a7e1', balance: '0x15af1d78b58c40000' } },
+      pendingApprovals: {},
+    },
+  }),
+};
 
 function render() {
   const html = view();

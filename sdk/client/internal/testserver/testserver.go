@@ -279,6 +279,27 @@ func New(extra bool) *server.MCPServer {
 		return jsonResult(map[string]any{"ok": true, "result": req.GetArguments()}), nil
 	})
 
+	// Two tools sharing definitions through "$ref" (as mmcp's knowledge
+	// tools do): a oneOf scope and a filters object.
+	defs := `"definitions": {
+		"Scope": {"oneOf": [
+			{"type": "string", "enum": ["current", "all"]},
+			{"type": "object", "additionalProperties": false, "properties": {"sessionId": {"type": "string"}}, "required": ["sessionId"]}
+		]},
+		"Filters": {"type": "object", "properties": {"tag": {"type": "string"}, "sinceHours": {"type": "integer"}}}
+	}`
+	for _, name := range []string{"scoped.search", "scoped.sessions"} {
+		add(mcp.NewToolWithRawSchema(name, "Scoped returns its arguments inside an envelope.", json.RawMessage(`{
+			"type": "object", `+defs+`,
+			"properties": {
+				"scope": {"$ref": "#/definitions/Scope"},
+				"filters": {"$ref": "#/definitions/Filters"}
+			}
+		}`)), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return jsonResult(map[string]any{"ok": true, "result": req.GetArguments()}), nil
+		})
+	}
+
 	if extra {
 		add(mcp.NewTool("extra", mcp.WithDescription("Extra exists only to change the registry.")),
 			func(_ context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -44,11 +44,11 @@ func TestGeneratedHandleCallsLiveServer(t *testing.T) {
 			return client.Text(res), err
 		}, map[string]any{"url": "https://example.test", "sessionName": "s1"}},
 		{"optional field set", func() (string, error) {
-			res, err := h.Echo(ctx, golden.EchoArgs{Text: ptr("hi")})
+			res, err := h.Root.Echo(ctx, golden.EchoArgs{Text: ptr("hi")})
 			return client.Text(res), err
 		}, map[string]any{"text": "hi"}},
 		{"required zero value sent, nested types", func() (string, error) {
-			res, err := h.KnowledgeLast(ctx, golden.KnowledgeLastArgs{
+			res, err := h.Root.KnowledgeLast(ctx, golden.KnowledgeLastArgs{
 				Filters: []golden.KnowledgeLastArgsFiltersItem{{Tool: "mm_click"}},
 				Ports:   &golden.KnowledgeLastArgsPorts{Anvil: ptr(int64(8545))},
 				Labels:  map[string]string{"a": "b"},
@@ -64,6 +64,22 @@ func TestGeneratedHandleCallsLiveServer(t *testing.T) {
 			"ports":   map[string]any{"anvil": float64(8545)},
 			"labels":  map[string]any{"a": "b"},
 		}},
+		{"typed $ref fields: a oneOf as its string", func() (string, error) {
+			res, err := h.Scoped.Search(ctx, golden.ScopedSearchArgs{Scope: &golden.Scope{String: ptr("all")}, Filters: &golden.Filters{Tag: ptr("send")}})
+			env, derr := client.DecodeEnvelope(res)
+			if derr != nil {
+				return "", derr
+			}
+			return string(env.Result), err
+		}, map[string]any{"scope": "all", "filters": map[string]any{"tag": "send"}}},
+		{"typed $ref fields: a oneOf as its object, shared by another tool", func() (string, error) {
+			res, err := h.Scoped.Sessions(ctx, golden.ScopedSessionsArgs{Scope: &golden.Scope{Object: &golden.ScopeObject{SessionID: "mm-1"}}})
+			env, derr := client.DecodeEnvelope(res)
+			if derr != nil {
+				return "", derr
+			}
+			return string(env.Result), err
+		}, map[string]any{"scope": map[string]any{"sessionId": "mm-1"}}},
 		{"no-argument method", func() (string, error) {
 			res, err := h.Nav.RunFile(ctx)
 			return client.Text(res), err

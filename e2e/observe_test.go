@@ -1,0 +1,81 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// togglePage serves a page with a toggle button on top, which adds and
+// removes an element with the testid "shown", above 800 rows of about 15
+// accessibility nodes each (more than 10,000 nodes).
+func togglePage(t testing.TB) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!doctype html><html><body><h1>Toggle</h1>
+<button data-testid="toggle" onclick="const s = document.querySelector('[data-testid=shown]'); if (s) { s.remove() } else { const n = document.createElement('span'); n.dataset.testid = 'shown'; n.textContent = 'Shown'; this.after(n) }">Toggle</button>
+<main></main>
+<script>
+let rows = '';
+for (let i = 0; i < 800; i++) {
+  rows += '<section><h2>Row ' + i + '</h2><p>text ' + i + ' <b>bold</b></p><a href="#r' + i + '" data-testid="link-' + i + '">link ' + i + '</a><label>field ' + i + ' <input></label><button>b' + i + '</button><select aria-label="pick ' + i + '"><option>one</option><option>two</option></select></section>';
+}
+document.querySelector('main').innerHTML = rows;
+</script></body></html>`)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
+// hasTestID says whether a record's observation lists the testid.
+func hasTestID(r stepRecord, id string) bool {
+	for _, it := range r.Observation.TestIDs {
+		if it["testId"] == id {
+			return true
+		}
+	}
+	return false
+}
+
+// TestObserveAfterAnswer: on a page of more than 10,000 nodes, two
+// single clicks in a row each answer before their observation is taken,
+// yet each step record holds the full observation of the state right after
+// its own click (the first sees the element it added, the second sees it
+// gone), read back through the knowledge store.
+func TestObserveAfterAnswer(t *testing.T) {
+	h, ws := walletHost(t)
+	sid := launch(t, h, map[string]any{"stateMode": "default"})["sessionId"].(string)
+	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": togglePage(t)}))
+	must(t, h.Call("mm_click", map[string]any{"testId": "toggle"}))
+	must(t, h.Call("mm_click", map[string]any{"testId": "toggle"}))
+
+	// The knowledge store (the next call on the session) has both clicks.
+	var last struct {
+		Steps []struct{ Tool, Screen string }
+	}
+	must(t, h.Call("mm_knowledge_last", map[string]any{"n": 2})).Decode(t, &last)
+	if len(last.Steps) != 2 || last.Steps[0].Tool != "mm_click" || last.Steps[1].Tool != "mm_click" {
+		t.Fatalf("knowledge_last: %+v", last.Steps)
+	}
+	var clicks []stepRecord
+	for _, r := range records(t, ws, sid) {
+		if r.Tool.Name == "mm_click" {
+			clicks = append(clicks, r)
+		}
+	}
+	if len(clicks) != 2 {
+		t.Fatalf("%d click records, want 2", len(clicks))
+	}
+	for i, r := range clicks {
+		if len(r.Observation.TestIDs) == 0 || len(r.Observation.A11y.Nodes) == 0 || r.Observation.State["currentUrl"] == nil {
+			t.Fatalf("click %d: not a full observation: %+v", i+1, r.Observation)
+		}
+	}
+	if !hasTestID(clicks[0], "shown") {
+		t.Fatalf("the first click's record does not show the element it added: %v", clicks[0].Observation.TestIDs)
+	}
+	if hasTestID(clicks[1], "shown") {
+		t.Fatal("the second click's record still shows the element it removed")
+	}
+}

@@ -1,0 +1,89 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// Viewport is the size of a page's viewport in CSS pixels.
+type Viewport struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+// Bounds of a viewport given on the command line.
+const (
+	minViewport = 200
+	maxViewport = 7680
+)
+
+// String renders the viewport as WxH.
+func (v Viewport) String() string { return fmt.Sprintf("%dx%d", v.Width, v.Height) }
+
+// Set parses WxH (1280x720), so a Viewport is a flag.Value.
+func (v *Viewport) Set(s string) error {
+	w, h, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	wi, werr := strconv.Atoi(w)
+	hi, herr := strconv.Atoi(h)
+	if !ok || werr != nil || herr != nil {
+		return fmt.Errorf("viewport %q: want WIDTHxHEIGHT, like %s", s, DefaultViewport)
+	}
+	if wi < minViewport || hi < minViewport || wi > maxViewport || hi > maxViewport {
+		return fmt.Errorf("viewport %q: width and height must be between %d and %d", s, minViewport, maxViewport)
+	}
+	*v = Viewport{Width: wi, Height: hi}
+	return nil
+}
+
+// viewportSettle bounds the wait for the page to see the resized window.
+const viewportSettle = 3 * time.Second
+
+// fitViewport sizes the window so that its pages' viewport is
+// Options.Viewport. The window also holds the browser's own bars (headless
+// Chrome draws them too), so the viewport is measured on the home page and
+// the window grown or shrunk by the difference; it returns once the page
+// has seen the new size. A window manager that refuses the size is logged,
+// not fatal.
+func (s *Session) fitViewport(ctx context.Context) {
+	home, ok := s.tabs.home()
+	if !ok || home.Page == nil {
+		return
+	}
+	want := s.opts.Viewport
+	var got Viewport
+	if err := s.worlds.eval(ctx, home.Page, `({width: innerWidth, height: innerHeight})`, evalOpts{idempotent: true}, &got); err != nil {
+		s.log.Debug("viewport: measure", "error", err)
+		return
+	}
+	if got == want {
+		return
+	}
+	win, err := proto.BrowserGetWindowForTarget{TargetID: home.ID}.Call(s.browser.Context(ctx))
+	if err != nil || win.Bounds == nil || win.Bounds.Width == nil || win.Bounds.Height == nil {
+		s.log.Debug("viewport: window bounds", "error", err)
+		return
+	}
+	w, h := *win.Bounds.Width+want.Width-got.Width, *win.Bounds.Height+want.Height-got.Height
+	if err := (proto.BrowserSetWindowBounds{WindowID: win.WindowID, Bounds: &proto.BrowserBounds{Width: &w, Height: &h}}).Call(s.browser.Context(ctx)); err != nil {
+		s.log.Debug("viewport: resize window", "error", err)
+		return
+	}
+	// The page learns its new size with a resize event.
+	wait := fmt.Sprintf(`new Promise((resolve) => {
+  const ok = () => innerWidth === %d && innerHeight === %d;
+  if (ok()) return resolve(true);
+  const timer = setTimeout(() => resolve(false), %d);
+  addEventListener('resize', function f() {
+    if (ok()) { clearTimeout(timer); removeEventListener('resize', f); resolve(true); }
+  });
+})`, want.Width, want.Height, viewportSettle.Milliseconds())
+	var done bool
+	if err := s.worlds.eval(ctx, home.Page, wait, evalOpts{idempotent: true}, &done); err != nil || !done {
+		s.log.Warn("the page viewport did not take the asked size", "want", want.String(), "error", err)
+	}
+}
