@@ -75,7 +75,7 @@ func (h *Host) discoveryTools() []*tools.Tool {
 				if err != nil {
 					return nil, err
 				}
-				c.Observation = h.partialObservation(ctx, items, nil)
+				partialObservation(c, items, nil)
 				return map[string]any{"items": items}, nil
 			},
 		},
@@ -92,19 +92,12 @@ func (h *Host) discoveryTools() []*tools.Tool {
 				if err != nil {
 					return nil, err
 				}
-				// The record's state is read while the page walks.
-				state := make(chan *observation.Observation, 1)
-				go func() { state <- h.partialObservation(ctx, nil, nil) }()
 				nodes, refs, err := discovery.Snapshot(ctx, s.browser.ActivePage(), in.RootSelector)
-				obs := <-state
 				if err != nil {
 					return nil, err
 				}
 				s.refs = refs
-				if obs != nil {
-					obs.A11y.Nodes = nodes
-				}
-				c.Observation = obs
+				partialObservation(c, nil, nodes)
 				return map[string]any{"nodes": nodes}, nil
 			},
 		},
@@ -238,17 +231,18 @@ func (h *Host) page() (*session, error) {
 	return s, nil
 }
 
-// partialObservation is the observation of a discovery tool: the state plus
-// what the tool itself gathered.
-func (h *Host) partialObservation(ctx context.Context, ids []observation.TestIDItem, nodes []observation.A11yNode) *observation.Observation {
-	obs := h.Observe(ctx, false, "")
+// partialObservation gives c's record what a discovery tool gathered; the
+// runner adds the state once the call has answered.
+func partialObservation(c *tools.Call, ids []observation.TestIDItem, nodes []observation.A11yNode) {
+	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
 	if ids != nil {
 		obs.TestIDs = ids
 	}
 	if nodes != nil {
 		obs.A11y.Nodes = nodes
 	}
-	return obs
+	c.Observation = obs
+	c.StateLater = true
 }
 
 // openedTabs lists the tabs (role and URL) in after that were not in before.

@@ -322,6 +322,13 @@ func (r *Runner) invoke(ctx context.Context, c *Call) (res any, err error) {
 // the recorder. took is the action's own duration, observation excluded.
 func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time.Duration, mmErr *sdk.Error) {
 	obs := c.Observation
+	if obs != nil && c.StateLater && r.observer != nil {
+		octx, cancel := context.WithTimeout(ctx, observeBudget)
+		if st := r.observer.Observe(octx, false, ""); st != nil {
+			obs.State = st.State
+		}
+		cancel()
+	}
 	if obs == nil && r.observer != nil {
 		full := false
 		if c.Tool.Observe {

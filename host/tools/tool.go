@@ -89,6 +89,9 @@ type Call struct {
 	// Observation, when a handler already has one (describe_screen), is
 	// recorded as is instead of collecting another.
 	Observation *observation.Observation
+	// StateLater marks an Observation without its state (what a discovery
+	// tool gathered): the runner reads the state after the call answered.
+	StateLater bool
 	// Screenshot is a screenshot artifact to reference from the record.
 	Screenshot *ScreenshotRef
 	// Images are returned to the client as MCP image content.
