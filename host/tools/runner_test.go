@@ -327,3 +327,28 @@ func TestAnswerFirstObserveAfter(t *testing.T) {
 		t.Fatalf("batch %+v, %d records", env, len(rec.steps))
 	}
 }
+
+// A tool that gathered part of its observation (a snapshot's tree) answers
+// without the state; the record gets both.
+func TestStateLaterFillsTheRecord(t *testing.T) {
+	r, obs, rec, _ := newTestRunner(t)
+	nodes := []observation.A11yNode{{Ref: "e1", Role: "button", Name: "Go", Path: []string{}}}
+	if err := r.Add(&Tool{Name: "mm_snap", Record: true, Schema: json.RawMessage(`{"type":"object"}`),
+		Handler: func(_ context.Context, c *Call) (any, error) {
+			c.Observation = &observation.Observation{A11y: observation.A11y{Nodes: nodes}}
+			c.StateLater = true
+			return map[string]any{"nodes": nodes}, nil
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	if env := run(r, "mm_snap", `{}`); !env.OK {
+		t.Fatalf("%+v", env.Error)
+	}
+	got := rec.steps[len(rec.steps)-1].Observation
+	if got == nil || got.State.CurrentScreen != "home" || len(got.A11y.Nodes) != 1 || got.A11y.Nodes[0].Name != "Go" {
+		t.Fatalf("record observation %+v", got)
+	}
+	if obs.lite != 1 || obs.full != 0 {
+		t.Errorf("observations lite %d full %d, want one state read", obs.lite, obs.full)
+	}
+}
