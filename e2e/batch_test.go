@@ -29,6 +29,13 @@ type stepRecord struct {
 // records reads a session's step records in order.
 func records(t *testing.T, ws, sessionID string) []stepRecord {
 	t.Helper()
+	return readRecords[stepRecord](t, ws, sessionID)
+}
+
+// readRecords reads a session's step records in order, each decoded into
+// the shape a test needs.
+func readRecords[R any](t *testing.T, ws, sessionID string) []R {
+	t.Helper()
 	dir := filepath.Join(ws, "test-artifacts", "llm-knowledge", sessionID, "steps")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -41,13 +48,13 @@ func records(t *testing.T, ws, sessionID string) []stepRecord {
 		}
 	}
 	sort.Strings(names)
-	var out []stepRecord
+	var out []R
 	for _, n := range names {
 		b, err := os.ReadFile(filepath.Join(dir, n))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var r stepRecord
+		var r R
 		if err := json.Unmarshal(b, &r); err != nil {
 			t.Fatalf("%s: %v", n, err)
 		}

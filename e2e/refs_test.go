@@ -1,13 +1,9 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -96,7 +92,7 @@ func TestRefsAreExact(t *testing.T) {
 
 			// The record of the click on Beta names Beta.
 			var meant []string
-			for _, r := range refRecords(t, ws, sid) {
+			for _, r := range readRecords[refRecord](t, ws, sid) {
 				if r.Tool.Name != "mm_click" || r.Tool.Target["a11yRef"] != beta || !r.Outcome.OK {
 					continue
 				}
@@ -127,34 +123,4 @@ func TestRefsAreExact(t *testing.T) {
 			}
 		})
 	}
-}
-
-// refRecords reads a session's step records in order.
-func refRecords(t *testing.T, ws, sessionID string) []refRecord {
-	t.Helper()
-	dir := filepath.Join(ws, "test-artifacts", "llm-knowledge", sessionID, "steps")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".json") {
-			names = append(names, e.Name())
-		}
-	}
-	sort.Strings(names)
-	var out []refRecord
-	for _, n := range names {
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var r refRecord
-		if err := json.Unmarshal(b, &r); err != nil {
-			t.Fatalf("%s: %v", n, err)
-		}
-		out = append(out, r)
-	}
-	return out
 }

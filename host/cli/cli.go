@@ -185,17 +185,27 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func runServe(ctx context.Context, cfg host.Config, _ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// startHost builds and starts a host (its plugins and tools); on a start
+// failure the host is closed.
+func startHost(ctx context.Context, cfg host.Config) (*host.Host, error) {
 	h, err := host.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.Start(ctx); err != nil {
+		h.Close()
+		return nil, err
+	}
+	return h, nil
+}
+
+func runServe(ctx context.Context, cfg host.Config, _ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	h, err := startHost(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)
 		return 1
 	}
 	defer h.Close()
-	if err := h.Start(ctx); err != nil {
-		fmt.Fprintln(stderr, "mmcp:", err)
-		return 1
-	}
 	if err := h.ServeStdio(ctx, stdin, stdout); err != nil {
 		h.Log().Error("stdio server stopped", "error", err)
 		return 1
@@ -212,16 +222,12 @@ func runPlugins(ctx context.Context, cfg host.Config, args []string, stdout, std
 		}
 		return 2
 	}
-	h, err := host.New(cfg)
+	h, err := startHost(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)
 		return 1
 	}
 	defer h.Close()
-	if err := h.Start(ctx); err != nil {
-		fmt.Fprintln(stderr, "mmcp:", err)
-		return 1
-	}
 	type row struct {
 		Name         string   `json:"name"`
 		Path         string   `json:"path,omitempty"`

@@ -42,16 +42,12 @@ func runDoctor(ctx context.Context, cfg host.Config, args []string, stdout, stde
 		}
 		return 2
 	}
-	h, err := host.New(cfg)
+	h, err := startHost(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)
 		return 1
 	}
 	defer h.Close()
-	if err := h.Start(ctx); err != nil {
-		fmt.Fprintln(stderr, "mmcp:", err)
-		return 1
-	}
 	rc := h.Config()
 	checks := []check{chromeCheck(rc), displayCheck(rc), anvilCheck(rc),
 		toolCheck("node", "needed by mm_build; install Node.js (apt-get install nodejs npm)"),
