@@ -19,8 +19,8 @@ import (
 
 	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
-	"github.com/mmcp-dev/mmcp/sdk/client"
-	"github.com/mmcp-dev/mmcp/sdk/client/mmcp"
+	"github.com/mmcp-dev/mmcp/client"
+	"github.com/mmcp-dev/mmcp/client/mmcp"
 )
 
 // cliResult is what one `mmcp` CLI run printed and returned.
@@ -493,11 +493,11 @@ func TestGeneratedHandles(t *testing.T) {
 	}
 	h, err := mmcp.Open(ctx, opts)
 	if err != nil {
-		t.Fatalf("open (regenerate with `go generate ./sdk/client/mmcp` if the registry changed): %v", err)
+		t.Fatalf("open (regenerate with `go generate ./client/mmcp` if the registry changed): %v", err)
 	}
 	defer h.Close(ctx)
 	if have := mmcp.OwnHash(h.Client().Tools()); have != mmcp.RegistryHash {
-		t.Fatalf("registry drift: live mm_* tools hash %s, generated %s: run `go generate ./sdk/client/mmcp`", have, mmcp.RegistryHash)
+		t.Fatalf("registry drift: live mm_* tools hash %s, generated %s: run `go generate ./client/mmcp`", have, mmcp.RegistryHash)
 	}
 	env, err := h.Root.KnowledgeSessions(ctx, mmcp.KnowledgeSessionsArgs{})
 	if err != nil || !env.OK {
@@ -531,7 +531,7 @@ func TestGeneratedHandles(t *testing.T) {
 		got, _ := os.ReadFile(out)
 		want, _ := os.ReadFile(filepath.Join(repoRoot(), "sdk", "client", "mmcp", "tools_gen.go"))
 		if dropGenerated(got) != dropGenerated(want) {
-			t.Fatal("sdk/client/mmcp/tools_gen.go is stale: run `go generate ./sdk/client/mmcp`")
+			t.Fatal("client/mmcp/tools_gen.go is stale: run `go generate ./client/mmcp`")
 		}
 	})
 }

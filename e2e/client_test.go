@@ -14,7 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mmcp-dev/mmcp/internal/testutil"
-	"github.com/mmcp-dev/mmcp/sdk/client"
+	"github.com/mmcp-dev/mmcp/client"
 )
 
 // logLines is a concurrency-safe JSONL sink.
@@ -42,7 +42,7 @@ func (failingClose) Close(context.Context, *mcpclient.Client, string) error {
 
 func (failingClose) HasSession(mcp.Tool) bool { return false }
 
-// TestClientAgainstRealHost drives the spawned host through sdk/client:
+// TestClientAgainstRealHost drives the spawned host through client:
 // serialized calls, the parallel opt-in, the closed guard, a failing adapter
 // close that still ends the host, and drift when a plugin adds a tool.
 func TestClientAgainstRealHost(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/mmcp-dev/mmcp/internal/testutil"
-	"github.com/mmcp-dev/mmcp/sdk/client"
+	"github.com/mmcp-dev/mmcp/client"
 )
 
 // secretsPage has a password input, a text input with a neutral id

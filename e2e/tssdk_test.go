@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mmcp-dev/mmcp/sdk/client/mmcp"
+	"github.com/mmcp-dev/mmcp/client/mmcp"
 )
 
 // TestOfficialTypeScriptClient drives the host with the official MCP

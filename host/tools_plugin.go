@@ -40,7 +40,7 @@ func (h *Host) pluginTool(p *plugins.Plugin, name string, t sdk.Tool) *tools.Too
 		NoSession: true,
 		Handler: func(ctx context.Context, c *tools.Call) (any, error) {
 			var out json.RawMessage
-			err := p.Use(ctx, func(cl *sdk.Client) error {
+			err := p.Use(ctx, func(cl *sdk.PluginConn) error {
 				var err error
 				out, err = cl.CallTool(ctx, t.Name, c.Args, launch.Events{OnProgress: c.Progress, Logger: h.log.Named(p.Spec.Name)})
 				return err

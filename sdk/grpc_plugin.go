@@ -10,7 +10,7 @@ import (
 )
 
 // grpcPlugin is the go-plugin glue: the server side registers the services
-// the implementation supports, the client side returns a *Client.
+// the implementation supports, the client side returns a *PluginConn.
 type grpcPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	impl Plugin
@@ -22,7 +22,7 @@ func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 }
 
 func (p *grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return newClient(c), nil
+	return newPluginConn(c), nil
 }
 
 // register adds the base service and one service per capability impl has.

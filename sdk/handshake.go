@@ -24,11 +24,11 @@ func PluginSet(impl Plugin) map[int]plugin.PluginSet {
 	}
 }
 
-// Dispense returns the *Client of a started go-plugin client.
-func Dispense(rc plugin.ClientProtocol) (*Client, error) {
+// Dispense returns the *PluginConn of a started go-plugin client.
+func Dispense(rc plugin.ClientProtocol) (*PluginConn, error) {
 	raw, err := rc.Dispense(pluginKey)
 	if err != nil {
 		return nil, err
 	}
-	return raw.(*Client), nil
+	return raw.(*PluginConn), nil
 }

@@ -18,7 +18,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mmcp-dev/mmcp/sdk/client"
+	"github.com/mmcp-dev/mmcp/client"
 )
 
 // cliConnectTimeout bounds connecting to (or spawning) a host for the CLI.

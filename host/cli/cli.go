@@ -42,7 +42,7 @@ Commands:
                keys) come from --secret, else nothing runs (attach or spawn, as call)
   gen [--out FILE] [--package NAME] [--all]
                write typed Go handles of the host's own tools (default
-               sdk/client/mmcp/tools_gen.go; --all includes plugin tools)
+               client/mmcp/tools_gen.go; --all includes plugin tools)
 
 Flags:
 `

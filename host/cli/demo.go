@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host"
-	"github.com/mmcp-dev/mmcp/sdk/client"
+	"github.com/mmcp-dev/mmcp/client"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"

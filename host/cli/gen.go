@@ -13,12 +13,12 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mmcp-dev/mmcp/sdk/client"
-	"github.com/mmcp-dev/mmcp/sdk/client/codegen"
+	"github.com/mmcp-dev/mmcp/client"
+	"github.com/mmcp-dev/mmcp/client/codegen"
 )
 
 // DefaultGenOut is where `mmcp gen` writes the typed handles by default.
-const DefaultGenOut = "sdk/client/mmcp/tools_gen.go"
+const DefaultGenOut = "client/mmcp/tools_gen.go"
 
 // GenOptions configures Gen.
 type GenOptions struct {

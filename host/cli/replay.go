@@ -9,7 +9,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host"
 
-	"github.com/mmcp-dev/mmcp/sdk/client"
+	"github.com/mmcp-dev/mmcp/client"
 )
 
 // runReplay is `mmcp replay <log.jsonl> [--keep-going] [--secret

@@ -167,7 +167,7 @@ var installHint = map[sdk.Capability]string{
 // Use runs fn against the plugin that provides c. It answers
 // MM_CAPABILITY_MISSING when no plugin provides c and MM_PLUGIN_CRASHED when
 // the plugin died during the call (it is relaunched on the next call).
-func (m *Manager) Use(ctx context.Context, c sdk.Capability, fn func(*sdk.Client) error) error {
+func (m *Manager) Use(ctx context.Context, c sdk.Capability, fn func(*sdk.PluginConn) error) error {
 	p := m.ByCapability(c)
 	if p == nil {
 		bin := installHint[c]
@@ -178,7 +178,7 @@ func (m *Manager) Use(ctx context.Context, c sdk.Capability, fn func(*sdk.Client
 }
 
 // Use runs fn against this plugin (see Manager.Use).
-func (p *Plugin) Use(ctx context.Context, fn func(*sdk.Client) error) error {
+func (p *Plugin) Use(ctx context.Context, fn func(*sdk.PluginConn) error) error {
 	conn, err := p.Conn(ctx)
 	if err != nil {
 		return err

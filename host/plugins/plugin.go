@@ -35,7 +35,7 @@ type Plugin struct {
 
 	mu       sync.Mutex
 	client   *goplugin.Client
-	conn     *sdk.Client
+	conn     *sdk.PluginConn
 	tail     *proc.Tail
 	restarts int
 }
@@ -148,7 +148,7 @@ func (p *Plugin) tailSuffix() string {
 
 // Conn returns a live connection, relaunching a crashed plugin within the
 // restart budget.
-func (p *Plugin) Conn(ctx context.Context) (*sdk.Client, error) {
+func (p *Plugin) Conn(ctx context.Context) (*sdk.PluginConn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.Err != nil {

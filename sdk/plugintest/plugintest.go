@@ -13,7 +13,7 @@ import (
 
 // Serve serves p and returns the host's client for it. The connection and
 // the server are closed, and p stopped, when the test ends.
-func Serve(t testing.TB, p sdk.Plugin) *sdk.Client {
+func Serve(t testing.TB, p sdk.Plugin) *sdk.PluginConn {
 	t.Helper()
 	client, server := plugin.TestPluginGRPCConn(t, false, sdk.PluginSet(p)[sdk.APIVersion])
 	t.Cleanup(func() {

@@ -25,7 +25,9 @@ func init() {
 		os.Exit(1)
 	}
 	fmt.Println(cmd.Process.Pid)
-	select {}
+	// A sleep, not select{}: with no other goroutine the runtime would
+	// call select{} a deadlock, exit, and the group would die with it.
+	time.Sleep(time.Hour)
 }
 
 // TestCommandDiesWithParent: SIGKILL of the process that started a

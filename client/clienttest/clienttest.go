@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/sdk/client"
+	"github.com/mmcp-dev/mmcp/client"
 )
 
 // CloseTimeout bounds the Close run at cleanup.

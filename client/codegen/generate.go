@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mmcp-dev/mmcp/sdk/client"
+	"github.com/mmcp-dev/mmcp/client"
 )
 
 // Generate is the whole codegen run of spec 002: it connects with opts

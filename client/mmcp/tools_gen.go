@@ -9,7 +9,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/mmcp-dev/mmcp/sdk/client"
+	"github.com/mmcp-dev/mmcp/client"
 )
 
 // RegistryHash is client.RegistryHash of the registry this file was

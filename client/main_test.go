@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/mmcp-dev/mmcp/internal/testutil"
-	"github.com/mmcp-dev/mmcp/sdk/client/internal/testserver"
+	"github.com/mmcp-dev/mmcp/client/internal/testserver"
 )
 
 func TestMain(m *testing.M) {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mmcp-dev/mmcp/sdk/client"
+	"github.com/mmcp-dev/mmcp/client"
 )
 
 // Header is the first line of every generated file.
@@ -161,7 +161,7 @@ func Render(in Input) ([]byte, error) {
 	if !in.Envelope {
 		p(`"github.com/mark3labs/mcp-go/mcp"`)
 	}
-	p(`"github.com/mmcp-dev/mmcp/sdk/client"`)
+	p(`"github.com/mmcp-dev/mmcp/client"`)
 	p(")")
 	p("")
 	p("// RegistryHash is client.RegistryHash of the registry this file was")

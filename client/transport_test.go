@@ -9,7 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mark3labs/mcp-go/server"
-	"github.com/mmcp-dev/mmcp/sdk/client/internal/testserver"
+	"github.com/mmcp-dev/mmcp/client/internal/testserver"
 )
 
 func TestConnectHTTPSendsBearerToken(t *testing.T) {

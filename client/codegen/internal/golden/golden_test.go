@@ -7,10 +7,10 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mmcp-dev/mmcp/sdk/client"
-	"github.com/mmcp-dev/mmcp/sdk/client/clienttest"
-	"github.com/mmcp-dev/mmcp/sdk/client/codegen/internal/golden"
-	"github.com/mmcp-dev/mmcp/sdk/client/internal/testserver"
+	"github.com/mmcp-dev/mmcp/client"
+	"github.com/mmcp-dev/mmcp/client/clienttest"
+	"github.com/mmcp-dev/mmcp/client/codegen/internal/golden"
+	"github.com/mmcp-dev/mmcp/client/internal/testserver"
 )
 
 func TestMain(m *testing.M) {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mmcp-dev/mmcp/sdk/client"
+	"github.com/mmcp-dev/mmcp/client"
 )
 
 // Connect to the mmcp host over stdio, launch a session, call a tool and

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/sdk/client"
-	"github.com/mmcp-dev/mmcp/sdk/client/internal/testserver"
+	"github.com/mmcp-dev/mmcp/client"
+	"github.com/mmcp-dev/mmcp/client/internal/testserver"
 )
 
 func TestGenerateAgainstServer(t *testing.T) {

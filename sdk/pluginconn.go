@@ -32,12 +32,12 @@ func (d Description) Has(c Capability) bool {
 	return false
 }
 
-// Client is the host's half of the protocol: one connection to one plugin.
+// PluginConn is the host's half of the protocol: one connection to one plugin.
 // Its capability accessors return the Go-native interfaces, so the host
 // (and tests through plugintest) use a remote plugin exactly like a local
 // one. A domain failure comes back as *Error; any other error means the
 // plugin or the connection failed.
-type Client struct {
+type PluginConn struct {
 	base      pb.PluginClient
 	tools     pb.ToolsClient
 	build     pb.BuildClient
@@ -48,8 +48,8 @@ type Client struct {
 	mock      pb.MockServerClient
 }
 
-func newClient(c *grpc.ClientConn) *Client {
-	return &Client{
+func newPluginConn(c *grpc.ClientConn) *PluginConn {
+	return &PluginConn{
 		base:      pb.NewPluginClient(c),
 		tools:     pb.NewToolsClient(c),
 		build:     pb.NewBuildClient(c),
@@ -62,7 +62,7 @@ func newClient(c *grpc.ClientConn) *Client {
 }
 
 // Describe asks the plugin for its name, capabilities and tools.
-func (c *Client) Describe(ctx context.Context) (Description, error) {
+func (c *PluginConn) Describe(ctx context.Context) (Description, error) {
 	r, err := c.base.Describe(ctx, &pb.Empty{})
 	if err != nil {
 		return Description{}, err
@@ -78,7 +78,7 @@ func (c *Client) Describe(ctx context.Context) (Description, error) {
 }
 
 // Configure hands the plugin its configuration.
-func (c *Client) Configure(ctx context.Context, cfg Config) error {
+func (c *PluginConn) Configure(ctx context.Context, cfg Config) error {
 	r, err := c.base.Configure(ctx, &pb.ConfigureRequest{Workspace: cfg.Workspace,
 		ArtifactsDir: cfg.ArtifactsDir, LogLevel: cfg.LogLevel, SettingsJson: cfg.Settings})
 	if err != nil {
@@ -88,7 +88,7 @@ func (c *Client) Configure(ctx context.Context, cfg Config) error {
 }
 
 // Stop asks the plugin to cancel its work and release its children.
-func (c *Client) Stop(ctx context.Context) error {
+func (c *PluginConn) Stop(ctx context.Context) error {
 	r, err := c.base.Stop(ctx, &pb.Empty{})
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func (c *Client) Stop(ctx context.Context) error {
 
 // CallTool runs one of the plugin's tools, forwarding its events to ev (may
 // be nil). The result is the tool's JSON value.
-func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage, ev Events) (json.RawMessage, error) {
+func (c *PluginConn) CallTool(ctx context.Context, name string, args json.RawMessage, ev Events) (json.RawMessage, error) {
 	s, err := c.tools.CallTool(ctx, &pb.CallToolRequest{Name: name, ArgsJson: args})
 	if err == nil {
 		var out json.RawMessage
@@ -151,22 +151,22 @@ func recvResult(s eventStream, ev Events) (json.RawMessage, error) {
 }
 
 // Builder returns the plugin's Build capability.
-func (c *Client) Builder() Builder { return buildClient{c.build} }
+func (c *PluginConn) Builder() Builder { return buildClient{c.build} }
 
 // Chain returns the plugin's Chain capability.
-func (c *Client) Chain() Chain { return chainClient{c.chain} }
+func (c *PluginConn) Chain() Chain { return chainClient{c.chain} }
 
 // ContractSeeder returns the plugin's ContractSeeding capability.
-func (c *Client) ContractSeeder() ContractSeeder { return contractsClient{c.contracts} }
+func (c *PluginConn) ContractSeeder() ContractSeeder { return contractsClient{c.contracts} }
 
 // Fixture returns the plugin's Fixture capability.
-func (c *Client) Fixture() Fixture { return fixtureClient{c.fixture} }
+func (c *PluginConn) Fixture() Fixture { return fixtureClient{c.fixture} }
 
 // StateSnapshot returns the plugin's StateSnapshot capability.
-func (c *Client) StateSnapshot() StateSnapshotter { return stateSnapshotClient{c.state} }
+func (c *PluginConn) StateSnapshot() StateSnapshotter { return stateSnapshotClient{c.state} }
 
 // MockServer returns the plugin's MockServer capability.
-func (c *Client) MockServer() MockServer { return mockClient{c.mock} }
+func (c *PluginConn) MockServer() MockServer { return mockClient{c.mock} }
 
 type buildClient struct{ c pb.BuildClient }
 

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mmcp-dev/mmcp/sdk/client"
-	"github.com/mmcp-dev/mmcp/sdk/client/clienttest"
-	"github.com/mmcp-dev/mmcp/sdk/client/internal/testserver"
+	"github.com/mmcp-dev/mmcp/client"
+	"github.com/mmcp-dev/mmcp/client/clienttest"
+	"github.com/mmcp-dev/mmcp/client/internal/testserver"
 )
 
 func TestMain(m *testing.M) {

@@ -1,0 +1,3 @@
+package mmcp
+
+//go:generate go run ../../cmd/mmcp gen --out tools_gen.go --package mmcp
