@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/client/internal/testserver"
 	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
-	"github.com/mmcp-dev/mmcp/client/internal/testserver"
 )
 
 func sessionAdapter() KeyAdapter {

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/client/internal/testserver"
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 )
 
 func TestMain(m *testing.M) {

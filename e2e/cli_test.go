@@ -17,10 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/internal/testutil"
-	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/client"
 	"github.com/mmcp-dev/mmcp/client/mmcp"
+	"github.com/mmcp-dev/mmcp/internal/testutil"
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // cliResult is what one `mmcp` CLI run printed and returned.
@@ -529,7 +529,7 @@ func TestGeneratedHandles(t *testing.T) {
 		}
 		// The committed file is what gen writes today.
 		got, _ := os.ReadFile(out)
-		want, _ := os.ReadFile(filepath.Join(repoRoot(), "sdk", "client", "mmcp", "tools_gen.go"))
+		want, _ := os.ReadFile(filepath.Join(repoRoot(), "client", "mmcp", "tools_gen.go"))
 		if dropGenerated(got) != dropGenerated(want) {
 			t.Fatal("client/mmcp/tools_gen.go is stale: run `go generate ./client/mmcp`")
 		}

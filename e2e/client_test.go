@@ -13,8 +13,8 @@ import (
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/client"
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 )
 
 // logLines is a concurrency-safe JSONL sink.

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/client"
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 )
 
 // secretsPage has a password input, a text input with a neutral id

@@ -13,6 +13,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/plugins"
+	"github.com/mmcp-dev/mmcp/host/session"
 )
 
 // Config is the host's configuration: flags, environment and the config
@@ -199,7 +200,7 @@ func sizeSetting(v *int, env string, def int) error {
 
 // TestWallet is the --extension value that selects the embedded test
 // wallet.
-const TestWallet = "testwallet"
+const TestWallet = session.TestWallet
 
 // StateDir is the per-user state directory, used for artifacts and the
 // knowledge store when there is no workspace: $XDG_STATE_HOME/mmcp, else

@@ -6,15 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/builtin"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/plugins"
+	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/internal/redact"
 	"github.com/mmcp-dev/mmcp/sdk/proc"
@@ -30,11 +31,8 @@ type Host struct {
 	logFile   io.Closer
 	plugins   *plugins.Manager
 	runner    *tools.Runner
-	sess      *session     // the active session, guarded by the runner's lock
-	sessID    atomic.Value // its id (string), read without the lock
+	sessions  *session.Manager
 	knowledge *knowledge.Store
-	rec       *recorder
-	walletDir string // the unpacked embedded test wallet, when used
 
 	closeOnce sync.Once
 }
@@ -78,17 +76,25 @@ func (h *Host) Start(ctx context.Context) error {
 		h.log.Info("no workspace (pass --repo or set MMCP_REPO for a checkout): mm_launch loads the embedded test wallet, mm_build is unavailable",
 			"artifacts", h.cfg.ArtifactsDir)
 	}
-	k, err := knowledge.Open(h.knowledgeRoot(), h.log.Named("knowledge"))
+	k, err := knowledge.Open(filepath.Join(h.cfg.ArtifactsDir, "llm-knowledge"), h.log.Named("knowledge"))
 	if err != nil {
 		return err
 	}
 	k.SetMaxRecordBytes(h.cfg.MaxRecordBytes)
 	h.knowledge = k
-	h.rec = &recorder{h: h}
+	c := h.cfg
+	h.sessions = session.NewManager(session.Config{
+		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.path, Extension: c.Extension,
+		Chrome: c.Chrome, Headless: c.Headless, CDPURL: c.CDPURL, ArtifactsDir: c.ArtifactsDir,
+		Viewport: c.Viewport, MaxTabs: c.MaxTabs, SettleTimeout: c.SettleTimeout,
+	}, h.plugins, k, h.log)
 	h.runner = tools.NewRunner(h.log.Named("tools"))
-	h.runner.SetObserver(h)
-	h.runner.SetRecorder(h.rec)
-	return h.registerTools()
+	h.runner.SetObserver(h.sessions)
+	h.runner.SetRecorder(h.sessions.Recorder())
+	return builtin.Register(h.runner, builtin.Deps{
+		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.path,
+		Sessions: h.sessions, Plugins: h.plugins, Knowledge: k, Log: h.log,
+	})
 }
 
 // Plugins returns the plugin manager.
@@ -96,9 +102,6 @@ func (h *Host) Plugins() *plugins.Manager { return h.plugins }
 
 // Runner returns the tool runner.
 func (h *Host) Runner() *tools.Runner { return h.runner }
-
-// name returns a tool's name with the configured prefix.
-func (h *Host) name(base string) string { return h.cfg.ToolPrefix + "_" + base }
 
 // MCPServer builds an MCP server exposing every tool.
 func (h *Host) MCPServer() *server.MCPServer {
@@ -138,15 +141,11 @@ func (h *Host) Close() {
 		if h.runner != nil {
 			h.runner.Settle() // the last call's record, made after it answered
 		}
-		if h.sess != nil {
-			h.teardown(h.sess)
-			h.setSession(nil)
+		if h.sessions != nil {
+			h.sessions.Close()
 		}
 		if h.plugins != nil {
 			h.plugins.Shutdown(ctx)
-		}
-		if h.walletDir != "" {
-			_ = os.RemoveAll(filepath.Dir(h.walletDir))
 		}
 		if h.logFile != nil {
 			_ = h.logFile.Close()

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/host"
 	"github.com/mmcp-dev/mmcp/client"
+	"github.com/mmcp-dev/mmcp/host"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"

@@ -63,7 +63,7 @@ func genStore(b *testing.B) string {
 				r.Observation.A11y.Nodes = append(r.Observation.A11y.Nodes, observation.A11yNode{Ref: fmt.Sprintf("e%d", n+1),
 					Role: roles[rng.IntN(len(roles))], Name: names[rng.IntN(len(names))], Path: []string{"dialog"}})
 			}
-			r.Labels = Labels(r.Tool.Name, r.Tool.Target, r.Outcome.OK)
+			r.Labels = Labels(testClass[r.Tool.Name], r.Tool.Target, r.Outcome.OK)
 			r.SchemaVersion = 1
 			sb, _ := json.MarshalIndent(r, "", "  ")
 			writeFile(b, filepath.Join(root, id, "steps", fileTime(at)+"-"+tool+".json"), string(sb))

@@ -46,7 +46,15 @@ func step(sid string, at time.Time, tool, screen, target string, ok bool, testID
 	for _, id := range testIDs {
 		r.Observation.TestIDs = append(r.Observation.TestIDs, observation.TestIDItem{TestID: id, Tag: "button", Visible: true})
 	}
+	r.Labels = Labels(testClass[tool], r.Tool.Target, ok)
 	return r
+}
+
+// testClass stands in for the Label of the host's tool definitions.
+var testClass = map[string]string{
+	"mm_describe_screen": LabelDiscovery, "mm_list_testids": LabelDiscovery, "mm_get_state": LabelDiscovery,
+	"mm_navigate": LabelNavigation, "mm_wait_for_notification": LabelNavigation,
+	"mm_click": LabelInteraction, "mm_type": LabelInteraction, "mm_wait_for": LabelInteraction,
 }
 
 func mustRecord(t testing.TB, s *Store, r StepRecord) string {

@@ -69,6 +69,7 @@ type stepEntry struct {
 	tsRaw      string
 	tool       int32
 	action     string // tool name without its prefix: "click"
+	class      string // the tool's class label: discovery, navigation, interaction or ""
 	screen     int32
 	url        string
 	target     Target
@@ -104,7 +105,7 @@ func (ix *index) addStep(s *sessionEntry, name string, r *rawStep, stamp fileSta
 	t := ix.syms
 	e := &stepEntry{
 		sess: s, file: name, ts: r.ts, tsRaw: r.Timestamp,
-		tool: t.intern(r.Tool.Name), action: actionName(r.Tool.Name),
+		tool: t.intern(r.Tool.Name), class: classOf(r.Labels), action: actionName(r.Tool.Name, classOf(r.Labels)),
 		targetTID: noSym, targetSel: noSym,
 		ok: r.Outcome.OK,
 	}
@@ -226,16 +227,11 @@ func (s *sessionEntry) skipped() int {
 	return n
 }
 
-// actionName strips a tool prefix ("mm_click" -> "click") for the tools
-// the knowledge store classifies; other names are returned unchanged.
-func actionName(tool string) string {
-	if _, ok := toolClass[tool]; ok {
-		return tool
-	}
-	if _, rest, ok := strings.Cut(tool, "_"); ok {
-		if _, known := toolClass[rest]; known {
-			return rest
-		}
+// actionName strips the tool prefix ("mm_click" -> "click") of a tool
+// with a class (one of mmcp's own); other names are returned unchanged.
+func actionName(tool, class string) string {
+	if _, rest, ok := strings.Cut(tool, "_"); ok && class != "" {
+		return rest
 	}
 	return tool
 }

@@ -16,27 +16,13 @@ const (
 // the step's screen.
 const screenLabel = "screen:"
 
-// toolClass maps unprefixed tool names to their label.
-var toolClass = map[string]string{
-	"describe_screen":        LabelDiscovery,
-	"list_testids":           LabelDiscovery,
-	"accessibility_snapshot": LabelDiscovery,
-	"get_state":              LabelDiscovery,
-	"navigate":               LabelNavigation,
-	"wait_for_notification":  LabelNavigation,
-	"switch_to_tab":          LabelNavigation,
-	"close_tab":              LabelNavigation,
-	"click":                  LabelInteraction,
-	"type":                   LabelInteraction,
-	"wait_for":               LabelInteraction,
-}
-
-// Labels derives a step's labels from its tool name, target and outcome:
-// the tool's class, "confirmation" for an interaction whose target mentions
-// confirm, approve or submit, and "error-recovery" for a failed step.
-func Labels(tool string, target *Target, ok bool) []string {
+// Labels derives a step's labels from its tool's class (the Label of the
+// tool's definition: discovery, navigation, interaction or ""), target and
+// outcome: the class, "confirmation" for an interaction whose target
+// mentions confirm, approve or submit, and "error-recovery" for a failed
+// step.
+func Labels(class string, target *Target, ok bool) []string {
 	var out []string
-	class := toolClass[actionName(tool)]
 	if class != "" {
 		out = append(out, class)
 	}
@@ -50,4 +36,15 @@ func Labels(tool string, target *Target, ok bool) []string {
 		out = append(out, LabelErrorRecovery)
 	}
 	return out
+}
+
+// classOf is the tool class among a record's labels, or "".
+func classOf(labels []string) string {
+	for _, l := range labels {
+		switch l {
+		case LabelDiscovery, LabelNavigation, LabelInteraction:
+			return l
+		}
+	}
+	return ""
 }

@@ -150,7 +150,11 @@ type AvoidTarget struct {
 	Frequency int `json:"frequency"`
 }
 
-var suggestible = map[string]bool{"click": true, "type": true, "wait_for": true, "navigate": true, "wait_for_notification": true}
+// suggestible says a step's action may be suggested again: an interaction
+// or a navigation.
+func suggestible(e *stepEntry) bool {
+	return e.class == LabelInteraction || e.class == LabelNavigation
+}
 
 // PriorKnowledge returns hints for the current screen from recent sessions
 // other than current: those sharing a flow tag with it (all recent ones
@@ -247,7 +251,7 @@ func (s *Store) PriorKnowledge(ctx context.Context, current string, q PriorQuery
 				a.Frequency++
 				a.ErrorCode = e.errCode
 			}
-			if toolClass[e.action] == LabelDiscovery {
+			if e.class == LabelDiscovery {
 				continue
 			}
 			if sc := similarity(e, before, q.Screen, route, visible, names, syms); sc > 0 {
@@ -353,7 +357,7 @@ func similarity(e, before *stepEntry, screen string, route []string, visible, na
 	if score == 0 {
 		return 0
 	}
-	if suggestible[e.action] {
+	if suggestible(e) {
 		score += simActionable
 	}
 	return score
@@ -395,7 +399,7 @@ func (s *Store) suggest(ok []weighted, visible map[int32]bool, nodes []observati
 	byKey := map[string]*agg{}
 	var order []string
 	for _, w := range ok {
-		if !suggestible[w.e.action] {
+		if !suggestible(w.e) {
 			continue
 		}
 		key := w.e.action + "\x00" + w.e.target.TestID + "\x00" + w.e.target.Selector

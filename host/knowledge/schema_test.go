@@ -6,11 +6,15 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mmcp-dev/mmcp/host/schemas"
 )
 
 func TestValidateRecord(t *testing.T) {
 	t.Parallel()
-	good := mustJSON(t, step("mm-ok-1", t0, "mm_click", "home", "send", true, "send"))
+	r := step("mm-ok-1", t0, "mm_click", "home", "send", true, "send")
+	r.Labels = nil // the cases below add their own
+	good := mustJSON(t, r)
 	if err := ValidateRecord([]byte(good)); err != nil {
 		t.Fatalf("good record: %v", err)
 	}
@@ -49,19 +53,19 @@ func TestToolSchemas(t *testing.T) {
 		invalid   []string
 		defaultOf map[string]any
 	}{
-		"last": {LastSchema,
+		"last": {string(schemas.Get("knowledge_last")),
 			[]string{`{}`, `{"n":5,"scope":"all","filters":{"flowTag":"send","sinceHours":48}}`, `{"scope":{"sessionId":"mm-abc"}}`},
 			[]string{`{"n":0}`, `{"n":201}`, `{"scope":"everything"}`, `{"scope":{"sessionId":"mm"}}`, `{"filters":{"sinceHours":721}}`, `{"x":1}`},
 			map[string]any{"n": 20.0, "scope": "current"}},
-		"search": {SearchSchema,
+		"search": {string(schemas.Get("knowledge_search")),
 			[]string{`{"query":"send"}`, `{"query":"send","scope":"all","filters":{"flowTag":"send","gitBranch":"main"}}`},
 			[]string{`{}`, `{"query":""}`, `{"query":"x","limit":101}`, `{"query":"x","filters":{"other":1}}`},
 			map[string]any{"limit": 20.0, "scope": "all"}},
-		"summarize": {SummarizeSchema,
+		"summarize": {string(schemas.Get("knowledge_summarize")),
 			[]string{`{}`, `{"sessionId":"mm-abc"}`, `{"scope":{"sessionId":"mm-abc"}}`, `{"scope":"all"}`},
 			[]string{`{"sessionId":"mm"}`, `{"scope":{"sessionId":"mm-abc","x":1}}`},
 			map[string]any{"scope": "current"}},
-		"sessions": {SessionsSchema,
+		"sessions": {string(schemas.Get("knowledge_sessions")),
 			[]string{`{}`, `{"limit":50,"filters":{"tag":"smoke"}}`},
 			[]string{`{"limit":51}`, `{"scope":"all"}`},
 			map[string]any{"limit": 10.0}},

@@ -146,7 +146,7 @@ func (s *Store) Record(rec StepRecord) (string, error) {
 	rec.Tool.Input = storedInput(input, isRejected(rec.Outcome), s.maxBytes)
 	boundError(rec.Outcome.Error, secrets, s.maxBytes)
 	if len(rec.Labels) == 0 {
-		rec.Labels = Labels(rec.Tool.Name, rec.Tool.Target, rec.Outcome.OK)
+		rec.Labels = Labels("", rec.Tool.Target, rec.Outcome.OK)
 	}
 	normalizeObservation(&rec.Observation)
 	if sc := rec.Observation.State.CurrentScreen; observation.RecordScreen(sc) != sc {

@@ -74,7 +74,7 @@ func RunSteps(name string) Handler {
 			stepStart := time.Now()
 			var o Outcome
 			if t, ok := c.runner.Lookup(st.Tool); !ok || t.NoBatch || t.Name == name {
-				o = c.runner.finish(stepStart, nil, nil, sdk.Errorf(sdk.CodeInvalidInput,
+				o = c.runner.finish(ctx, stepStart, nil, nil, sdk.Errorf(sdk.CodeInvalidInput,
 					"step %d: %q cannot run in %s", i+1, st.Tool, name).WithDetails(map[string]any{"field": fmt.Sprintf("steps.%d.tool", i), "allowed": allowed}))
 			} else {
 				o = c.RunNested(ctx, Request{Tool: st.Tool, Args: st.Args, Policy: in.IncludeObservations})

@@ -21,7 +21,7 @@ import (
 // implements it.
 type Observer interface {
 	// SessionID is the active session's id, or "".
-	SessionID() string
+	SessionID(ctx context.Context) string
 	// Observe collects the state, and with full the visible testids and the
 	// trimmed tree too, for a step record. It never replaces the refs the
 	// agent was given; ref is the a11yRef the call named ("" for none), and
@@ -39,6 +39,8 @@ type Recorder interface {
 type Step struct {
 	SessionID string
 	Tool      string
+	// Label is the tool's class (Tool.Label).
+	Label string
 	// Input is the call's raw input: the recorder withholds its secrets.
 	Input        json.RawMessage
 	Target       map[string]string
@@ -71,8 +73,9 @@ type Runner struct {
 }
 
 type entry struct {
-	tool   *Tool
-	schema *sdk.Schema
+	tool     *Tool
+	schema   *sdk.Schema
+	defaults json.RawMessage
 }
 
 // NewRunner returns an empty runner.
@@ -99,7 +102,11 @@ func (r *Runner) Add(t *Tool) error {
 	if err != nil {
 		return err
 	}
-	r.tools[t.Name] = &entry{tool: t, schema: s}
+	defaults, err := schemaDefaults(t.Schema)
+	if err != nil {
+		return fmt.Errorf("tool %s: %w", t.Name, err)
+	}
+	r.tools[t.Name] = &entry{tool: t, schema: s, defaults: defaults}
 	r.order = append(r.order, t.Name)
 	return nil
 }
@@ -174,14 +181,14 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 		select {
 		case r.lock <- struct{}{}:
 		case <-ctx.Done():
-			return r.finish(start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
+			return r.finish(ctx, start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
 		}
 	case <-ctx.Done():
-		return r.finish(start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
+		return r.finish(ctx, start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
 	}
 	if ctx.Err() != nil {
 		<-r.lock
-		return r.finish(start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
+		return r.finish(ctx, start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
 	}
 	out, record := r.run(ctx, req)
 	if record == nil {
@@ -245,16 +252,16 @@ func (r *Runner) run(ctx context.Context, req Request) (Outcome, func()) {
 	start := time.Now()
 	e, ok := r.tools[req.Tool]
 	if !ok {
-		return r.finish(start, nil, nil, sdk.Errorf(sdk.CodeInvalidInput, "unknown tool %q", req.Tool).
+		return r.finish(ctx, start, nil, nil, sdk.Errorf(sdk.CodeInvalidInput, "unknown tool %q", req.Tool).
 			WithDetails(map[string]any{"available": r.Names(nil)})), nil
 	}
 	args := req.Args
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
-	call := &Call{Tool: e.tool, Args: args, Policy: req.Policy, Progress: req.Progress, runner: r}
+	call := &Call{Tool: e.tool, Args: args, Policy: req.Policy, Progress: req.Progress, runner: r, defaults: e.defaults}
 	if r.observer != nil {
-		call.sessionAtStart = r.observer.SessionID()
+		call.sessionAtStart = r.observer.SessionID(ctx)
 	}
 	if call.Policy == "" {
 		call.Policy = PolicyAll
@@ -274,7 +281,7 @@ func (r *Runner) run(ctx context.Context, req Request) (Outcome, func()) {
 		return func() { r.record(rctx, call, start, took, mmErr) }
 	}
 	if verr := e.schema.Validate(req.Tool, args); verr != nil {
-		out := r.finish(start, call, nil, verr)
+		out := r.finish(ctx, start, call, nil, verr)
 		return out, recordFn(verr, time.Since(start))
 	}
 	timeout := e.tool.Timeout
@@ -301,7 +308,7 @@ func (r *Runner) run(ctx context.Context, req Request) (Outcome, func()) {
 		}
 	}
 	took := time.Since(start)
-	out := r.finish(start, call, res, mmErr)
+	out := r.finish(ctx, start, call, res, mmErr)
 	out.Images = call.Images
 	return out, recordFn(mmErr, took)
 }
@@ -344,7 +351,7 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time
 	// ran in (mm_cleanup's); "" when the call had none.
 	sid := c.sessionAtStart
 	if r.observer != nil {
-		if now := r.observer.SessionID(); now != "" {
+		if now := r.observer.SessionID(ctx); now != "" {
 			sid = now
 		}
 	}
@@ -362,7 +369,7 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time
 		secrets = append(secrets, c.held)
 	}
 	r.recorder.Record(ctx, Step{
-		SessionID: sid, Tool: c.Tool.Name, Input: input, Target: c.Target,
+		SessionID: sid, Tool: c.Tool.Name, Label: c.Tool.Label, Input: input, Target: c.Target,
 		TextRedacted: c.TextRedacted, TextLength: c.TextLength, TextKept: keep,
 		Withheld: secrets,
 		Started:  start, Duration: took, Err: mmErr,
@@ -370,10 +377,10 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time
 	})
 }
 
-func (r *Runner) finish(start time.Time, c *Call, res any, mmErr *sdk.Error) Outcome {
+func (r *Runner) finish(ctx context.Context, start time.Time, c *Call, res any, mmErr *sdk.Error) Outcome {
 	env := Envelope{OK: mmErr == nil, Meta: Meta{Timestamp: Timestamp(start), DurationMs: time.Since(start).Milliseconds()}}
 	if r.observer != nil {
-		env.Meta.SessionID = r.observer.SessionID()
+		env.Meta.SessionID = r.observer.SessionID(ctx)
 	}
 	if mmErr != nil {
 		env.Error = mmErr

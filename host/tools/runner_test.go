@@ -19,7 +19,7 @@ type fakeObserver struct {
 	full, lite int
 }
 
-func (o *fakeObserver) SessionID() string { return "mm-test" }
+func (o *fakeObserver) SessionID(context.Context) string { return "mm-test" }
 func (o *fakeObserver) Observe(_ context.Context, full bool, _ string) *observation.Observation {
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -254,7 +254,7 @@ type gatedObserver struct {
 	ctxErr  error
 }
 
-func (o *gatedObserver) SessionID() string { return "mm-test" }
+func (o *gatedObserver) SessionID(context.Context) string { return "mm-test" }
 func (o *gatedObserver) Observe(ctx context.Context, full bool, _ string) *observation.Observation {
 	o.started <- struct{}{}
 	<-o.release

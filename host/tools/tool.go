@@ -21,8 +21,13 @@ type Tool struct {
 	Name string
 	// Description shown to agents.
 	Description string
-	// Schema is the exact input schema, as raw JSON.
+	// Schema is the exact input schema, as raw JSON. Its top-level
+	// properties' defaults are what Decode fills in for an absent argument:
+	// a default lives in the schema and nowhere else.
 	Schema json.RawMessage
+	// Label is the tool's class in the knowledge store (spec 004 4.2:
+	// discovery, navigation, interaction), "" for none.
+	Label string
 	// Handler runs the tool.
 	Handler Handler
 	// Timeout is the deadline of the call's action; zero means
@@ -99,6 +104,8 @@ type Call struct {
 
 	// runner is set while the call runs, for nested calls (mm_run_steps).
 	runner *Runner
+	// defaults are the schema's top-level defaults, as one JSON object.
+	defaults json.RawMessage
 	// held is the held-back text, masked wherever the record echoes it.
 	held string
 	// sessionAtStart is the active session when the call started.
@@ -144,5 +151,26 @@ func (c *Call) Release() {
 	c.TextRedacted, c.TextLength, c.held = false, nil, ""
 }
 
-// Decode unmarshals the call's arguments into v.
-func (c *Call) Decode(v any) error { return json.Unmarshal(c.Args, v) }
+// Decode unmarshals the call's arguments into v, after the schema's
+// defaults: an argument the call leaves out gets its schema default.
+func (c *Call) Decode(v any) error {
+	if len(c.defaults) > 0 {
+		if err := json.Unmarshal(c.defaults, v); err != nil {
+			return err
+		}
+	}
+	return json.Unmarshal(c.Args, v)
+}
+
+// Add registers a tool whose handler takes its arguments decoded into In
+// (schema defaults applied, see Call.Decode): one definition per tool.
+func Add[In any](r *Runner, t Tool, fn func(ctx context.Context, c *Call, in In) (any, error)) error {
+	t.Handler = func(ctx context.Context, c *Call) (any, error) {
+		var in In
+		if err := c.Decode(&in); err != nil {
+			return nil, err
+		}
+		return fn(ctx, c, in)
+	}
+	return r.Add(&t)
+}

@@ -1,4 +1,4 @@
-package host
+package session
 
 import (
 	"context"
@@ -23,9 +23,9 @@ type partHealth struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// sessionHealth is mm_get_state's health block: each part the session
+// Health is mm_get_state's health block: each part the session
 // uses, and each plugin process.
-type sessionHealth struct {
+type Health struct {
 	Browser partHealth            `json:"browser"`
 	Chain   partHealth            `json:"chain"`
 	Fixture partHealth            `json:"fixture"`
@@ -35,14 +35,14 @@ type sessionHealth struct {
 // healthProbe bounds each part's check.
 const healthProbe = time.Second
 
-// health checks every part of s: Chrome's connection, the chain's RPC, the
+// Health checks every part of s: Chrome's connection, the chain's RPC, the
 // fixture server's state.json, and the plugin processes.
-func (h *Host) health(ctx context.Context, s *session) sessionHealth {
-	hl := sessionHealth{Browser: partHealth{Status: partUp}, Chain: partHealth{Status: partAbsent}, Fixture: partHealth{Status: partAbsent}, Plugins: map[string]partHealth{}}
-	if err := s.browser.Alive(); err != nil {
+func (m *Manager) Health(ctx context.Context, s *Session) Health {
+	hl := Health{Browser: partHealth{Status: partUp}, Chain: partHealth{Status: partAbsent}, Fixture: partHealth{Status: partAbsent}, Plugins: map[string]partHealth{}}
+	if err := s.Browser.Alive(); err != nil {
 		hl.Browser = partHealth{Status: partDown, Reason: sdk.AsError(err).Message}
 	}
-	for _, p := range h.plugins.Plugins() {
+	for _, p := range m.plugins.Plugins() {
 		status, restarts := p.Health()
 		ph := partHealth{Status: status}
 		if restarts > 0 {
@@ -50,21 +50,21 @@ func (h *Host) health(ctx context.Context, s *session) sessionHealth {
 		}
 		hl.Plugins[p.Spec.Name] = ph
 	}
-	if err := h.chainAlive(ctx, s); err != nil {
+	if err := m.ChainAlive(ctx, s); err != nil {
 		hl.Chain = partHealth{Status: partDown, Reason: sdk.AsError(err).Message}
-	} else if s.parts.Chain != nil {
+	} else if s.Parts.Chain != nil {
 		hl.Chain = partHealth{Status: partUp}
 	}
-	if err := h.fixtureAlive(ctx, s); err != nil {
+	if err := m.fixtureAlive(ctx, s); err != nil {
 		hl.Fixture = partHealth{Status: partDown, Reason: sdk.AsError(err).Message}
-	} else if s.parts.Fixture != nil {
+	} else if s.Parts.Fixture != nil {
 		hl.Fixture = partHealth{Status: partUp}
 	}
 	return hl
 }
 
 // down names the first part of hl that is down, or "".
-func (hl sessionHealth) down() string {
+func (hl Health) down() string {
 	for _, p := range []struct {
 		name string
 		ph   partHealth
@@ -76,10 +76,10 @@ func (hl sessionHealth) down() string {
 	return ""
 }
 
-// chainAlive answers nil when the session has no chain or its node answers,
+// ChainAlive answers nil when the session has no chain or its node answers,
 // and MM_CHAIN_DOWN otherwise.
-func (h *Host) chainAlive(ctx context.Context, s *session) error {
-	c := s.parts.Chain
+func (m *Manager) ChainAlive(ctx context.Context, s *Session) error {
+	c := s.Parts.Chain
 	if c == nil {
 		return nil
 	}
@@ -91,19 +91,19 @@ func (h *Host) chainAlive(ctx context.Context, s *session) error {
 		return nil
 	}
 	why := "its node does not answer at " + c.RPCURL
-	if p := h.plugins.ByCapability(sdk.CapChain); p != nil {
+	if p := m.plugins.ByCapability(sdk.CapChain); p != nil {
 		if status, restarts := p.Health(); status == "crashed" || restarts > s.chainRestarts {
 			why = "the chain plugin crashed and Anvil died with it: the chain's state is lost"
 		}
 	}
-	return sdk.Errorf(sdk.CodeChainDown, "the session's chain is down (%s); call %s to start a fresh session", why, h.name("launch")).
+	return sdk.Errorf(sdk.CodeChainDown, "the session's chain is down (%s); call %s to start a fresh session", why, m.tool("launch")).
 		WithDetails(map[string]any{"part": "chain", "rpcUrl": c.RPCURL})
 }
 
 // fixtureAlive answers nil when the session has no fixture server or it
 // serves, and MM_FIXTURE_DOWN otherwise.
-func (h *Host) fixtureAlive(ctx context.Context, s *session) error {
-	f := s.parts.Fixture
+func (m *Manager) fixtureAlive(ctx context.Context, s *Session) error {
+	f := s.Parts.Fixture
 	if f == nil {
 		return nil
 	}
@@ -120,6 +120,6 @@ func (h *Host) fixtureAlive(ctx context.Context, s *session) error {
 			err = fmt.Errorf("status %d", resp.StatusCode)
 		}
 	}
-	return sdk.Errorf(sdk.CodeFixtureDown, "the session's fixture server is down (%s: %v); the running wallet keeps its state, but a reload would not find it: call %s to start a fresh session", f.URL, err, h.name("launch")).
+	return sdk.Errorf(sdk.CodeFixtureDown, "the session's fixture server is down (%s: %v); the running wallet keeps its state, but a reload would not find it: call %s to start a fresh session", f.URL, err, m.tool("launch")).
 		WithDetails(map[string]any{"part": "fixture", "url": f.URL})
 }

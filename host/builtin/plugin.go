@@ -1,4 +1,4 @@
-package host
+package builtin
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/mmcp-dev/mmcp/host/launch"
-
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -15,22 +14,22 @@ import (
 // pluginTools registers each plugin's own tools as <plugin>_<tool>. A name
 // that collides with a registered tool is rejected and logged; the rest of
 // the plugin's tools still serve.
-func (h *Host) pluginTools() {
-	for _, p := range h.plugins.Plugins() {
+func (g *reg) pluginTools() {
+	for _, p := range g.Plugins.Plugins() {
 		if p.Err != nil {
 			continue
 		}
 		for _, t := range p.Desc.Tools {
 			name := p.Spec.Name + "_" + t.Name
-			if err := h.runner.Add(h.pluginTool(p, name, t)); err != nil {
-				h.log.Warn("plugin tool rejected", "plugin", p.Spec.Name, "tool", name, "error", err)
+			if err := g.r.Add(g.pluginTool(p, name, t)); err != nil {
+				g.Log.Warn("plugin tool rejected", "plugin", p.Spec.Name, "tool", name, "error", err)
 				p.Rejected = append(p.Rejected, fmt.Sprintf("%s: %v", name, err))
 			}
 		}
 	}
 }
 
-func (h *Host) pluginTool(p *plugins.Plugin, name string, t sdk.Tool) *tools.Tool {
+func (g *reg) pluginTool(p *plugins.Plugin, name string, t sdk.Tool) *tools.Tool {
 	return &tools.Tool{
 		Name:        name,
 		Description: t.Description,
@@ -42,7 +41,7 @@ func (h *Host) pluginTool(p *plugins.Plugin, name string, t sdk.Tool) *tools.Too
 			var out json.RawMessage
 			err := p.Use(ctx, func(cl *sdk.PluginConn) error {
 				var err error
-				out, err = cl.CallTool(ctx, t.Name, c.Args, launch.Events{OnProgress: c.Progress, Logger: h.log.Named(p.Spec.Name)})
+				out, err = cl.CallTool(ctx, t.Name, c.Args, launch.Events{OnProgress: c.Progress, Logger: g.Log.Named(p.Spec.Name)})
 				return err
 			})
 			if err != nil {

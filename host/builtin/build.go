@@ -1,0 +1,37 @@
+package builtin
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host/launch"
+	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// buildTool is mm_build: the build capability (its default build type is
+// the plugin's), its output forwarded as progress.
+func (g *reg) buildTool() {
+	add(g, "build", tools.Tool{
+		Description: "Build the extension from source (yarn build:test in the workspace). Requires the build capability.",
+		Timeout:     15 * time.Minute,
+		Record:      true,
+	}, func(ctx context.Context, c *tools.Call, _ struct{}) (any, error) {
+		// The arguments as given, without the schema's defaults: the
+		// build plugin owns the default build type (its settings may
+		// change it), so the host sends a zero value.
+		var in sdk.BuildOptions
+		if err := json.Unmarshal(c.Args, &in); err != nil {
+			return nil, err
+		}
+		if g.Repo == "" {
+			return nil, sdk.Errorf(sdk.CodeNoWorkspace, "%s builds the extension checkout, and this host has no workspace: start mmcp with --repo /path/to/metamask-extension (or set MMCP_REPO)", g.name("build"))
+		}
+		res, err := g.Plugins.Builder().Build(ctx, in, launch.Events{OnProgress: c.Progress, Logger: g.Log.Named("build")})
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"buildType": res.BuildType, "extensionPathResolved": g.Path(res.ExtensionPath)}, nil
+	})
+}

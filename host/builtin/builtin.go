@@ -1,0 +1,80 @@
+// Package builtin defines the host's own tools: one definition per tool
+// (name, description, schema file, label, observation and record flags,
+// handler), registered with tools.Add. Plugins' tools are registered here
+// too, as <plugin>_<tool>.
+package builtin
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/host/knowledge"
+	"github.com/mmcp-dev/mmcp/host/plugins"
+	"github.com/mmcp-dev/mmcp/host/schemas"
+	"github.com/mmcp-dev/mmcp/host/session"
+	"github.com/mmcp-dev/mmcp/host/tools"
+)
+
+// Deps are what the built-in tools work with.
+type Deps struct {
+	// Prefix is the tool prefix ("mm").
+	Prefix string
+	// Repo is the workspace, "" for none; Path resolves against it.
+	Repo      string
+	Path      func(string) string
+	Sessions  *session.Manager
+	Plugins   *plugins.Manager
+	Knowledge *knowledge.Store
+	Log       hclog.Logger
+}
+
+// reg registers tools on a runner, keeping the first error.
+type reg struct {
+	Deps
+	r   *tools.Runner
+	err error
+}
+
+// name is a tool's name with the prefix.
+func (g *reg) name(base string) string { return g.Prefix + "_" + base }
+
+// spec is the definition of tool base: its prefixed name and its schema
+// file (host/schemas/<base>.json).
+func (g *reg) spec(base string, t tools.Tool) tools.Tool {
+	t.Name, t.Schema = g.name(base), schemas.Get(base)
+	return t
+}
+
+// add registers one tool.
+func add[In any](g *reg, base string, t tools.Tool, fn func(ctx context.Context, c *tools.Call, in In) (any, error)) {
+	if g.err != nil {
+		return
+	}
+	g.err = tools.Add(g.r, g.spec(base, t), fn)
+}
+
+// Register registers the built-in tools, then the plugins' own tools.
+func Register(r *tools.Runner, d Deps) error {
+	g := &reg{Deps: d, r: r}
+	g.buildTool()
+	g.sessionTools()
+	g.discoveryTools()
+	g.knowledgeTools()
+	g.contractTools()
+	if g.err == nil {
+		t := g.spec("run_steps", tools.Tool{
+			Description: "Run up to 50 tool calls in one request. includeObservations: all (default; full observation recorded after each step), none (state only, fastest; prefer testId targets), failures (full observation only for failing steps).",
+			Timeout:     30 * time.Minute,
+			NoBatch:     true,
+			Handler:     tools.RunSteps(g.name("run_steps")),
+		})
+		g.err = r.Add(&t)
+	}
+	if g.err != nil {
+		return g.err
+	}
+	g.pluginTools()
+	return nil
+}

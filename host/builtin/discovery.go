@@ -1,0 +1,217 @@
+package builtin
+
+import (
+	"context"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/discovery"
+	"github.com/mmcp-dev/mmcp/host/knowledge"
+	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/host/session"
+	"github.com/mmcp-dev/mmcp/host/tools"
+)
+
+// targetInput is the input of click, type and wait_for: the target, the
+// interaction's timeoutMs (its default is the schema's) and type's text.
+type targetInput struct {
+	discovery.Target
+	TimeoutMs int    `json:"timeoutMs"`
+	Text      string `json:"text"`
+}
+
+// timeout is the interaction's limit; timeoutMs 0 means "do not wait",
+// which still needs one attempt.
+func (in targetInput) timeout() time.Duration {
+	return max(time.Duration(in.TimeoutMs)*time.Millisecond, 100*time.Millisecond)
+}
+
+// onPage is the handler of a tool that needs the session's active page.
+func onPage[In any](g *reg, fn func(ctx context.Context, c *tools.Call, s *session.Session, in In) (any, error)) func(context.Context, *tools.Call, In) (any, error) {
+	return func(ctx context.Context, c *tools.Call, in In) (any, error) {
+		s, err := g.Sessions.Page(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return fn(ctx, c, s, in)
+	}
+}
+
+// onTarget is the handler of click, type and wait_for: it checks the
+// target and notes it for the record, needs an active page, and runs fn
+// with the call's ctx and actx, which also ends at the interaction's
+// timeoutMs.
+func onTarget(g *reg, fn func(ctx, actx context.Context, c *tools.Call, s *session.Session, in targetInput) (any, error)) func(context.Context, *tools.Call, targetInput) (any, error) {
+	return func(ctx context.Context, c *tools.Call, in targetInput) (any, error) {
+		if err := in.Target.Validate(); err != nil {
+			return nil, err
+		}
+		c.Target = map[string]string{}
+		switch {
+		case in.A11yRef != "":
+			c.Target["a11yRef"] = in.A11yRef
+		case in.TestID != "":
+			c.Target["testId"] = in.TestID
+		default:
+			c.Target["selector"] = in.Selector
+		}
+		s, err := g.Sessions.Page(ctx)
+		if err != nil {
+			return nil, err
+		}
+		actx, cancel := context.WithTimeout(ctx, in.timeout())
+		defer cancel()
+		actx = discovery.WithSlowMo(actx, s.Browser.SlowMo())
+		return fn(ctx, actx, c, s, in)
+	}
+}
+
+// discoveryTools are the discovery and interaction tools.
+func (g *reg) discoveryTools() {
+	add(g, "list_testids", tools.Tool{
+		Description: "List the visible data-testid attributes of the active page (interaction targets).",
+		Label:       knowledge.LabelDiscovery, Record: true,
+	}, onPage(g, func(ctx context.Context, c *tools.Call, s *session.Session, in struct {
+		Limit int `json:"limit"`
+	}) (any, error) {
+		items, err := discovery.TestIDs(ctx, s.Browser.ActivePage(), in.Limit)
+		if err != nil {
+			return nil, err
+		}
+		partialObservation(c, items, nil)
+		return map[string]any{"items": items}, nil
+	}))
+	add(g, "accessibility_snapshot", tools.Tool{
+		Description: "Trimmed accessibility tree of the active page with refs e1..eN for mm_click/mm_type; a new snapshot replaces the refs.",
+		Label:       knowledge.LabelDiscovery, Record: true,
+	}, onPage(g, func(ctx context.Context, c *tools.Call, s *session.Session, in struct{ RootSelector string }) (any, error) {
+		nodes, refs, err := discovery.Snapshot(ctx, s.Browser.ActivePage(), in.RootSelector)
+		if err != nil {
+			return nil, err
+		}
+		s.Refs = refs
+		partialObservation(c, nil, nodes)
+		return map[string]any{"nodes": nodes}, nil
+	}))
+	add(g, "describe_screen", tools.Tool{
+		Description: "State + visible testIds + trimmed accessibility tree with refs e1..eN (replaces the refs) + hints from earlier sessions; a screenshot only when asked.",
+		Label:       knowledge.LabelDiscovery, Record: true,
+	}, onPage(g, func(ctx context.Context, c *tools.Call, s *session.Session, in struct {
+		IncludeScreenshot       bool   `json:"includeScreenshot"`
+		ScreenshotName          string `json:"screenshotName"`
+		IncludeScreenshotBase64 bool   `json:"includeScreenshotBase64"`
+	}) (any, error) {
+		obs := g.Sessions.Describe(ctx)
+		g.Sessions.ChainBalance(ctx, s, &obs.State)
+		c.Observation = obs
+		out := map[string]any{
+			"state":      obs.State,
+			"testIds":    map[string]any{"items": obs.TestIDs},
+			"a11y":       obs.A11y,
+			"screenshot": nil,
+		}
+		if in.IncludeScreenshot || in.IncludeScreenshotBase64 {
+			name := in.ScreenshotName
+			if name == "" {
+				name = "describe-" + time.Now().UTC().Format("20060102T150405.000Z")
+			}
+			shot, err := screenshot(ctx, c, s, browser.ScreenshotOptions{Name: name, IncludeBase64: in.IncludeScreenshotBase64})
+			if err != nil {
+				return nil, err
+			}
+			out["screenshot"] = shot
+		}
+		if pk := g.priorKnowledge(ctx, s.ID, obs); pk != nil {
+			out["priorKnowledge"] = pk
+		}
+		return out, nil
+	}))
+	add(g, "click", tools.Tool{
+		Description: "Click an element given by exactly one of a11yRef, testId or selector; waits until it is visible, enabled and stable.",
+		Label:       knowledge.LabelInteraction, Observe: true, Record: true, Timeout: 75 * time.Second,
+	}, onTarget(g, func(ctx, actx context.Context, _ *tools.Call, s *session.Session, in targetInput) (any, error) {
+		page := s.Browser.ActivePage()
+		popup := s.Browser.Tabs().Active.Role == "notification"
+		var before string
+		if popup {
+			before = s.Browser.PageHref(actx, page)
+		}
+		tabsBefore := s.Browser.Tabs().Tracked
+		res, err := discovery.Click(actx, page, s.Refs, in.Target)
+		if err == nil && popup && !res.PageClosedAfterClick {
+			// The wallet's background closes a confirmation popup
+			// once the approval is settled (MetaMask: > 500 ms).
+			res.PageClosedAfterClick = s.Browser.WaitPopupClosed(ctx, page, before)
+		}
+		if res.Changes != nil {
+			res.Changes.TabsOpened = openedTabs(tabsBefore, s.Browser.Tabs().Tracked)
+		}
+		return res, err
+	}))
+	add(g, "type", tools.Tool{
+		Description: "Replace the value of an input given by exactly one of a11yRef, testId or selector with text.",
+		Label:       knowledge.LabelInteraction, Observe: true, Record: true, Timeout: 75 * time.Second,
+		// Until the field is known the record keeps no text at all.
+		HoldBack: "text",
+	}, onTarget(g, func(_, actx context.Context, c *tools.Call, s *session.Session, in targetInput) (any, error) {
+		res, err := discovery.Type(actx, s.Browser.ActivePage(), s.Refs, in.Target, in.Text)
+		if err != nil {
+			return nil, err
+		}
+		if !sensitiveField(res.Field, in.Target, in.Text) {
+			c.Release()
+		}
+		return res, nil
+	}))
+	add(g, "wait_for", tools.Tool{
+		Description: "Wait until an element given by exactly one of a11yRef, testId or selector is visible.",
+		Label:       knowledge.LabelInteraction, Observe: true, Record: true, Timeout: 135 * time.Second,
+	}, onTarget(g, func(_, actx context.Context, _ *tools.Call, s *session.Session, in targetInput) (any, error) {
+		return discovery.WaitFor(actx, s.Browser.ActivePage(), s.Refs, in.Target)
+	}))
+}
+
+// partialObservation gives c's record what a discovery tool gathered; the
+// runner adds the state once the call has answered.
+func partialObservation(c *tools.Call, ids []observation.TestIDItem, nodes []observation.A11yNode) {
+	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
+	if ids != nil {
+		obs.TestIDs = ids
+	}
+	if nodes != nil {
+		obs.A11y.Nodes = nodes
+	}
+	c.Observation = obs
+	c.StateLater = true
+}
+
+// openedTabs lists the tabs (role and URL) in after that were not in before.
+func openedTabs(before, after []observation.Tab) []string {
+	seen := make(map[observation.Tab]int, len(before))
+	for _, t := range before {
+		seen[t]++
+	}
+	var out []string
+	for _, t := range after {
+		if seen[t] > 0 {
+			seen[t]--
+			continue
+		}
+		out = append(out, t.Role+" "+t.URL)
+	}
+	return out
+}
+
+// sensitiveField decides from the element, the target and the text itself
+// whether typed text is a secret.
+func sensitiveField(f discovery.FieldInfo, t discovery.Target, text string) bool {
+	tid := f.TestID
+	if tid == "" {
+		tid = t.TestID
+	}
+	return knowledge.Sensitive(knowledge.FieldHints{
+		InputType: f.Type, Name: f.Name, ID: f.ID, Label: f.Label, Placeholder: f.Placeholder,
+		Autocomplete: f.Autocomplete, AriaLabel: f.AriaLabel, TestID: tid,
+		Selector: t.Selector,
+	}, text)
+}

@@ -1,0 +1,128 @@
+package builtin
+
+import (
+	"context"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/knowledge"
+	"github.com/mmcp-dev/mmcp/host/launch"
+	"github.com/mmcp-dev/mmcp/host/session"
+	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// inSession is the handler of a tool that acts on the call's session: it
+// answers MM_NO_ACTIVE_SESSION without one, and runs fn.
+func inSession[In any](g *reg, fn func(ctx context.Context, c *tools.Call, s *session.Session, in In) (any, error)) func(context.Context, *tools.Call, In) (any, error) {
+	return func(ctx context.Context, c *tools.Call, in In) (any, error) {
+		s, err := g.Sessions.Active(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return fn(ctx, c, s, in)
+	}
+}
+
+// sessionTools are the session lifecycle, state, navigation, tabs,
+// screenshots and clipboard.
+func (g *reg) sessionTools() {
+	add(g, "launch", tools.Tool{
+		Description: "Launch Chrome with the extension against a local chain and fixture server; the first tool of a session. stateMode default = unlocked wallet with 25 ETH.",
+		Timeout:     20 * time.Minute, Record: true, NoBatch: true,
+	}, func(ctx context.Context, c *tools.Call, in launch.Input) (any, error) {
+		return g.Sessions.Launch(ctx, in, c.Progress)
+	})
+	add(g, "cleanup", tools.Tool{
+		Description: "Stop the browser and every service of the session (chain, fixture server). Always call when done.",
+		NoBatch:     true,
+	}, func(ctx context.Context, _ *tools.Call, in struct{ SessionID string }) (any, error) {
+		return g.Sessions.Cleanup(ctx, in.SessionID), nil
+	})
+	add(g, "get_state", tools.Tool{
+		Description: "Current extension state (screen, unlocked, account, network, chain id, balance) and the tracked tabs.",
+		Label:       knowledge.LabelDiscovery, Observe: true, Record: true,
+	}, inSession(g, func(ctx context.Context, _ *tools.Call, s *session.Session, _ struct{}) (any, error) {
+		st, err := g.Sessions.State(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"state": st, "tabs": s.Browser.Tabs(), "health": g.Sessions.Health(ctx, s)}, nil
+	}))
+	add(g, "navigate", tools.Tool{
+		Description: "Navigate to a screen: home, settings, notification, or url (loads the URL in the session's dapp tab, the one the last url navigation used, or a new tab when there is none or newTab is true; the tab becomes active; the session's oldest tabs close beyond --max-tabs).",
+		Label:       knowledge.LabelNavigation, Observe: true, Record: true,
+	}, inSession(g, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
+		Screen, URL string
+		NewTab      bool
+	}) (any, error) {
+		if in.NewTab {
+			if in.Screen != browser.ScreenURL {
+				return nil, sdk.Errorf(sdk.CodeInvalidInput, "newTab applies to screen %q only", browser.ScreenURL).
+					WithDetails(map[string]any{"field": "newTab"})
+			}
+			return s.Browser.OpenTab(ctx, in.URL)
+		}
+		return s.Browser.Navigate(ctx, in.Screen, in.URL)
+	}))
+	add(g, "wait_for_notification", tools.Tool{
+		Description: "Wait for the extension's notification popup (after a dapp request) and make it the active page.",
+		Label:       knowledge.LabelNavigation, Observe: true, Record: true, Timeout: 70 * time.Second,
+	}, inSession(g, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
+		TimeoutMs int `json:"timeoutMs"`
+	}) (any, error) {
+		return s.Browser.WaitForNotification(ctx, time.Duration(in.TimeoutMs)*time.Millisecond)
+	}))
+	add(g, "switch_to_tab", tools.Tool{
+		Description: "Make another tracked tab active, by role (extension, notification, dapp, other) or URL prefix.",
+		Label:       knowledge.LabelNavigation, Record: true,
+	}, inSession(g, func(ctx context.Context, _ *tools.Call, s *session.Session, in tabArgs) (any, error) {
+		return s.Browser.SwitchTab(ctx, in.Role, in.URL)
+	}))
+	add(g, "close_tab", tools.Tool{
+		Description: "Close a tab by role (notification, dapp, other) or URL prefix. The extension home page cannot be closed.",
+		Label:       knowledge.LabelNavigation, Record: true,
+	}, inSession(g, func(ctx context.Context, _ *tools.Call, s *session.Session, in tabArgs) (any, error) {
+		return s.Browser.CloseTab(ctx, in.Role, in.URL)
+	}))
+	add(g, "screenshot", tools.Tool{
+		Description: "Save a PNG of the active page to <artifacts>/screenshots/<name>.png; includeBase64 also returns it as an image.",
+		Observe:     true, Record: true,
+	}, inSession(g, func(ctx context.Context, c *tools.Call, s *session.Session, in browser.ScreenshotOptions) (any, error) {
+		return screenshot(ctx, c, s, in)
+	}))
+	add(g, "clipboard", tools.Tool{
+		Description: "Read or write the browser clipboard (e.g. write an SRP, then click a paste button).",
+		// The clipboard may hold a secret: the record keeps its length only.
+		Record: true, HoldBack: "text",
+	}, inSession(g, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
+		Action string
+		Text   *string
+	}) (any, error) {
+		text := ""
+		if in.Text != nil {
+			text = *in.Text
+		} else if in.Action == "write" {
+			return nil, sdk.Errorf(sdk.CodeInvalidInput, "clipboard write needs text: give the text to write").
+				WithDetails(map[string]any{"field": "text"})
+		}
+		return s.Browser.Clipboard(ctx, in.Action, text)
+	}))
+}
+
+// tabArgs are the arguments of switch_to_tab and close_tab.
+type tabArgs struct{ Role, URL string }
+
+// screenshot takes one and wires it into the record and, with base64, into
+// the MCP result as an image.
+func screenshot(ctx context.Context, c *tools.Call, s *session.Session, in browser.ScreenshotOptions) (*browser.ScreenshotResult, error) {
+	res, err := s.Browser.Screenshot(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	c.Screenshot = &tools.ScreenshotRef{Path: res.Path, Width: res.Width, Height: res.Height}
+	if res.Base64 != "" {
+		c.Images = append(c.Images, tools.Image{MIMEType: "image/png", Base64: res.Base64})
+	}
+	return &res, nil
+}

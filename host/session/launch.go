@@ -1,0 +1,151 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/launch"
+	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/testwallet"
+)
+
+// deps are the capabilities a launch and a teardown use: the plugins'
+// typed adapters, nil for a capability no plugin provides.
+func (m *Manager) deps() launch.Deps {
+	d := launch.Deps{Path: m.cfg.Path, Tool: m.tool, SettleTimeout: m.cfg.SettleTimeout, Log: m.log.Named("launch")}
+	if m.plugins.Has(sdk.CapBuild) && m.cfg.Repo != "" {
+		d.Builder = m.plugins.Builder()
+	}
+	if m.plugins.Has(sdk.CapChain) {
+		d.Chain = m.plugins.Chain()
+	}
+	if m.plugins.Has(sdk.CapFixture) {
+		d.Fixture = m.plugins.Fixture()
+	}
+	if m.plugins.Has(sdk.CapContractSeeding) {
+		d.Contracts = m.plugins.ContractSeeder()
+	}
+	if m.plugins.Has(sdk.CapMockServer) {
+		d.MockServer = m.plugins.MockServer()
+	}
+	return d
+}
+
+// Launch runs mm_launch: chain, contracts, fixture, mock server, Chrome,
+// extension ready, unlock (package launch). A failure undoes the steps
+// already taken. An owner's session with a dead part is replaced; a
+// healthy one is kept (MM_SESSION_ALREADY_RUNNING).
+func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(float64, float64, string)) (map[string]any, error) {
+	var replaced *launch.Prerequisite
+	if old := m.get(ctx); old != nil {
+		part := m.Health(ctx, old).down()
+		if part == "" {
+			return nil, sdk.Errorf(sdk.CodeSessionAlreadyRunning, "session %s is running: call %s first", old.ID, m.tool("cleanup")).
+				WithDetails(map[string]any{"sessionId": old.ID})
+		}
+		m.log.Warn("replacing a session with a dead part", "sessionId", old.ID, "part", part)
+		m.teardown(old)
+		m.set(ctx, nil)
+		replaced = &launch.Prerequisite{Step: "replace", Description: fmt.Sprintf("cleaned up session %s, whose %s was down", old.ID, part)}
+	}
+	s := &Session{ID: newID(), CreatedAt: time.Now()}
+	d := m.deps()
+	if err := m.defaultExtension(&d); err != nil {
+		return nil, err
+	}
+	var snapshot sdk.StateSnapshotter // nil: the built-in MetaMask profile
+	if m.plugins.Has(sdk.CapStateSnapshot) {
+		snapshot = m.plugins.StateSnapshot()
+	}
+	d.StartWallet = func(ctx context.Context, ext string, slowMo time.Duration, proxy *browser.Proxy) (launch.Wallet, error) {
+		b, err := browser.Launch(ctx, browser.Options{
+			ChromePath: m.cfg.Chrome, Headless: m.cfg.Headless, CDPURL: m.cfg.CDPURL,
+			ExtensionPath: ext, ArtifactsDir: m.cfg.ArtifactsDir, SlowMo: slowMo, Proxy: proxy, Log: m.log.Named("browser"),
+			Viewport: m.cfg.Viewport, MaxTabs: m.cfg.MaxTabs,
+			StateSnapshot: snapshot,
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.Browser = b
+		b.OnActiveChange(func() { s.Refs = nil })
+		return b, nil
+	}
+	parts, err := launch.Launch(ctx, d, in, progress)
+	if err != nil {
+		return nil, err
+	}
+	if replaced != nil {
+		parts.Prerequisites = append([]launch.Prerequisite{*replaced}, parts.Prerequisites...)
+	}
+	s.Parts = parts
+	if p := m.plugins.ByCapability(sdk.CapChain); p != nil {
+		_, s.chainRestarts = p.Health()
+	}
+	m.set(ctx, s)
+	view, err := m.State(ctx, s)
+	if err != nil {
+		m.log.Warn("state after launch", "error", err)
+	}
+	m.rec.sessionStarted(s)
+	return map[string]any{"sessionId": s.ID, "extensionId": s.Browser.ExtensionID(), "state": view, "prerequisites": parts.Prerequisites,
+		"extension": map[string]string{"path": parts.Extension, "source": parts.ExtensionSource}}, nil
+}
+
+// defaultExtension sets the extension a launch without extensionPath
+// loads: --extension, or the embedded test wallet when asked for or when
+// there is no workspace; otherwise the build plugin decides.
+func (m *Manager) defaultExtension(d *launch.Deps) error {
+	switch {
+	case m.cfg.Extension == TestWallet || (m.cfg.Extension == "" && m.cfg.Repo == ""):
+		dir, err := m.testWalletDir()
+		if err != nil {
+			return sdk.Errorf(sdk.CodeLaunchFailed, "unpacking the embedded test wallet: %v", err)
+		}
+		d.Extension, d.ExtensionSource = dir, "the embedded test wallet"
+		if m.cfg.Extension == "" {
+			d.ExtensionSource += " (no workspace)"
+		}
+	case m.cfg.Extension != "":
+		d.Extension, d.ExtensionSource = m.cfg.Extension, "--extension"
+	}
+	return nil
+}
+
+// testWalletDir unpacks the embedded test wallet once per host, into a
+// directory removed when the manager closes.
+func (m *Manager) testWalletDir() (string, error) {
+	m.walletOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mmcp-testwallet-")
+		if err != nil {
+			m.walletErr = err
+			return
+		}
+		if err := testwallet.WriteTo(filepath.Join(dir, "testwallet")); err != nil {
+			_ = os.RemoveAll(dir)
+			m.walletErr = err
+			return
+		}
+		m.walletDir = filepath.Join(dir, "testwallet")
+	})
+	return m.walletDir, m.walletErr
+}
+
+// teardown undoes what a session started, in reverse order.
+func (m *Manager) teardown(s *Session) { launch.Teardown(m.deps(), s.Parts) }
+
+// Cleanup runs mm_cleanup: it tears down the owner's session (when
+// sessionID is given, only if it is that one).
+func (m *Manager) Cleanup(ctx context.Context, sessionID string) map[string]any {
+	s := m.get(ctx)
+	if s == nil || (sessionID != "" && sessionID != s.ID) {
+		return map[string]any{"cleanedUp": false}
+	}
+	m.teardown(s)
+	m.set(ctx, nil)
+	return map[string]any{"cleanedUp": true}
+}

@@ -1,0 +1,152 @@
+package session
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/knowledge"
+	"github.com/mmcp-dev/mmcp/host/plugins"
+	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// TestWallet is the Extension value that names the embedded test wallet.
+const TestWallet = "testwallet"
+
+// Config is what sessions need of the host's configuration.
+type Config struct {
+	// Prefix is the tool prefix ("mm"), for the messages that name a tool.
+	Prefix string
+	// Repo is the workspace, "" for none.
+	Repo string
+	// Path resolves a path against the workspace.
+	Path func(string) string
+	// Extension is --extension: a directory, TestWallet, or "".
+	Extension string
+	// The browser's settings (package browser's Options).
+	Chrome       string
+	Headless     bool
+	CDPURL       string
+	ArtifactsDir string
+	Viewport     browser.Viewport
+	MaxTabs      int
+	// SettleTimeout is --settle-timeout; 0 means launch's default.
+	SettleTimeout time.Duration
+}
+
+// Manager owns the wallet sessions of a host: at most one per owner (the
+// MCP connection a call comes from, see tools.Owner).
+type Manager struct {
+	cfg       Config
+	log       hclog.Logger
+	plugins   *plugins.Manager
+	knowledge *knowledge.Store
+	rec       *Recorder
+
+	mu       sync.Mutex
+	sessions map[string]*Session // by owner
+
+	walletOnce sync.Once
+	walletDir  string // the unpacked embedded test wallet, when used
+	walletErr  error
+}
+
+// NewManager returns a manager with no session.
+func NewManager(cfg Config, pl *plugins.Manager, k *knowledge.Store, log hclog.Logger) *Manager {
+	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}}
+	m.rec = &Recorder{m: m}
+	return m
+}
+
+// Recorder returns the recorder of the sessions' steps (tools.Recorder).
+func (m *Manager) Recorder() *Recorder { return m.rec }
+
+// tool names a tool with the configured prefix.
+func (m *Manager) tool(base string) string { return m.cfg.Prefix + "_" + base }
+
+// get returns the owner's session, or nil.
+func (m *Manager) get(ctx context.Context) *Session {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.sessions[tools.Owner(ctx)]
+}
+
+// set makes s the owner's session (nil: none).
+func (m *Manager) set(ctx context.Context, s *Session) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s == nil {
+		delete(m.sessions, tools.Owner(ctx))
+		return
+	}
+	m.sessions[tools.Owner(ctx)] = s
+}
+
+// Active returns the session a call acts on, MM_NO_ACTIVE_SESSION, or
+// MM_BROWSER_CLOSED when its Chrome went away.
+func (m *Manager) Active(ctx context.Context) (*Session, error) {
+	s := m.get(ctx)
+	if s == nil {
+		return nil, sdk.Errorf(sdk.CodeNoActiveSession, "no active session: call %s first", m.tool("launch"))
+	}
+	if err := s.Browser.Alive(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// errNoPage answers a call that needs a page when the active one is gone.
+var errNoPage = sdk.Errorf(sdk.CodeNoActiveSession, "the session has no active page: switch to a tab with mm_switch_to_tab")
+
+// Page returns the active session when it has an active page.
+func (m *Manager) Page(ctx context.Context) (*Session, error) {
+	s, err := m.Active(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if s.Browser.ActivePage() == nil {
+		return nil, errNoPage
+	}
+	return s, nil
+}
+
+// SessionID implements tools.Observer: the id of the session a call
+// acts on, or "".
+func (m *Manager) SessionID(ctx context.Context) string {
+	if s := m.get(ctx); s != nil {
+		return s.ID
+	}
+	return ""
+}
+
+// Close tears every session down and removes the unpacked test wallet.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	all := m.sessions
+	m.sessions = map[string]*Session{}
+	m.mu.Unlock()
+	for _, s := range all {
+		m.teardown(s)
+	}
+	if m.walletDir != "" {
+		_ = os.RemoveAll(filepath.Dir(m.walletDir))
+	}
+}
+
+// byID returns the session with id, or nil.
+func (m *Manager) byID(id string) *Session {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.sessions {
+		if s.ID == id {
+			return s
+		}
+	}
+	return nil
+}

@@ -1,0 +1,37 @@
+package session
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/discovery"
+	"github.com/mmcp-dev/mmcp/host/launch"
+)
+
+// Session is one wallet session: a Chrome with the extension, and the
+// chain, contracts and fixture state launched for it. Every access happens
+// inside a tool call, under the runner's session lock.
+type Session struct {
+	// ID names the session (mm-20260115-120000-abc123).
+	ID        string
+	CreatedAt time.Time
+	Browser   *browser.Session
+	// Refs is the ref map of the latest answer the agent saw
+	// (mm_accessibility_snapshot, mm_describe_screen); a tab switch drops
+	// it.
+	Refs *discovery.RefMap
+	// Parts is what the launch started (chain, fixture, contracts, browser).
+	Parts *launch.Parts
+
+	// chainRestarts is the chain plugin's relaunch count at launch: more
+	// later means it crashed, and took the session's Anvil with it.
+	chainRestarts int
+}
+
+func newID() string {
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return "mm-" + time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b)
+}

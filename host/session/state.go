@@ -1,0 +1,86 @@
+package session
+
+import (
+	"context"
+
+	"github.com/go-rod/rod"
+
+	"github.com/mmcp-dev/mmcp/host/discovery"
+	"github.com/mmcp-dev/mmcp/host/observation"
+)
+
+// Observe implements tools.Observer: the state of the call's session, and
+// with full the visible testids and the trimmed tree. It never touches the
+// agent's refs; the node of the element ref names (the call's a11yRef, if
+// any) carries that ref.
+func (m *Manager) Observe(ctx context.Context, full bool, ref string) *observation.Observation {
+	return m.observe(ctx, full, func(page *rod.Page, s *Session) ([]observation.TestIDItem, []observation.A11yNode, error) {
+		return discovery.Observe(ctx, page, discovery.DefaultTestIDLimit, s.Refs, ref)
+	})
+}
+
+// Describe is the observation the agent is given (mm_describe_screen): its
+// refs replace the agent's.
+func (m *Manager) Describe(ctx context.Context) *observation.Observation {
+	return m.observe(ctx, true, func(page *rod.Page, s *Session) ([]observation.TestIDItem, []observation.A11yNode, error) {
+		ids, nodes, refs, err := discovery.Describe(ctx, page, discovery.DefaultTestIDLimit)
+		if err == nil {
+			s.Refs = refs
+		}
+		return ids, nodes, err
+	})
+}
+
+func (m *Manager) observe(ctx context.Context, full bool, walk func(*rod.Page, *Session) ([]observation.TestIDItem, []observation.A11yNode, error)) *observation.Observation {
+	s := m.get(ctx)
+	if s == nil || s.Browser.Alive() != nil {
+		return nil // nothing to observe in a dead browser (and never wait on it)
+	}
+	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
+	st, err := s.Browser.State(ctx)
+	if err != nil {
+		m.log.Debug("observe: state", "error", err)
+	}
+	obs.State = st
+	if !full {
+		return obs
+	}
+	page := s.Browser.ActivePage()
+	if page == nil {
+		return obs
+	}
+	ids, nodes, err := walk(page, s)
+	if err != nil {
+		m.log.Debug("observe: discovery", "error", err)
+		return obs
+	}
+	obs.TestIDs, obs.A11y.Nodes = ids, nodes
+	return obs
+}
+
+// State is mm_get_state's state: the browser's view, with the balance read
+// from the chain when one runs.
+func (m *Manager) State(ctx context.Context, s *Session) (observation.State, error) {
+	st, err := s.Browser.State(ctx)
+	if err != nil {
+		return st, err
+	}
+	m.ChainBalance(ctx, s, &st)
+	return st, nil
+}
+
+// ChainBalance replaces the page's balance with the account's balance on
+// the session's chain, when there is one.
+func (m *Manager) ChainBalance(ctx context.Context, s *Session, st *observation.State) {
+	if s.Parts.Chain == nil || st.AccountAddress == nil || *st.AccountAddress == "" {
+		return
+	}
+	bal, err := balanceOf(ctx, s.Parts.Chain.RPCURL, *st.AccountAddress)
+	if err != nil {
+		// Never report what the page shows from a dead chain as current.
+		m.log.Debug("balance from chain", "error", err)
+		st.Balance = nil
+		return
+	}
+	st.Balance = &bal
+}
