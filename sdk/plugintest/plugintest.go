@@ -17,8 +17,11 @@ func Serve(t testing.TB, p sdk.Plugin) *sdk.PluginConn {
 	t.Helper()
 	client, server := plugin.TestPluginGRPCConn(t, false, sdk.PluginSet(p)[sdk.APIVersion])
 	t.Cleanup(func() {
-		_ = client.Close()
+		// The server first: the client's Close asks the server to stop
+		// (go-plugin's controller Shutdown), and two Stops of one
+		// go-plugin GRPCServer race on its broker.
 		server.Stop()
+		_ = client.Close()
 	})
 	c, err := sdk.Dispense(client)
 	if err != nil {
