@@ -155,7 +155,7 @@ func BenchmarkPrimitives(b *testing.B) {
 					b.Fatal(err)
 				}
 			})
-			mcp, b2b := answerTimes(b, h, b.N, func() { must(b, h.Call("mm_screenshot", map[string]any{"name": "bench"})) })
+			mcp, b2b := answerTimes(b, h, b.N, func() { must(b, h.Call("mm_screenshot", map[string]any{"name": "bench", "fullPage": false})) })
 			report(b, mcp, b2b, floor)
 		})
 		if pg.url != "" {
