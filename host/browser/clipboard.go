@@ -7,6 +7,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -47,13 +48,13 @@ func (s *Session) Clipboard(ctx context.Context, action, text string) (Clipboard
 		}
 	}
 	if action == ClipboardWrite {
-		if err := s.worlds.eval(ctx, page, `navigator.clipboard.writeText(`+jsArg(text)+`).then(() => true)`, evalOpts{gesture: true}, nil); err != nil {
+		if err := discovery.Eval(ctx, page, `navigator.clipboard.writeText(`+discovery.JSArg(text)+`).then(() => true)`, discovery.EvalOptions{Gesture: true}, nil); err != nil {
 			return ClipboardResult{}, sdk.Errorf(sdk.CodeClipboardFailed, "clipboard write failed: %v", err)
 		}
 		return ClipboardResult{Action: action, Success: true}, nil
 	}
 	var got string
-	if err := s.worlds.eval(ctx, page, `navigator.clipboard.readText()`, evalOpts{gesture: true, idempotent: true}, &got); err != nil {
+	if err := discovery.Eval(ctx, page, `navigator.clipboard.readText()`, discovery.EvalOptions{Gesture: true, Idempotent: true}, &got); err != nil {
 		return ClipboardResult{}, sdk.Errorf(sdk.CodeClipboardFailed, "clipboard read failed: %v", err)
 	}
 	return ClipboardResult{Action: action, Success: true, Text: &got}, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/go-rod/rod/lib/utils"
 
+	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
@@ -38,7 +39,6 @@ func Launch(ctx context.Context, o Options) (*Session, error) {
 		opts:     o,
 		log:      o.Log.Named("browser"),
 		profile:  o.Profile,
-		worlds:   newIsolatedWorlds(),
 		health:   newHealth(),
 		granted:  map[string]bool{},
 		focusSet: map[proto.TargetTargetID]bool{},
@@ -272,7 +272,7 @@ func (s *Session) fitWindow(ctx context.Context) {
 		return
 	}
 	var scr struct{ W, H int }
-	if err := s.worlds.eval(ctx, home.Page, `({w: screen.availWidth, h: screen.availHeight})`, evalOpts{idempotent: true}, &scr); err != nil || scr.W == 0 {
+	if err := discovery.Eval(ctx, home.Page, `({w: screen.availWidth, h: screen.availHeight})`, discovery.EvalOptions{Idempotent: true}, &scr); err != nil || scr.W == 0 {
 		return
 	}
 	win, err := proto.BrowserGetWindowForTarget{TargetID: home.ID}.Call(s.browser.Context(ctx))

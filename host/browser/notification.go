@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-rod/rod"
 
+	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -116,7 +117,7 @@ func (s *Session) WaitPopupClosed(ctx context.Context, page *rod.Page, hrefBefor
 		}
 		var href string
 		ectx, ecancel := context.WithTimeout(ctx, 250*time.Millisecond)
-		err := s.worlds.eval(ectx, page, `location.href`, evalOpts{idempotent: true}, &href)
+		err := discovery.Eval(ectx, page, `location.href`, discovery.EvalOptions{Idempotent: true}, &href)
 		ecancel()
 		if err == nil {
 			if r := route(href); r != before && r != "" && r != "/" {
@@ -137,7 +138,7 @@ func (s *Session) WaitPopupClosed(ctx context.Context, page *rod.Page, hrefBefor
 // it cannot be read.
 func (s *Session) PageHref(ctx context.Context, page *rod.Page) string {
 	var href string
-	if err := s.worlds.eval(ctx, page, `location.href`, evalOpts{idempotent: true}, &href); err != nil {
+	if err := discovery.Eval(ctx, page, `location.href`, discovery.EvalOptions{Idempotent: true}, &href); err != nil {
 		return ""
 	}
 	return href

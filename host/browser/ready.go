@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/mmcp-dev/mmcp/host/discovery"
 )
 
 // renderWait bounds how long a call waits for a loaded wallet page to render
@@ -49,7 +50,7 @@ func (s *Session) waitRendered(ctx context.Context, page *rod.Page) (bool, error
 	defer cancel()
 	for {
 		var p renderProbe
-		err := s.worlds.eval(ctx, page, renderProbeJS, evalOpts{idempotent: true}, &p)
+		err := discovery.Eval(ctx, page, renderProbeJS, discovery.EvalOptions{Idempotent: true}, &p)
 		if err == nil && p.Ready == "complete" && p.Content && !p.Loading {
 			return true, nil
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -97,7 +98,7 @@ func (s *Session) Screenshot(ctx context.Context, o ScreenshotOptions) (Screensh
 	switch {
 	case o.Selector != "":
 		var box *proto.PageViewport
-		if err := s.worlds.eval(ctx, page, rectJS+"("+jsArg(o.Selector)+")", evalOpts{idempotent: true}, &box); err != nil {
+		if err := discovery.Eval(ctx, page, rectJS+"("+discovery.JSArg(o.Selector)+")", discovery.EvalOptions{Idempotent: true}, &box); err != nil {
 			return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "locate %q: %v", o.Selector, err)
 		}
 		if box == nil || box.Width <= 0 || box.Height <= 0 {

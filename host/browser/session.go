@@ -11,6 +11,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -34,7 +35,6 @@ type Session struct {
 
 	extID  string
 	tabs   *tracker
-	worlds *isolatedWorlds
 	health *health
 
 	// The state provider (opts.StateSnapshot or the profile) and what it
@@ -116,5 +116,5 @@ func (s *Session) Eval(ctx context.Context, expr string, out any) error {
 	if err != nil {
 		return err
 	}
-	return s.worlds.eval(ctx, page, expr, evalOpts{}, out)
+	return discovery.Eval(ctx, page, expr, discovery.EvalOptions{}, out)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -31,20 +32,6 @@ type domProbe struct {
 	Href       string                      `json:"href"`
 	ReadyState string                      `json:"readyState"`
 	Elements   map[string]sdk.ElementProbe `json:"elements"`
-}
-
-// probeScript reports the page's URL, load state, and presence and text of
-// each element of the probe, in one isolated-world evaluation.
-func probeScript(els map[string]string) string {
-	return `((els) => {
-  const out = {};
-  for (const name in els) {
-    let el = null;
-    try { el = document.querySelector(els[name]); } catch (e) { el = null; }
-    out[name] = el ? { present: true, text: (el.innerText || el.textContent || '').trim().slice(0, 200) } : { present: false };
-  }
-  return { href: location.href, readyState: document.readyState, elements: out };
-})(` + jsArg(els) + `)`
 }
 
 // stateProvider is the session's StateSnapshotter and its probe.
@@ -70,7 +57,7 @@ func (s *Session) readPage(ctx context.Context, page *rod.Page, role string) (pa
 	defer cancel()
 	_, probe := s.stateProvider(ctx)
 	var dp domProbe
-	if err := s.worlds.eval(ctx, page, probeScript(probe.Elements), evalOpts{idempotent: true}, &dp); err != nil {
+	if err := discovery.Eval(ctx, page, discovery.ProbeExpr(probe.Elements), discovery.EvalOptions{Idempotent: true}, &dp); err != nil {
 		return pageRead{}, err
 	}
 	r := pageRead{readyState: dp.ReadyState, snap: sdk.PageSnapshot{URL: dp.Href, Role: role, Elements: dp.Elements}}
@@ -224,5 +211,26 @@ func (s *Session) WaitForScreen(ctx context.Context) (observation.State, error) 
 			return last, sdk.Errorf(sdk.CodeWaitTimeout, "the wallet screen did not settle (last screen %q at %s)", last.CurrentScreen, last.CurrentURL)
 		case <-time.After(50 * time.Millisecond):
 		}
+	}
+}
+
+// Screens lets a click on page name the wallet screen before and after it
+// (discovery.ClickOptions): the state provider's probe and DetectScreen,
+// without the main-world app state (an approval popup's screen then comes
+// from its route and landmarks). Nil when page is not a wallet page.
+func (s *Session) Screens(ctx context.Context, page *rod.Page) *discovery.Screens {
+	if page == nil {
+		return nil
+	}
+	ti, _ := s.tabs.get(page.TargetID)
+	if !isWalletRole(ti.Role) {
+		return nil
+	}
+	prov, probe := s.stateProvider(ctx)
+	return &discovery.Screens{
+		Probe: probe.Elements,
+		Name: func(ctx context.Context, url string, els map[string]sdk.ElementProbe) string {
+			return s.detectScreen(ctx, prov, sdk.PageSnapshot{URL: url, Role: ti.Role, Elements: els})
+		},
 	}
 }

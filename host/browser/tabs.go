@@ -4,8 +4,10 @@ import (
 	"context"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -127,8 +129,10 @@ func (s *Session) closeTarget(ctx context.Context, id proto.TargetTargetID) erro
 }
 
 // forgetTarget drops per-page caches of a closed target.
-func (s *Session) forgetTarget(id proto.TargetTargetID) {
-	s.worlds.forget(id)
+func (s *Session) forgetTarget(id proto.TargetTargetID, page *rod.Page) {
+	if page != nil {
+		discovery.ForgetPage(page)
+	}
 	s.mu.Lock()
 	delete(s.focusSet, id)
 	s.mu.Unlock()

@@ -110,13 +110,15 @@ func (t *tracker) upsert(info *proto.TargetTargetInfo) {
 
 // remove forgets a destroyed target. When it was the active page, the home
 // page becomes active (or the newest extension page when home is gone), and
-// the callbacks to run are returned for the caller to call without the lock.
-func (t *tracker) remove(id proto.TargetTargetID) []func() {
+// the callbacks to run are returned for the caller to call without the lock,
+// with the removed tab's page (nil when there was none).
+func (t *tracker) remove(id proto.TargetTargetID) (*rod.Page, []func()) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	delete(t.workers, id)
-	if _, ok := t.tabs[id]; !ok {
-		return nil
+	tb, ok := t.tabs[id]
+	if !ok {
+		return nil, nil
 	}
 	delete(t.tabs, id)
 	if id == t.homeID {
@@ -128,7 +130,7 @@ func (t *tracker) remove(id proto.TargetTargetID) []func() {
 		cbs = append(cbs, t.onActive...)
 	}
 	t.notifyLocked()
-	return cbs
+	return tb.page, cbs
 }
 
 // fallbackLocked picks the page that becomes active when the active one
@@ -330,7 +332,7 @@ func (t *tracker) tabsBlock() observation.Tabs {
 // Target.getTargets first so that nothing created before the subscription
 // is missed; events already queued are then applied in order.
 // onRemoved, when not nil, is called for every destroyed page target.
-func (t *tracker) run(ctx context.Context, b *rod.Browser, events <-chan *rod.Message, seeded chan<- error, onRemoved func(proto.TargetTargetID)) {
+func (t *tracker) run(ctx context.Context, b *rod.Browser, events <-chan *rod.Message, seeded chan<- error, onRemoved func(proto.TargetTargetID, *rod.Page)) {
 	res, err := proto.TargetGetTargets{}.Call(b.Context(ctx))
 	if err == nil {
 		for _, info := range res.TargetInfos {
@@ -353,11 +355,12 @@ func (t *tracker) run(ctx context.Context, b *rod.Browser, events <-chan *rod.Me
 		case "Target.targetDestroyed":
 			var ev proto.TargetTargetDestroyed
 			if msg.Load(&ev) {
-				for _, cb := range t.remove(ev.TargetID) {
+				page, cbs := t.remove(ev.TargetID)
+				for _, cb := range cbs {
 					cb()
 				}
 				if onRemoved != nil {
-					onRemoved(ev.TargetID)
+					onRemoved(ev.TargetID, page)
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -50,7 +51,7 @@ func (s *Session) Unlock(ctx context.Context, password string) error {
 	probe := func(focus bool) (unlockProbe, error) {
 		args["focus"] = focus
 		var p unlockProbe
-		err := s.worlds.eval(ctx, page, unlockProbeJS+"("+jsArg(args)+")", evalOpts{idempotent: true}, &p)
+		err := discovery.Eval(ctx, page, unlockProbeJS+"("+discovery.JSArg(args)+")", discovery.EvalOptions{Idempotent: true}, &p)
 		return p, err
 	}
 
@@ -89,8 +90,8 @@ func (s *Session) Unlock(ctx context.Context, password string) error {
 // (a DOM click event, which the page's handlers receive as usual).
 func (s *Session) clickTestID(ctx context.Context, page *rod.Page, id string) error {
 	var ok bool
-	js := `((id) => { const el = document.querySelector('[data-testid="' + id + '"]'); if (!el) return false; el.click(); return true; })(` + jsArg(id) + `)`
-	if err := s.worlds.eval(ctx, page, js, evalOpts{gesture: true}, &ok); err != nil {
+	js := `((id) => { const el = document.querySelector('[data-testid="' + id + '"]'); if (!el) return false; el.click(); return true; })(` + discovery.JSArg(id) + `)`
+	if err := discovery.Eval(ctx, page, js, discovery.EvalOptions{Gesture: true}, &ok); err != nil {
 		return err
 	}
 	if !ok {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+	"github.com/mmcp-dev/mmcp/host/discovery"
 )
 
 // Viewport is the size of a page's viewport in CSS pixels.
@@ -56,7 +57,7 @@ func (s *Session) fitViewport(ctx context.Context) {
 	}
 	want := s.opts.Viewport
 	var got Viewport
-	if err := s.worlds.eval(ctx, home.Page, `({width: innerWidth, height: innerHeight})`, evalOpts{idempotent: true}, &got); err != nil {
+	if err := discovery.Eval(ctx, home.Page, `({width: innerWidth, height: innerHeight})`, discovery.EvalOptions{Idempotent: true}, &got); err != nil {
 		s.log.Debug("viewport: measure", "error", err)
 		return
 	}
@@ -83,7 +84,7 @@ func (s *Session) fitViewport(ctx context.Context) {
   });
 })`, want.Width, want.Height, viewportSettle.Milliseconds())
 	var done bool
-	if err := s.worlds.eval(ctx, home.Page, wait, evalOpts{idempotent: true}, &done); err != nil || !done {
+	if err := discovery.Eval(ctx, home.Page, wait, discovery.EvalOptions{Idempotent: true}, &done); err != nil || !done {
 		s.log.Warn("the page viewport did not take the asked size", "want", want.String(), "error", err)
 	}
 }

@@ -436,6 +436,53 @@ func TestClickReportsChanges(t *testing.T) {
 	}
 }
 
+// With Screens, a click's changes name the wallet screen before and after,
+// read from the probe's elements in the same evaluations.
+func TestClickReportsScreens(t *testing.T) {
+	p := openHTML(t, `
+<div data-testid="home-landmark">home</div>
+<button data-testid="go" onclick="document.querySelector('[data-testid=home-landmark]').remove()">Go</button>`)
+	sc := &Screens{
+		Probe: map[string]string{"home": `[data-testid="home-landmark"]`},
+		Name: func(_ context.Context, url string, els map[string]sdk.ElementProbe) string {
+			if !strings.HasPrefix(url, "http") {
+				return "bad url " + url
+			}
+			if els["home"].Present {
+				return "home"
+			}
+			return "elsewhere"
+		},
+	}
+	res, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "go"}, ClickOptions{Screens: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Changes; c == nil || c.ScreenBefore != "home" || c.ScreenAfter != "elsewhere" {
+		t.Errorf("changes %+v, want screen home -> elsewhere", c)
+	}
+	res, err = Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Changes; c == nil || c.ScreenBefore != "" || c.ScreenAfter != "" {
+		t.Errorf("changes %+v without Screens name screens", c)
+	}
+}
+
+// An element that an animation keeps moving is not clicked: the click
+// waits a frame to see it move, and fails saying so.
+func TestClickMovingElement(t *testing.T) {
+	p := openHTML(t, `<style>@keyframes slide { from { transform: translateX(0) } to { transform: translateX(300px) } }
+#b { animation: slide 1s linear infinite }</style>
+<div><button id="b" data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Moving</button></div>`)
+	_, err := Click(ctxT(t, 500*time.Millisecond), p, nil, Target{TestID: "b"})
+	wantCode(t, err, sdk.CodeClickFailed, "still moving")
+	if attr(t, p, "body", "data-hit") != "" {
+		t.Error("a moving button was clicked")
+	}
+}
+
 // slowMo delays each input event of an action: a click sends two, a type
 // one.
 func TestSlowMo(t *testing.T) {

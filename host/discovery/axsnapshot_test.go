@@ -144,7 +144,7 @@ func findBackend(frames []*axFrame, id proto.DOMBackendNodeID) (*axFrame, *axNod
 // backendOf finds the first element matching sel (deep: shadow roots and
 // same-origin iframes) and returns its backend node id.
 func backendOf(p *rod.Page, frame proto.PageFrameID, sel string) (proto.DOMBackendNodeID, error) {
-	res, err := callIn(p, frame, jsQueryOne, false, sel)
+	res, err := callIn(p, frame, jsQueryOne, false, idem, sel)
 	if err != nil {
 		return 0, fmt.Errorf("query rootSelector: %w", err)
 	}

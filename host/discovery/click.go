@@ -45,6 +45,26 @@ type Changes struct {
 	TestIDsDisappeared []string `json:"testIdsDisappeared,omitempty"`
 	MoreDisappeared    int      `json:"moreTestIdsDisappeared,omitempty"`
 	TabsOpened         []string `json:"tabsOpened,omitempty"`
+	// ScreenBefore and ScreenAfter are the wallet screens the page showed
+	// right before and after the click (ClickOptions.Screens; only on
+	// wallet pages).
+	ScreenBefore string `json:"screenBefore,omitempty"`
+	ScreenAfter  string `json:"screenAfter,omitempty"`
+}
+
+// Screens names the wallet screen a page shows (package browser's state
+// provider): Probe are the elements it reads (name -> CSS selector), Name
+// turns the page's URL and those elements into a screen name.
+type Screens struct {
+	Probe map[string]string
+	Name  func(ctx context.Context, url string, elements map[string]sdk.ElementProbe) string
+}
+
+// ClickOptions tunes Click.
+type ClickOptions struct {
+	// Screens, when set, adds the screen before and after to Changes,
+	// read in the same evaluations as the rest of Changes.
+	Screens *Screens
 }
 
 // after is what js/after.js returns.
@@ -57,21 +77,34 @@ type after struct {
 	AppearedCount    int      `json:"appearedCount"`
 	Disappeared      []string `json:"disappeared"`
 	DisappearedCount int      `json:"disappearedCount"`
+	// ElsBefore and ElsAfter are the screen probe's elements.
+	ElsBefore map[string]sdk.ElementProbe `json:"elsBefore"`
+	ElsAfter  map[string]sdk.ElementProbe `json:"elsAfter"`
 }
 
-func (a after) changes() *Changes {
-	if !a.Known {
-		if a.URLAfter == "" {
-			return nil
+func (a after) changes(ctx context.Context, sc *Screens) *Changes {
+	var c *Changes
+	switch {
+	case a.Known:
+		c = &Changes{
+			TestIDsAppeared: a.Appeared, MoreAppeared: a.AppearedCount - len(a.Appeared),
+			TestIDsDisappeared: a.Disappeared, MoreDisappeared: a.DisappearedCount - len(a.Disappeared),
 		}
-		return &Changes{URLAfter: a.URLAfter}
+		if a.URLBefore != a.URLAfter {
+			c.URLBefore, c.URLAfter = a.URLBefore, a.URLAfter
+		}
+	case a.URLAfter != "":
+		c = &Changes{URLAfter: a.URLAfter}
+	default:
+		return nil
 	}
-	c := &Changes{
-		TestIDsAppeared: a.Appeared, MoreAppeared: a.AppearedCount - len(a.Appeared),
-		TestIDsDisappeared: a.Disappeared, MoreDisappeared: a.DisappearedCount - len(a.Disappeared),
-	}
-	if a.URLBefore != a.URLAfter {
-		c.URLBefore, c.URLAfter = a.URLBefore, a.URLAfter
+	if sc != nil && sc.Name != nil {
+		if a.ElsBefore != nil {
+			c.ScreenBefore = sc.Name(ctx, a.URLBefore, a.ElsBefore)
+		}
+		if a.ElsAfter != nil {
+			c.ScreenAfter = sc.Name(ctx, a.URLAfter, a.ElsAfter)
+		}
 	}
 	return c
 }
@@ -83,8 +116,17 @@ func (a after) changes() *Changes {
 // could not be clicked (hidden, disabled, moving, covered by what), or
 // MM_TARGET_NOT_FOUND when nothing matched. A click that closes the page is a
 // success with PageClosedAfterClick. Changes says what the click changed.
-func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target) (ClickResult, error) {
-	a, err := actionable(ctx, p, refs, t, modeClick, "")
+// At most one ClickOptions is used.
+func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...ClickOptions) (ClickResult, error) {
+	var o ClickOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	var probe map[string]string
+	if o.Screens != nil {
+		probe = o.Screens.Probe
+	}
+	a, err := actionable(ctx, p, refs, t, modeClick, "", probe)
 	if err != nil {
 		return ClickResult{}, err
 	}
@@ -106,10 +148,10 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target) (ClickResul
 				WithDetails(map[string]any{"target": t.String()})
 		}
 	}
-	done, err := afterClick(pc)
+	done, err := afterClick(pc, probe)
 	res.PageClosedAfterClick = done.Closed
 	if err == nil && !done.Closed {
-		res.Changes = done.changes()
+		res.Changes = done.changes(ctx, o.Screens)
 	}
 	return res, nil
 }
@@ -118,11 +160,11 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target) (ClickResul
 // page is closing or closed. A click handler's window.close() has run by the
 // time the mouse release is acknowledged, and marks the window closed at
 // once, while the target itself goes away a few milliseconds later.
-func afterClick(p *rod.Page) (after, error) {
+func afterClick(p *rod.Page, probe map[string]string) (after, error) {
 	var a after
 	main, err := mainFrame(p)
 	if err == nil {
-		if err = evalIn(p, main, jsAfter, &a, MaxChangedTestIDs); err == nil {
+		if err = evalIn(p, main, jsAfter, idem, &a, MaxChangedTestIDs, probe); err == nil {
 			return a, nil
 		}
 	}

@@ -51,7 +51,7 @@ func TestIDs(ctx context.Context, p *rod.Page, limit int) ([]observation.TestIDI
 		return nil, err
 	}
 	var c collected
-	if err := evalIn(p, main, jsCollect, &c, map[string]any{"ids": clampLimit(limit)}); err != nil {
+	if err := evalIn(p, main, jsCollect, idem, &c, map[string]any{"ids": clampLimit(limit)}); err != nil {
 		return nil, fmt.Errorf("collect testids: %w", err)
 	}
 	if c.IDs == nil {
@@ -87,7 +87,7 @@ func walkRefs(p *rod.Page, main proto.PageFrameID, opts map[string]any) (collect
 	opts["nodes"] = true
 	opts["gen"] = gen
 	var c collected
-	if err := evalIn(p, main, jsCollect, &c, opts); err != nil {
+	if err := evalIn(p, main, jsCollect, idem, &c, opts); err != nil {
 		return c, nil, err
 	}
 	refs := &RefMap{session: p.SessionID, gen: gen, frame: main, entries: make([]refEntry, len(c.Nodes))}
@@ -115,7 +115,7 @@ func Observe(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref stri
 		opts["mark"] = map[string]any{"gen": refs.gen, "index": refIndex(ref)}
 	}
 	var c collected
-	if err := evalIn(p, main, jsCollect, &c, opts); err != nil {
+	if err := evalIn(p, main, jsCollect, idem, &c, opts); err != nil {
 		return nil, nil, fmt.Errorf("observe: %w", err)
 	}
 	skip, _ := strconv.Atoi(strings.TrimPrefix(ref, "e"))

@@ -13,6 +13,9 @@ var jsCollectBody string
 //go:embed js/after.js
 var jsAfterBody string
 
+//go:embed js/probe.js
+var jsProbe string
+
 //go:embed js/action.js
 var jsActionBody string
 
@@ -22,9 +25,17 @@ var (
 	// jsCollect(opts) walks the document once for testids and/or
 	// the trimmed tree (see collect.js).
 	jsCollect = "function(opts) {\n" + jsLib + "\n" + jsCollectBody + "\n}"
-	// jsAction(loc, mode, text) locates a target and checks or prepares it
+	// jsAction(loc, mode, text, probe) locates a target and checks or prepares it
 	// for a click, a type or a wait (see action.js).
-	jsAction = "async function(loc, mode, text) {\n" + jsLib + "\n" + jsActionBody + "\n}"
-	// jsAfter(cap) reports what a click changed (see after.js).
-	jsAfter = "function(cap) {\n" + jsLib + "\n" + jsAfterBody + "\n}"
+	jsAction = "async function(loc, mode, text, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsActionBody + "\n}"
+	// jsAfter(cap, probe) reports what a click changed (see after.js).
+	jsAfter = "function(cap, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsAfterBody + "\n}"
 )
+
+// ProbeExpr is an Eval expression reading the page for a state provider:
+// {href, readyState, elements}, elements being the presence and text of
+// the first match of each selector of els (name -> selector), the same
+// read a click makes before and after (see Changes).
+func ProbeExpr(els map[string]string) string {
+	return "(() => {\n" + jsProbe + "\nreturn { href: location.href, readyState: document.readyState, elements: probeElements(" + JSArg(els) + ") };\n})()"
+}

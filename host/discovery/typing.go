@@ -43,7 +43,7 @@ type TypeResult struct {
 // fails with MM_TYPE_FAILED (or MM_TARGET_NOT_FOUND when nothing matched)
 // when ctx's deadline passes first.
 func Type(ctx context.Context, p *rod.Page, refs *RefMap, t Target, text string) (TypeResult, error) {
-	a, err := actionable(ctx, p, refs, t, modeType, text)
+	a, err := actionable(ctx, p, refs, t, modeType, text, nil)
 	if err != nil {
 		return TypeResult{}, err
 	}

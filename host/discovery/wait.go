@@ -18,7 +18,7 @@ type WaitResult struct {
 // deadline passes first it fails with MM_WAIT_TIMEOUT; a stale or unknown
 // ref is MM_TARGET_NOT_FOUND at once.
 func WaitFor(ctx context.Context, p *rod.Page, refs *RefMap, t Target) (WaitResult, error) {
-	if _, err := actionable(ctx, p, refs, t, modeWait, ""); err != nil {
+	if _, err := actionable(ctx, p, refs, t, modeWait, "", nil); err != nil {
 		return WaitResult{}, err
 	}
 	return WaitResult{Found: true, Target: t.String()}, nil

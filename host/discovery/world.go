@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +14,12 @@ import (
 	"github.com/ysmood/gson"
 )
 
-// worldName names mmcp's isolated world in every frame.
+// mmcp's isolated world: one execution context per page session and frame,
+// where every page-side script of the host runs (this package's walks and
+// actions, and package browser's probes through Eval), out of reach of the
+// page's own globals, which may be scuttled (LavaMoat).
+
+// worldName names mmcp's isolated world in DevTools.
 const worldName = "mmcp"
 
 type worldKey struct {
@@ -23,13 +29,13 @@ type worldKey struct {
 
 // worlds caches the isolated world's execution context per page session and
 // frame. A navigation destroys the context; callers then see
-// "Cannot find context" and recreate it (see evalIn).
+// "Cannot find context" and recreate it (see callIn).
 var worlds = struct {
 	sync.Mutex
 	m map[worldKey]proto.RuntimeExecutionContextID
 }{m: map[worldKey]proto.RuntimeExecutionContextID{}}
 
-// maxWorlds bounds the cache; closed pages leave entries behind.
+// maxWorlds bounds the cache should pages close without ForgetPage.
 const maxWorlds = 4096
 
 // mainFrame is the page's top frame id.
@@ -73,18 +79,39 @@ func forgetWorld(p *rod.Page, frame proto.PageFrameID) {
 	worlds.Unlock()
 }
 
-// contextGone reports a CDP error meaning the execution context no longer
-// exists (the frame navigated).
-func contextGone(err error) bool {
-	return errors.Is(err, cdp.ErrCtxNotFound) || errors.Is(err, cdp.ErrCtxDestroyed) ||
-		(err != nil && (strings.Contains(err.Error(), "Cannot find context") ||
-			strings.Contains(err.Error(), "context was destroyed")))
+// ForgetPage drops the cached worlds of p's session (its target closed).
+func ForgetPage(p *rod.Page) {
+	worlds.Lock()
+	defer worlds.Unlock()
+	for k := range worlds.m {
+		if k.session == p.SessionID {
+			delete(worlds.m, k)
+		}
+	}
 }
+
+// contextMissing reports a CDP error meaning the cached context no longer
+// exists: the call never ran.
+func contextMissing(err error) bool {
+	return err != nil && (errors.Is(err, cdp.ErrCtxNotFound) || strings.Contains(err.Error(), "Cannot find context"))
+}
+
+// contextGone reports a CDP error meaning the execution context no longer
+// exists or died while the call ran (the frame navigated).
+func contextGone(err error) bool {
+	return contextMissing(err) || errors.Is(err, cdp.ErrCtxDestroyed) ||
+		(err != nil && strings.Contains(err.Error(), "context was destroyed"))
+}
+
+// ErrScript is wrapped by the error of a page-side script that threw.
+var ErrScript = errors.New("page script threw")
 
 // jsError is an exception thrown by page-side code.
 type jsError struct{ text string }
 
 func (e *jsError) Error() string { return "page script: " + e.text }
+
+func (e *jsError) Unwrap() error { return ErrScript }
 
 func callArgs(args []any) []*proto.RuntimeCallArgument {
 	out := make([]*proto.RuntimeCallArgument, len(args))
@@ -98,19 +125,45 @@ func callArgs(args []any) []*proto.RuntimeCallArgument {
 	return out
 }
 
-// evalIn runs fn(args...) in frame's isolated world and decodes the JSON
-// string it returns into out.
-func evalIn(p *rod.Page, frame proto.PageFrameID, fn string, out any, args ...any) error {
-	res, err := callIn(p, frame, fn, true, args...)
+// EvalOptions tunes one evaluation in the isolated world.
+type EvalOptions struct {
+	// Idempotent allows a retry in a fresh world when the context died
+	// while the script ran (a navigation); a script that never ran is
+	// always retried.
+	Idempotent bool
+	// Gesture marks the evaluation as a user gesture (the clipboard needs
+	// it).
+	Gesture bool
+}
+
+// Eval runs expr, a JavaScript expression, in p's main frame's isolated
+// world, awaits the promise it may return and decodes its JSON value into
+// out (when not nil). A script that throws yields an error wrapping
+// ErrScript.
+func Eval(ctx context.Context, p *rod.Page, expr string, o EvalOptions, out any) error {
+	p = p.Context(ctx)
+	main, err := mainFrame(p)
 	if err != nil {
 		return err
+	}
+	fn := "async function() {\nconst v = await (\n" + expr + "\n);\nreturn JSON.stringify(v === undefined ? null : v);\n}"
+	return evalIn(p, main, fn, o, out)
+}
+
+// evalIn runs fn(args...) in frame's isolated world and decodes the JSON
+// string it returns into out.
+func evalIn(p *rod.Page, frame proto.PageFrameID, fn string, o EvalOptions, out any, args ...any) error {
+	res, err := callIn(p, frame, fn, true, o, args...)
+	if err != nil {
+		return fmt.Errorf("evaluate in isolated world: %w", err)
 	}
 	return decode(res, out)
 }
 
 // callIn runs fn(args...) in frame's isolated world. It recreates the world
-// once when a navigation destroyed the cached context.
-func callIn(p *rod.Page, frame proto.PageFrameID, fn string, byValue bool, args ...any) (*proto.RuntimeCallFunctionOnResult, error) {
+// when the cached context is gone: always when the call never ran, and
+// when it died mid-run only for an idempotent call.
+func callIn(p *rod.Page, frame proto.PageFrameID, fn string, byValue bool, o EvalOptions, args ...any) (*proto.RuntimeCallFunctionOnResult, error) {
 	for attempt := 0; ; attempt++ {
 		id, err := world(p, frame)
 		if err != nil {
@@ -122,9 +175,11 @@ func callIn(p *rod.Page, frame proto.PageFrameID, fn string, byValue bool, args 
 			Arguments:           callArgs(args),
 			ReturnByValue:       byValue,
 			AwaitPromise:        true,
+			UserGesture:         o.Gesture,
 			ObjectGroup:         objectGroup,
 		}.Call(p)
-		if contextGone(err) && attempt == 0 {
+		retry := contextMissing(err) || (o.Idempotent && contextGone(err))
+		if retry && attempt < 2 && p.GetContext().Err() == nil {
 			forgetWorld(p, frame)
 			continue
 		}
@@ -139,7 +194,7 @@ const objectGroup = "mmcp"
 func decode(res *proto.RuntimeCallFunctionOnResult, out any) error {
 	if res.ExceptionDetails != nil {
 		msg := res.ExceptionDetails.Text
-		if res.ExceptionDetails.Exception != nil {
+		if res.ExceptionDetails.Exception != nil && res.ExceptionDetails.Exception.Description != "" {
 			msg = res.ExceptionDetails.Exception.Description
 		}
 		return &jsError{text: msg}
@@ -154,3 +209,17 @@ func decode(res *proto.RuntimeCallFunctionOnResult, out any) error {
 	}
 	return nil
 }
+
+// JSArg renders v as a JavaScript literal (JSON is valid JavaScript) for
+// an Eval expression.
+func JSArg(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(b)
+}
+
+// idem is how this package's own scripts run: reads, and checks that are
+// safe to repeat.
+var idem = EvalOptions{Idempotent: true}

@@ -1,9 +1,13 @@
-// action(loc, mode, text): find the target (see locate) and check that it is
-// attached, visible, enabled and stable; then for mode "click" scroll it into
-// view and hit-test its centre (through same-origin frames) returning
-// top-level viewport coordinates, for mode "type" focus it and select its
-// content, for mode "wait" stop after the visibility check. A click also
-// keeps the URL and testids of the page in __mmcpBefore for js/after.js. Returns a JSON
+// action(loc, mode, text, probe): find the target (see locate) and check
+// that it is attached, visible, enabled and stable; then for mode "click"
+// scroll it into view and hit-test its centre (through same-origin frames)
+// returning top-level viewport coordinates, for mode "type" focus it and
+// select its content, for mode "wait" stop after the visibility check.
+// Stability costs a frame only when something may move the element: the
+// scroll into view moved it, or an animation or transition runs on it or an
+// ancestor; otherwise its box is taken as it is now. A click also keeps the
+// URL, the visible testids and the probe's elements (probe: name ->
+// selector, may be null) in __mmcpBefore for js/after.js. Returns a JSON
 // string {state, count, reason, x, y, field}; state "ok" means go ahead.
 const out = (o) => JSON.stringify(o);
 const f = locate(loc);
@@ -27,14 +31,16 @@ if (mode === 'type') {
   if (el.readOnly) return out({ state: 'readonly', count, reason: 'the field is read-only' });
 }
 
+const r0 = rectOf(el);
 if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
 else el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-const r1 = rectOf(el);
-await frameTick();
-if (!el.isConnected) return out({ state: 'stale', count, reason: 'points at an element that is no longer in the page' });
-const r2 = rectOf(el);
-if (r1.x !== r2.x || r1.y !== r2.y || r1.w !== r2.w || r1.h !== r2.h) {
-  return out({ state: 'unstable', count, reason: 'the element is still moving (animation)' });
+let r2 = rectOf(el);
+if (!sameRect(r0, r2) || animating(el)) {
+  const r1 = r2;
+  await frameTick();
+  if (!el.isConnected) return out({ state: 'stale', count, reason: 'points at an element that is no longer in the page' });
+  r2 = rectOf(el);
+  if (!sameRect(r1, r2)) return out({ state: 'unstable', count, reason: 'the element is still moving (animation)' });
 }
 
 if (mode === 'type') {
@@ -91,5 +97,5 @@ for (let w = win; w.frameElement; ) {
   w = fe.ownerDocument.defaultView;
 }
 // what the page shows right before the click, for after.js
-globalThis.__mmcpBefore = { href: location.href, ids: visibleTestIds() };
+globalThis.__mmcpBefore = { href: location.href, ids: visibleTestIds(), els: probe ? probeElements(probe) : null };
 return out({ state: 'ok', count, x, y });

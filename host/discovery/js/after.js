@@ -1,12 +1,14 @@
-// after(cap): what the click changed, measured right after the
+// after(cap, probe): what the click changed, measured right after the
 // mouse release against __mmcpBefore (kept by action.js right before it):
 // window.closed, the URL before and after, the visible testids that
 // appeared and disappeared (up to cap each, in document order, with their
-// full counts). Without __mmcpBefore (the click loaded a new
-// document) only the new URL is known. Returns a JSON string.
+// full counts), and the probe's elements (name -> selector, may be null)
+// before and after. Without __mmcpBefore (the click loaded a new document)
+// only the new URL and elements are known. Returns a JSON string.
 const b = globalThis.__mmcpBefore;
 globalThis.__mmcpBefore = null;
-if (window.closed || !b) return JSON.stringify({ closed: window.closed, known: false, urlAfter: location.href });
+const elsAfter = probe && !window.closed ? probeElements(probe) : null;
+if (window.closed || !b) return JSON.stringify({ closed: window.closed, known: false, urlAfter: location.href, elsAfter });
 const a = visibleTestIds();
 const diff = (x, y) => { const d = []; for (const id of x) if (!y.has(id)) d.push(id); return d; };
 const appeared = diff(a, b.ids);
@@ -20,4 +22,6 @@ return JSON.stringify({
   appearedCount: appeared.length,
   disappeared: disappeared.slice(0, cap),
   disappearedCount: disappeared.length,
+  elsBefore: b.els,
+  elsAfter,
 });
