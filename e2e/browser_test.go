@@ -117,14 +117,14 @@ func TestWalletSession(t *testing.T) {
 			Clicked bool
 			Target  string
 			// what changed: the route is set in the click handler itself
-			Changes struct{ URLAfter string }
+			Changes struct{ URLAfter, ScreenBefore, ScreenAfter string }
 		}
 		must(t, h.Call("mm_click", map[string]any{"testId": "global-menu-settings"})).Decode(t, &c)
 		if !c.Clicked || !strings.Contains(c.Target, "global-menu-settings") {
 			t.Fatalf("click %+v", c)
 		}
-		if ch := c.Changes; !strings.HasSuffix(ch.URLAfter, "#settings") {
-			t.Errorf("click changes %+v, want the URL to the settings route", ch)
+		if ch := c.Changes; !strings.HasSuffix(ch.URLAfter, "#settings") || ch.ScreenBefore != "home" || ch.ScreenAfter != "settings" {
+			t.Errorf("click changes %+v, want the URL to the settings route, screen home to settings", ch)
 		}
 		must(t, h.Call("mm_wait_for", map[string]any{"testId": "settings-back"}))
 		if s := getState(t, h); s.CurrentScreen != "settings" {
