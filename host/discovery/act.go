@@ -37,9 +37,9 @@ type attempt struct {
 // actionable polls js/action.js until the target is ready for m or ctx ends.
 // Stale and unknown refs fail at once; the deadline yields the error of m
 // with the last reason the element was not ready.
-// probe (may be nil) are the screen probe's elements a click reads before
-// it presses (see Screens).
-func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode, text string, probe map[string]string) (attempt, error) {
+// click (nil but for a click) arms the page's measure of what the click
+// changes (js/clicktrack.js armClick).
+func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode, text string, click *clickArm) (attempt, error) {
 	if err := t.Validate(); err != nil {
 		return attempt{}, err
 	}
@@ -57,7 +57,7 @@ func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode
 	var last attempt
 	backoff := 10 * time.Millisecond
 	for {
-		a, err := tryOnce(p, main, refs, t, m, text, probe)
+		a, err := tryOnce(p, main, refs, t, m, text, click)
 		if err != nil {
 			var se *sdk.Error
 			if errors.As(err, &se) {
@@ -100,17 +100,21 @@ func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode
 }
 
 // tryOnce locates and checks the target once.
-func tryOnce(p *rod.Page, main proto.PageFrameID, refs *RefMap, t Target, m mode, text string, probe map[string]string) (attempt, error) {
+func tryOnce(p *rod.Page, main proto.PageFrameID, refs *RefMap, t Target, m mode, text string, click *clickArm) (attempt, error) {
 	var a attempt
+	var arm any // untyped nil: undefined in the page
+	if click != nil {
+		arm = click
+	}
 	if t.A11yRef == "" {
-		err := evalIn(p, main, jsAction, idem, &a, map[string]any{"sel": t.cssSelector()}, string(m), text, probe)
+		err := evalIn(p, main, jsAction, idem, &a, map[string]any{"sel": t.cssSelector()}, string(m), text, arm)
 		return a, err
 	}
 	h, err := resolveRef(p, refs, t.A11yRef)
 	if err != nil {
 		return a, err
 	}
-	return a, evalIn(p, main, jsAction, idem, &a, h.loc, string(m), text, probe)
+	return a, evalIn(p, main, jsAction, idem, &a, h.loc, string(m), text, arm)
 }
 
 // deadlineOr turns the end of ctx into the domain error of m.

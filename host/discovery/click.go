@@ -2,7 +2,10 @@ package discovery
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -67,8 +70,21 @@ type ClickOptions struct {
 	Screens *Screens
 }
 
-// after is what js/after.js returns.
+// clickArm is the click argument of js/action.js: the page measures what
+// click Token changed (at most Cap testids each way, and Probe's elements)
+// on its mouse release (js/clicktrack.js).
+type clickArm struct {
+	Token int64             `json:"token"`
+	Cap   int               `json:"cap"`
+	Probe map[string]string `json:"probe"`
+}
+
+// clickSeq numbers clicks, so a measure is never taken for another click.
+var clickSeq atomic.Int64
+
+// after is what js/after.js and the page's measure on the release return.
 type after struct {
+	Token            int64    `json:"token"`
 	Closed           bool     `json:"closed"`
 	Known            bool     `json:"known"`
 	URLBefore        string   `json:"urlBefore"`
@@ -126,12 +142,18 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 	if o.Screens != nil {
 		probe = o.Screens.Probe
 	}
-	a, err := actionable(ctx, p, refs, t, modeClick, "", probe)
+	arm := &clickArm{Token: clickSeq.Add(1), Cap: MaxChangedTestIDs, Probe: probe}
+	// The binding the page reports its measure through: without it the
+	// measure is asked for (one more round trip).
+	bindClicked(p.Context(ctx))
+	a, err := actionable(ctx, p, refs, t, modeClick, "", arm)
 	if err != nil {
 		return ClickResult{}, err
 	}
 	res := ClickResult{Clicked: true, Target: t.String()}
 	pc := p.Context(ctx)
+	events, stop := pageEvents(pc)
+	defer stop()
 	for _, typ := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
 		if err := slowMo(ctx); err != nil {
 			return ClickResult{}, err
@@ -148,7 +170,7 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 				WithDetails(map[string]any{"target": t.String()})
 		}
 	}
-	done, err := afterClick(pc, probe)
+	done, err := afterClick(pc, arm, events)
 	res.PageClosedAfterClick = done.Closed
 	if err == nil && !done.Closed {
 		res.Changes = done.changes(ctx, o.Screens)
@@ -156,20 +178,87 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 	return res, nil
 }
 
-// afterClick reads what the click changed (js/after.js), and whether the
-// page is closing or closed. A click handler's window.close() has run by the
-// time the mouse release is acknowledged, and marks the window closed at
-// once, while the target itself goes away a few milliseconds later.
-func afterClick(p *rod.Page, probe map[string]string) (after, error) {
-	var a after
-	main, err := mainFrame(p)
-	if err == nil {
-		if err = evalIn(p, main, jsAfter, idem, &a, MaxChangedTestIDs, probe); err == nil {
+// clickedBinding is the binding through which the page hands over its
+// measure of a click (js/clicktrack.js).
+const clickedBinding = "__mmcpClicked"
+
+// bindClicked adds clickedBinding to mmcp's isolated world of p's session
+// once; it lasts as long as the session.
+func bindClicked(p *rod.Page) {
+	bindings.Lock()
+	_, ok := bindings.m[p.SessionID]
+	bindings.Unlock()
+	if ok {
+		return
+	}
+	if err := (proto.RuntimeAddBinding{Name: clickedBinding, ExecutionContextName: worldName}).Call(p); err != nil {
+		return
+	}
+	bindings.Lock()
+	if len(bindings.m) >= maxWorlds {
+		clear(bindings.m)
+	}
+	bindings.m[p.SessionID] = struct{}{}
+	bindings.Unlock()
+}
+
+// bindings are the page sessions clickedBinding was added to.
+var bindings = struct {
+	sync.Mutex
+	m map[proto.TargetSessionID]struct{}
+}{m: map[proto.TargetSessionID]struct{}{}}
+
+// pageEvents subscribes to the browser's events until stop; the caller
+// filters by session.
+func pageEvents(p *rod.Page) (<-chan *rod.Message, func()) {
+	b, cancel := p.Browser().Context(p.GetContext()).WithCancel()
+	return b.Event(), cancel
+}
+
+// afterClick reads what click arm changed: the measure the page hands over
+// through clickedBinding right after the release, or, should the asking
+// (js/after.js) answer first, its answer; and whether the page is closing
+// or closed. A click handler's window.close() has run by the time the mouse
+// release is acknowledged, and marks the window closed at once, while the
+// target itself goes away a few milliseconds later.
+func afterClick(p *rod.Page, arm *clickArm, events <-chan *rod.Message) (after, error) {
+	type answer struct {
+		a   after
+		err error
+	}
+	asked := make(chan answer, 1)
+	go func() {
+		var a after
+		main, err := mainFrame(p)
+		if err == nil {
+			err = evalIn(p, main, jsAfter, idem, &a, arm.Token, arm.Probe)
+		}
+		asked <- answer{a, err}
+	}()
+	for {
+		select {
+		case msg, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			if msg.SessionID != p.SessionID || msg.Method != (proto.RuntimeBindingCalled{}).ProtoEvent() {
+				continue
+			}
+			var ev proto.RuntimeBindingCalled
+			var a after
+			if !msg.Load(&ev) || ev.Name != clickedBinding || json.Unmarshal([]byte(ev.Payload), &a) != nil || a.Token != arm.Token {
+				continue
+			}
 			return a, nil
+		case r := <-asked:
+			if r.err == nil {
+				return r.a, nil
+			}
+			r.a.Closed = pageClosed(p, r.err)
+			return r.a, r.err
 		}
 	}
-	a.Closed = pageClosed(p, err)
-	return a, err
 }
 
 // pageClosed reports whether p's target is gone: err is a closed-session

@@ -19,17 +19,20 @@ var jsProbe string
 //go:embed js/action.js
 var jsActionBody string
 
+//go:embed js/clicktrack.js
+var jsClickTrack string
+
 // Page-side functions: the shared helpers pasted into each body, so every
 // call is self-contained and needs no install step in a fresh world.
 var (
 	// jsCollect(opts) walks the document once for testids and/or
 	// the trimmed tree (see collect.js).
 	jsCollect = "function(opts) {\n" + jsLib + "\n" + jsCollectBody + "\n}"
-	// jsAction(loc, mode, text, probe) locates a target and checks or prepares it
-	// for a click, a type or a wait (see action.js).
-	jsAction = "async function(loc, mode, text, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsActionBody + "\n}"
-	// jsAfter(cap, probe) reports what a click changed (see after.js).
-	jsAfter = "function(cap, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsAfterBody + "\n}"
+	// jsAction(loc, mode, text, click) locates a target and checks or
+	// prepares it for a click, a type or a wait (see action.js).
+	jsAction = "async function(loc, mode, text, click) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsActionBody + "\n}"
+	// jsAfter(token, probe) reports what a click changed (see after.js).
+	jsAfter = "function(token, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsAfterBody + "\n}"
 )
 
 // ProbeExpr is an Eval expression reading the page for a state provider:

@@ -81,6 +81,9 @@ func forgetWorld(p *rod.Page, frame proto.PageFrameID) {
 
 // ForgetPage drops the cached worlds of p's session (its target closed).
 func ForgetPage(p *rod.Page) {
+	bindings.Lock()
+	delete(bindings.m, p.SessionID)
+	bindings.Unlock()
 	worlds.Lock()
 	defer worlds.Unlock()
 	for k := range worlds.m {

@@ -1,15 +1,19 @@
-// action(loc, mode, text, probe): find the target (see locate) and check
+// action(loc, mode, text, click): find the target (see locate) and check
 // that it is attached, visible, enabled and stable; then for mode "click"
 // scroll it into view and hit-test its centre (through same-origin frames)
 // returning top-level viewport coordinates, for mode "type" focus it and
 // select its content, for mode "wait" stop after the visibility check.
 // Stability costs a frame only when something may move the element: the
 // scroll into view moved it, or an animation or transition runs on it or an
-// ancestor; otherwise its box is taken as it is now. A click also keeps the
-// URL, the visible testids and the probe's elements (probe: name ->
-// selector, may be null) in __mmcpBefore for js/after.js. Returns a JSON
+// ancestor; otherwise its box is taken as it is now. A click given click
+// ({token, cap, probe}) arms the measure of what it changes (see
+// clicktrack.js armClick). Returns a JSON
 // string {state, count, reason, x, y, field}; state "ok" means go ahead.
-const out = (o) => JSON.stringify(o);
+const out = (o) => {
+  // the match count is only worth its walk when the action fails
+  if (o.count < 0) o.count = o.state === 'ok' ? 1 : matchCount(loc);
+  return JSON.stringify(o);
+};
 const f = locate(loc);
 if (!f.el) return out({ state: f.state, count: f.count, reason: f.reason || '' });
 const el = f.el;
@@ -96,6 +100,6 @@ for (let w = win; w.frameElement; ) {
   if (h !== fe) return out({ state: 'covered', count, reason: 'the frame holding the element is covered by ' + describe(h) });
   w = fe.ownerDocument.defaultView;
 }
-// what the page shows right before the click, for after.js
-globalThis.__mmcpBefore = { href: location.href, ids: visibleTestIds(), els: probe ? probeElements(probe) : null };
+// what the page shows right before the click, and the measure after it
+if (click) armClick(el, click.token, click.cap, click.probe);
 return out({ state: 'ok', count, x, y });

@@ -205,7 +205,8 @@ function deepAll(doc, sel) {
 
 // locate finds the target element: the kept element of a described ref (only while it is
 // attached and keeps the role and name it was described with), else the
-// first visible match of a selector. It returns {el, count, state, reason}.
+// first visible match of a selector. It returns {el, count, state, reason};
+// count -1 means not counted yet (see matchCount).
 function locate(loc) {
   if (loc.gen) {
     const r = globalThis.__mmcpRefs;
@@ -220,11 +221,25 @@ function locate(loc) {
     }
     return { el, count: 1 };
   }
+  // deepAll returns the light DOM's matches first: its first visible match
+  // is the answer when there is one, without walking every element for
+  // shadow roots (the count only matters when the click fails).
+  let first;
+  try { first = document.querySelector(loc.sel); } catch (e) { return { el: null, count: 0, state: 'badselector', reason: String(e && e.message || e) }; }
+  if (first && visible(first)) return { el: first, count: -1 };
+  if (first) for (const e of document.querySelectorAll(loc.sel)) if (visible(e)) return { el: e, count: -1 };
   let all;
   try { all = deepAll(document, loc.sel); } catch (e) { return { el: null, count: 0, state: 'badselector', reason: String(e && e.message || e) }; }
   if (!all.length) return { el: null, count: 0, state: 'missing' };
   for (const e of all) if (visible(e)) return { el: e, count: all.length };
   return { el: all[0], count: all.length };
+}
+
+// matchCount counts the elements a selector locator matches, as deepAll
+// finds them.
+function matchCount(loc) {
+  if (!loc.sel) return 1;
+  try { return deepAll(document, loc.sel).length; } catch (e) { return 0; }
 }
 
 function rectOf(el) {
@@ -276,13 +291,3 @@ function composedContains(el, hit) {
   return false;
 }
 
-// visibleTestIds returns the set of testids of the document's visible
-// [data-testid] elements (without the size rule), in document order.
-function visibleTestIds() {
-  const vis = new Set();
-  for (const e of document.querySelectorAll('[data-testid]')) {
-    const id = e.getAttribute('data-testid');
-    if (!vis.has(id) && rendered(e)) vis.add(id);
-  }
-  return vis;
-}

@@ -1,0 +1,149 @@
+// What a click changed, measured in the page without a round trip of its
+// own. Pasted after lib.js and probe.js into action.js and after.js; only
+// declarations.
+//
+// The visible testids are kept in globalThis.__mmcpTestIds between clicks:
+// one full scan of the document per document, then a MutationObserver
+// names the subtrees that changed and only their [data-testid] elements are
+// checked again (a change of an element's attributes or children can only
+// show or hide elements inside it, except through CSS sibling combinators,
+// :has() or pseudo-classes, which are not followed). A full scan follows
+// when too much changed.
+//
+// armClick keeps the state right before the press in globalThis.__mmcpClick
+// and listens for the mouse release: a task queued from it (after the
+// click's handlers and default action) measures the state after and hands
+// it to the __mmcpClicked binding (package discovery's Click waits for it)
+// and to afterClick (after.js), whichever the host reads first.
+
+// maxDirtyRoots bounds the subtrees kept between two reads: beyond it the
+// next read scans the whole document.
+const maxDirtyRoots = 256;
+
+function testIdTracker() {
+  let t = globalThis.__mmcpTestIds;
+  if (t && t.doc === document) return t;
+  t = { doc: document, vis: new Map(), counts: new Map(), dirty: new Set(), full: true, obs: null };
+  const note = (recs) => {
+    if (t.full) return;
+    for (const r of recs) {
+      if (r.type === 'characterData') continue;
+      t.dirty.add(r.target);
+      if (t.dirty.size > maxDirtyRoots) { t.full = true; t.dirty.clear(); return; }
+    }
+  };
+  t.obs = new MutationObserver(note);
+  t.obs.observe(document, { subtree: true, childList: true, attributes: true });
+  t.note = note;
+  globalThis.__mmcpTestIds = t;
+  return t;
+}
+
+function trackerSet(t, e, id, shown) {
+  const old = t.vis.get(e);
+  if (old !== undefined) {
+    if (shown && old === id) return;
+    t.vis.delete(e);
+    const n = t.counts.get(old) - 1;
+    if (n > 0) t.counts.set(old, n); else t.counts.delete(old);
+  }
+  if (!shown) return;
+  t.vis.set(e, id);
+  t.counts.set(id, (t.counts.get(id) || 0) + 1);
+}
+
+function trackerCheck(t, e) {
+  const id = e.getAttribute('data-testid');
+  trackerSet(t, e, id, id !== null && e.isConnected && rendered(e));
+}
+
+// syncTestIds brings the tracker up to date and returns it; its counts'
+// keys are the visible testids, in about document order.
+function syncTestIds() {
+  const t = testIdTracker();
+  t.note(t.obs.takeRecords());
+  if (t.full) {
+    t.vis.clear();
+    t.counts.clear();
+    for (const e of document.querySelectorAll('[data-testid]')) trackerCheck(t, e);
+    t.full = false;
+    t.dirty.clear();
+    return t;
+  }
+  if (!t.dirty.size) return t;
+  for (const [e] of t.vis) if (!e.isConnected) trackerSet(t, e, null, false);
+  for (const r of t.dirty) {
+    if (r.nodeType !== 1 || !r.isConnected) continue;
+    trackerCheck(t, r);
+    for (const e of r.querySelectorAll('[data-testid]')) trackerCheck(t, e);
+  }
+  t.dirty.clear();
+  return t;
+}
+
+// visibleIdList is the tracker's visible testids as an array.
+function visibleIdList() {
+  return Array.from(syncTestIds().counts.keys());
+}
+
+// armClick keeps what the page shows right before the click (token names
+// it; probe may be null) and measures the state after on the mouse release
+// in el's window.
+function armClick(el, token, cap, probe) {
+  const old = globalThis.__mmcpClick;
+  if (old && old.disarm) old.disarm();
+  const c = { token, cap, probe, href: location.href, ids: visibleIdList(), els: probe ? probeElements(probe) : null, result: null };
+  const win = el.ownerDocument.defaultView;
+  const onUp = () => {
+    c.disarm = null;
+    // The next frame, which the click's own rendering asks for anyway,
+    // comes before any task: the measure is taken there. A page that
+    // paints no frames (hidden) is measured when the host asks.
+    requestAnimationFrame(() => {
+      if (c.result !== null) return;
+      const r = finishClick(c);
+      try { globalThis.__mmcpClicked(r); } catch (e) { /* no binding: the host asks */ }
+    });
+  };
+  win.addEventListener('mouseup', onUp, { capture: true, once: true });
+  c.disarm = () => win.removeEventListener('mouseup', onUp, { capture: true });
+  globalThis.__mmcpClick = c;
+}
+
+// finishClick measures the state after click c once and returns its JSON.
+function finishClick(c) {
+  if (c.result !== null) return c.result;
+  if (c.disarm) { c.disarm(); c.disarm = null; }
+  const closed = window.closed;
+  const elsAfter = c.probe && !closed ? probeElements(c.probe) : null;
+  let o;
+  if (closed) {
+    o = { token: c.token, closed: true, known: false, urlAfter: location.href, elsAfter };
+  } else {
+    const t = syncTestIds();
+    const before = new Set(c.ids);
+    const appearedEls = [];
+    const seen = new Set();
+    for (const [e, id] of t.vis) {
+      if (!before.has(id) && !seen.has(id)) { seen.add(id); appearedEls.push(e); }
+    }
+    appearedEls.sort((a, b) => (a.compareDocumentPosition(b) & 4 ? -1 : 1));
+    const appeared = appearedEls.map((e) => t.vis.get(e));
+    const disappeared = c.ids.filter((id) => !t.counts.has(id));
+    o = {
+      token: c.token,
+      closed: false,
+      known: true,
+      urlBefore: c.href,
+      urlAfter: location.href,
+      appeared: appeared.slice(0, c.cap),
+      appearedCount: appeared.length,
+      disappeared: disappeared.slice(0, c.cap),
+      disappearedCount: disappeared.length,
+      elsBefore: c.els,
+      elsAfter,
+    };
+  }
+  c.result = JSON.stringify(o);
+  return c.result;
+}
