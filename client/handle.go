@@ -35,6 +35,8 @@ type Options struct {
 	URL string
 	// Token is sent as a bearer token to URL.
 	Token string
+	// Headers are sent to URL with every request (mmcp's Mmcp-Session).
+	Headers map[string]string
 	// Adapter opens, closes and injects the session; nil means none.
 	Adapter SessionAdapter
 	// SessionKey names the session (for KeyAdapter, the injected value).
@@ -74,7 +76,7 @@ func Connect(ctx context.Context, opts Options) (*Handle, error) {
 	case opts.Command.Path != "":
 		c, err = SpawnStdio(ctx, opts.Command)
 	case opts.URL != "":
-		c, err = ConnectHTTP(ctx, opts.URL, opts.Token)
+		c, err = ConnectHTTP(ctx, opts.URL, opts.Token, opts.Headers)
 	default:
 		return nil, fmt.Errorf("connect: neither a command nor a URL is set")
 	}

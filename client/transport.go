@@ -63,11 +63,18 @@ func SpawnStdio(ctx context.Context, cmd Command) (*mcpclient.Client, error) {
 
 // ConnectHTTP connects to a streamable HTTP MCP endpoint and performs the
 // initialize handshake. A non-empty token is sent as
-// "Authorization: Bearer <token>" on every request.
-func ConnectHTTP(ctx context.Context, url, token string) (*mcpclient.Client, error) {
+// "Authorization: Bearer <token>" on every request, and so are headers.
+func ConnectHTTP(ctx context.Context, url, token string, headers map[string]string) (*mcpclient.Client, error) {
 	var opts []transport.StreamableHTTPCOption
+	h := map[string]string{}
+	for k, v := range headers {
+		h[k] = v
+	}
 	if token != "" {
-		opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
+		h["Authorization"] = "Bearer " + token
+	}
+	if len(h) > 0 {
+		opts = append(opts, transport.WithHTTPHeaders(h))
 	}
 	opts = append(opts, transport.WithHTTPLogger(slog.New(slog.DiscardHandler)))
 	t, err := transport.NewStreamableHTTP(url, opts...)

@@ -25,7 +25,7 @@ func TestConnectHTTPSendsBearerToken(t *testing.T) {
 	t.Cleanup(srv.Close)
 	ctx := testCtx(t)
 
-	if c, err := ConnectHTTP(ctx, srv.URL, "wrong"); err == nil {
+	if c, err := ConnectHTTP(ctx, srv.URL, "wrong", nil); err == nil {
 		_ = c.Close()
 		t.Fatal("ConnectHTTP with a wrong token succeeded")
 	}

@@ -107,11 +107,20 @@ func (p *serveProc) Stop(t testing.TB, sig syscall.Signal) {
 }
 
 // connect opens a client handle on the serve (no session adapter).
-func (p *serveProc) connect(t testing.TB) *client.Handle {
+func (p *serveProc) connect(t testing.TB) *client.Handle { return p.connectAs(t, "") }
+
+// connectAs opens a client handle on the serve that names itself name
+// (the Mmcp-Client header; "" for none): a client of its own, with a
+// wallet session of its own.
+func (p *serveProc) connectAs(t testing.TB, name string) *client.Handle {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	h, err := client.Connect(ctx, client.Options{URL: p.State.URL, Token: p.State.Token, Log: client.LoggerOptions{Writer: testWriter{t}}})
+	opts := client.Options{URL: p.State.URL, Token: p.State.Token, Log: client.LoggerOptions{Writer: testWriter{t}}}
+	if name != "" {
+		opts.Headers = map[string]string{"Mmcp-Client": name}
+	}
+	h, err := client.Connect(ctx, opts)
 	if err != nil {
 		t.Fatalf("connect to serve: %v", err)
 	}

@@ -57,6 +57,9 @@ type Config struct {
 	// MaxTabs is --max-tabs: how many tabs a session holds at most; 0
 	// means browser.DefaultMaxTabs.
 	MaxTabs int
+	// MaxSessions is --max-sessions / MMCP_MAX_SESSIONS: how many wallet
+	// sessions run at once; 0 means session.DefaultMaxSessions.
+	MaxSessions int
 	// SettleTimeout is --settle-timeout / MMCP_SETTLE_TIMEOUT: how long
 	// mm_launch waits for the extension's first recognized screen (and for
 	// the unlock); 0 means launch.DefaultSettleTimeout.
@@ -149,6 +152,16 @@ func (c *Config) Resolve() error {
 	}
 	if c.MaxTabs < 0 || c.MaxTabs == 1 {
 		return fmt.Errorf("--max-tabs %d: want at least 2 (the wallet's home page and one more)", c.MaxTabs)
+	}
+	if env := os.Getenv("MMCP_MAX_SESSIONS"); c.MaxSessions == 0 && env != "" {
+		n, err := strconv.Atoi(env)
+		if err != nil || n < 1 {
+			return fmt.Errorf("MMCP_MAX_SESSIONS %q: want a positive number", env)
+		}
+		c.MaxSessions = n
+	}
+	if c.MaxSessions < 0 {
+		return fmt.Errorf("--max-sessions %d: want at least 1", c.MaxSessions)
 	}
 	if env := os.Getenv("MMCP_SETTLE_TIMEOUT"); c.SettleTimeout == 0 && env != "" {
 		d, err := time.ParseDuration(env)

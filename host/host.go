@@ -18,6 +18,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/internal/redact"
+	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
 
@@ -86,7 +87,7 @@ func (h *Host) Start(ctx context.Context) error {
 	h.sessions = session.NewManager(session.Config{
 		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.path, Extension: c.Extension,
 		Chrome: c.Chrome, Headless: c.Headless, CDPURL: c.CDPURL, ArtifactsDir: c.ArtifactsDir,
-		Viewport: c.Viewport, MaxTabs: c.MaxTabs, SettleTimeout: c.SettleTimeout,
+		Viewport: c.Viewport, MaxTabs: c.MaxTabs, SettleTimeout: c.SettleTimeout, MaxSessions: c.MaxSessions,
 	}, h.plugins, k, h.log)
 	h.runner = tools.NewRunner(h.log.Named("tools"))
 	h.runner.SetObserver(h.sessions)
@@ -151,6 +152,11 @@ func (h *Host) Close() {
 			_ = h.logFile.Close()
 		}
 	})
+}
+
+// Attach makes ctx act on wallet session id (see session.Manager.Attach).
+func (h *Host) Attach(ctx context.Context, id string) (context.Context, *sdk.Error) {
+	return h.sessions.Attach(ctx, id)
 }
 
 // Log returns the host's logger.

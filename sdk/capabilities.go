@@ -69,6 +69,10 @@ type ChainOptions struct {
 	BlockTime int    `json:"blockTime,omitempty"`
 	// RPCURL attaches to an already running node instead of starting one.
 	RPCURL string `json:"rpcUrl,omitempty"`
+	// FreePort starts the node on a free loopback port the plugin picks
+	// (Port is then ignored), so that several nodes run side by side;
+	// ChainStatus.Port and RPCURL say which.
+	FreePort bool `json:"freePort,omitempty"`
 }
 
 // ChainStatus describes the node.
@@ -135,13 +139,22 @@ type DeployManyResult struct {
 }
 
 // Fixture is the Fixture capability (spec 001 FixtureCapability): it
-// builds MetaMask wallet states and serves one at
-// http://127.0.0.1:<port>/state.json.
+// builds MetaMask wallet states and serves them at
+// http://127.0.0.1:<port>/state.json, one server for every session: the
+// default state, and one state per origin (a session's extension,
+// chrome-extension://<id>).
 type Fixture interface {
 	// Start serves state (substituting __FIXTURE_SUBSTITUTION__ values) and
-	// returns once GET /state.json answers. A busy port is CodePortInUse.
+	// returns once GET /state.json answers. Without opts.Origin, state
+	// becomes the default state; with it, the state of that origin, and
+	// the other origins' states are left alone. The server starts on first
+	// use. A busy port is CodePortInUse.
 	Start(ctx context.Context, state WalletState, opts FixtureOptions) (FixtureStatus, error)
-	// Stop stops the server.
+	// Forget drops origin's state and closes its FixtureStatus.OriginPort;
+	// the server stops when no state is left. An unknown origin is not an
+	// error.
+	Forget(ctx context.Context, origin string) error
+	// Stop stops the server and drops every state.
 	Stop(ctx context.Context) error
 	// DefaultState is the onboarded default wallet.
 	DefaultState(ctx context.Context, opts StateOptions) (WalletState, error)
@@ -171,12 +184,25 @@ type FixtureOptions struct {
 	// Contracts maps contract names to deployed addresses for the
 	// __FIXTURE_SUBSTITUTION__CONTRACT<name> substitution.
 	Contracts map[string]string `json:"contracts,omitempty"`
+	// Origin is the requesting origin this state is for
+	// ("chrome-extension://<id>"); empty means the default state. GET
+	// /state.json answers the state of the request's Origin header, else
+	// the default state, else the only state when there is one, else 404.
+	Origin string `json:"origin,omitempty"`
 }
 
 // FixtureStatus describes the running server.
 type FixtureStatus struct {
 	URL  string `json:"url"`
 	Port int    `json:"port"`
+	// OriginPort, when Start had an Origin, is a loopback port serving that
+	// origin's state and nothing else, whatever the request's headers say.
+	// A MetaMask extension's own fetch of its state carries no Origin
+	// header (its host permissions cover localhost, so Chrome sends it
+	// without CORS), so the host points that session's Chrome at this port
+	// instead: --host-resolver-rules="MAP localhost:<Port>
+	// 127.0.0.1:<OriginPort>".
+	OriginPort int `json:"originPort,omitempty"`
 }
 
 // StateSnapshotter is the StateSnapshot capability (spec 001

@@ -34,12 +34,12 @@ func fromPBError(e *pb.Error) error {
 
 func toPBChainOptions(o ChainOptions) *pb.ChainOptions {
 	return &pb.ChainOptions{Port: int32(o.Port), ChainId: o.ChainID, Mnemonic: o.Mnemonic,
-		Balance: o.Balance, Hardfork: o.Hardfork, BlockTime: int32(o.BlockTime), RpcUrl: o.RPCURL}
+		Balance: o.Balance, Hardfork: o.Hardfork, BlockTime: int32(o.BlockTime), RpcUrl: o.RPCURL, FreePort: o.FreePort}
 }
 
 func fromPBChainOptions(o *pb.ChainOptions) ChainOptions {
 	return ChainOptions{Port: int(o.GetPort()), ChainID: o.GetChainId(), Mnemonic: o.GetMnemonic(),
-		Balance: o.GetBalance(), Hardfork: o.GetHardfork(), BlockTime: int(o.GetBlockTime()), RPCURL: o.GetRpcUrl()}
+		Balance: o.GetBalance(), Hardfork: o.GetHardfork(), BlockTime: int(o.GetBlockTime()), RPCURL: o.GetRpcUrl(), FreePort: o.GetFreePort()}
 }
 
 func toPBChainStatus(s ChainStatus) *pb.ChainStatus {

@@ -41,6 +41,12 @@ const (
 	CodeFixtureDown   = "MM_FIXTURE_DOWN"
 	// The host runs without a workspace and the tool needs one.
 	CodeNoWorkspace = "MM_NO_WORKSPACE"
+	// Several sessions in one host: the session asked for (--session) is
+	// not there, or several run and none was named, or a launch would pass
+	// --max-sessions.
+	CodeSessionNotFound  = "MM_SESSION_NOT_FOUND"
+	CodeSessionAmbiguous = "MM_SESSION_AMBIGUOUS"
+	CodeSessionLimit     = "MM_SESSION_LIMIT"
 )
 
 // Error is a domain failure: something the caller asked for could not be

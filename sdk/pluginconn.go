@@ -309,11 +309,19 @@ func (c contractsClient) Clear(ctx context.Context) error {
 type fixtureClient struct{ c pb.FixtureClient }
 
 func (f fixtureClient) Start(ctx context.Context, st WalletState, o FixtureOptions) (FixtureStatus, error) {
-	r, err := f.c.Start(ctx, &pb.FixtureStartRequest{StateJson: st, Port: int32(o.Port), Contracts: o.Contracts})
+	r, err := f.c.Start(ctx, &pb.FixtureStartRequest{StateJson: st, Port: int32(o.Port), Contracts: o.Contracts, Origin: o.Origin})
 	if err != nil {
 		return FixtureStatus{}, err
 	}
-	return FixtureStatus{URL: r.Url, Port: int(r.Port)}, fromPBError(r.Error)
+	return FixtureStatus{URL: r.Url, Port: int(r.Port), OriginPort: int(r.OriginPort)}, fromPBError(r.Error)
+}
+
+func (f fixtureClient) Forget(ctx context.Context, origin string) error {
+	r, err := f.c.Forget(ctx, &pb.FixtureForgetRequest{Origin: origin})
+	if err != nil {
+		return err
+	}
+	return fromPBError(r.Error)
 }
 
 func (f fixtureClient) Stop(ctx context.Context) error {

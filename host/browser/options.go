@@ -55,6 +55,11 @@ type Options struct {
 	// server). Nil means none. Not applied when attaching (CDPURL).
 	Proxy *Proxy
 
+	// HostResolverRules are Chrome's --host-resolver-rules ("MAP
+	// localhost:12345 127.0.0.1:40001": the session's own fixture port).
+	// Not applied when attaching (CDPURL).
+	HostResolverRules string
+
 	// Viewport is the page viewport of a launched Chrome's window (CSS
 	// pixels). Zero means DefaultViewport. An attached Chrome keeps its
 	// windows as they are.

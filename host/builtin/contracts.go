@@ -96,7 +96,7 @@ func onChain[In any](g *reg, fn func(ctx context.Context, s *session.Session, cs
 		if err := g.Sessions.ChainAlive(ctx, s); err != nil {
 			return nil, err
 		}
-		cs := g.Plugins.ContractSeeder()
+		cs := g.Sessions.Seeder(s)
 		if !s.Parts.Contracts {
 			if err := cs.Clear(ctx); err != nil {
 				return nil, err
@@ -116,7 +116,7 @@ func (g *reg) deployments(ctx context.Context) ([]sdk.Deployment, error) {
 	if !s.Parts.Contracts {
 		return nil, nil
 	}
-	return g.Plugins.ContractSeeder().Deployed(ctx)
+	return g.Sessions.Seeder(s).Deployed(ctx)
 }
 
 // contractView is a deployment as the tools answer it.

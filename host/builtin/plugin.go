@@ -35,11 +35,12 @@ func (g *reg) pluginTool(p *plugins.Plugin, name string, t sdk.Tool) *tools.Tool
 		Description: t.Description,
 		Schema:      t.InputSchema,
 		// A plugin's own tools run in the plugin: they never wait for the
-		// session lock.
+		// session lock. A per-session plugin's tools reach the call's
+		// session's own process (its chain).
 		NoSession: true,
 		Handler: func(ctx context.Context, c *tools.Call) (any, error) {
 			var out json.RawMessage
-			err := p.Use(ctx, func(cl *sdk.PluginConn) error {
+			err := g.Sessions.Plugin(ctx, p).Use(ctx, func(cl *sdk.PluginConn) error {
 				var err error
 				out, err = cl.CallTool(ctx, t.Name, c.Args, launch.Events{OnProgress: c.Progress, Logger: g.Log.Named(p.Spec.Name)})
 				return err

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host"
+	hostsession "github.com/mmcp-dev/mmcp/host/session"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -79,10 +80,18 @@ func spawnArgs(raw host.Config, repo string) []string {
 	if raw.MaxRecordBytes > 0 {
 		add("--max-record-bytes", fmt.Sprint(raw.MaxRecordBytes))
 	}
+	if raw.MaxSessions > 0 {
+		add("--max-sessions", fmt.Sprint(raw.MaxSessions))
+	}
 	if raw.SettleTimeout > 0 {
 		add("--settle-timeout", raw.SettleTimeout.String())
 	}
 	return args
+}
+
+// sessionFlag adds --session to a subcommand that calls tools.
+func sessionFlag(fs *flag.FlagSet) *string {
+	return fs.String("session", "", "with a running mmcp serve --http: act on this wallet session (default: the only running one)")
 }
 
 // callLog is where a CLI command appends its JSONL call log.
@@ -103,8 +112,10 @@ func logFlags(fs *flag.FlagSet, what string) *callLog {
 
 // connectCLI attaches to the workspace's running serve, else spawns this
 // executable as a stdio host with the same flags. With log.Path it appends
-// the JSONL call log there, continuing its _seq.
-func connectCLI(ctx context.Context, raw host.Config, log callLog, stderr io.Writer) (*cliConn, error) {
+// the JSONL call log there, continuing its _seq. Attached, its calls act
+// on wallet session session, or with "" on the only running one (a launch
+// starts one when none runs); spawned, there is no session to name.
+func connectCLI(ctx context.Context, raw host.Config, log callLog, session string, stderr io.Writer) (*cliConn, error) {
 	resolved := raw
 	resolved.PluginPath = append([]string(nil), raw.PluginPath...)
 	if err := resolved.Resolve(); err != nil {
@@ -135,6 +146,13 @@ func connectCLI(ctx context.Context, raw host.Config, log callLog, stderr io.Wri
 	if st, ok := ReadServeState(resolved.Repo); ok {
 		conn.Attached = st
 		opts.URL, opts.Token = st.URL, st.Token
+		if session == "" {
+			session = hostsession.AttachAny
+		}
+		opts.Headers = map[string]string{SessionHeader: session}
+	} else if session != "" {
+		conn.closeLog()
+		return nil, fmt.Errorf("--session %s: no mmcp serve --http runs for this workspace (%s), and a host spawned for one command has no session to attach to", session, ServeStatePath(resolved.Repo))
 	} else {
 		exe, err := os.Executable()
 		if err != nil {
@@ -180,9 +198,10 @@ func prettyResult(res *mcp.CallToolResult) string {
 // runCall is `mmcp call [--log FILE] <tool> ['<json>'|-]`: it prints the
 // tool's envelope and exits 1 when the call failed (ok false).
 func runCall(ctx context.Context, cfg host.Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const use = "usage: mmcp [flags] call [--log FILE [--sidecars]] <tool> ['<json arguments>' | -]"
+	const use = "usage: mmcp [flags] call [--session ID] [--log FILE [--sidecars]] <tool> ['<json arguments>' | -]"
 	fs := subcommand("call", use, stderr)
 	log := logFlags(fs, "the call")
+	session := sessionFlag(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
@@ -214,7 +233,7 @@ func runCall(ctx context.Context, cfg host.Config, args []string, stdin io.Reade
 	if callArgs == nil {
 		callArgs = map[string]any{}
 	}
-	conn, err := connectCLI(ctx, cfg, *log, stderr)
+	conn, err := connectCLI(ctx, cfg, *log, *session, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp call:", err)
 		return 1
@@ -244,7 +263,7 @@ func runTools(ctx context.Context, cfg host.Config, args []string, stdout, stder
 		return 2
 	}
 	asJSON := *jsonFlag
-	conn, err := connectCLI(ctx, cfg, callLog{}, stderr)
+	conn, err := connectCLI(ctx, cfg, callLog{}, "", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp tools:", err)
 		return 1

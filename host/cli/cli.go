@@ -15,6 +15,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host"
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
+	hostsession "github.com/mmcp-dev/mmcp/host/session"
 )
 
 // usage is printed by -h.
@@ -68,6 +69,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.CDPURL, "cdp-url", "", "attach to an already running Chrome (DevTools URL) instead of launching one")
 	fs.Var(&cfg.Viewport, "viewport", fmt.Sprintf("page viewport `WxH` of the launched Chrome (default %s)", browser.DefaultViewport))
 	fs.IntVar(&cfg.MaxTabs, "max-tabs", 0, fmt.Sprintf("most tabs a session holds (`N`); opening one more closes the oldest non-extension tab first (default %d)", browser.DefaultMaxTabs))
+	fs.IntVar(&cfg.MaxSessions, "max-sessions", 0, fmt.Sprintf("most wallet sessions the host runs at once (`N`; over HTTP each MCP client launches its own); env MMCP_MAX_SESSIONS (default %d)", hostsession.DefaultMaxSessions))
 	fs.BoolVar(&cfg.TrustWorkspacePlugins, "trust-workspace-plugins", false, "run the workspace's plugins (.mmcp/plugins, config paths) without a sha256 pin; env MMCP_TRUST_WORKSPACE_PLUGINS=1")
 	fs.IntVar(&cfg.MaxRequestBytes, "max-request-bytes", 0, fmt.Sprintf("largest MCP request (stdio line or HTTP body); larger ones answer MM_INVALID_INPUT; env MMCP_MAX_REQUEST_BYTES (default %d)", host.DefaultMaxRequestBytes))
 	fs.IntVar(&cfg.MaxRecordBytes, "max-record-bytes", 0, fmt.Sprintf("size cap of one step record; env MMCP_MAX_RECORD_BYTES (default %d)", knowledge.DefaultMaxRecordBytes))

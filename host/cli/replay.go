@@ -18,10 +18,11 @@ import (
 // line per call and a summary, and exits 1 when a call failed. A value the
 // log withheld must be supplied with --secret, else nothing runs.
 func runReplay(ctx context.Context, cfg host.Config, args []string, stdout, stderr io.Writer) int {
-	const use = "usage: mmcp [flags] replay <log.jsonl | -> [--keep-going] [--secret FIELD=ENVVAR ...] [--log FILE [--sidecars]]"
+	const use = "usage: mmcp [flags] replay <log.jsonl | -> [--session ID] [--keep-going] [--secret FIELD=ENVVAR ...] [--log FILE [--sidecars]]"
 	fs := subcommand("replay", use, stderr)
 	keepGoingFlag := fs.Bool("keep-going", false, "run every call even after a failure")
 	log := logFlags(fs, "the replay")
+	session := sessionFlag(fs)
 	secrets := map[string]string{}
 	fs.Func("secret", "supply a value the log withheld: FIELD (an argument's name, e.g. text, or dotted path, e.g. steps.2.args.text) from environment variable ENVVAR; repeatable", func(v string) error {
 		field, env, ok := strings.Cut(v, "=")
@@ -54,7 +55,7 @@ func runReplay(ctx context.Context, cfg host.Config, args []string, stdout, stde
 		defer f.Close()
 		in = f
 	}
-	conn, err := connectCLI(ctx, cfg, *log, stderr)
+	conn, err := connectCLI(ctx, cfg, *log, *session, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp replay:", err)
 		return 1

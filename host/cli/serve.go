@@ -27,6 +27,30 @@ const DefaultHTTPAddr = "127.0.0.1:0"
 // HTTPPath is the MCP endpoint path of `mmcp serve --http`.
 const HTTPPath = "/mcp"
 
+// SessionHeader names the wallet session an HTTP request acts on (`mmcp
+// call --session ID`; "*" for the only running one). Without it, a request
+// acts on the wallet session of its owner: the client ClientHeader names,
+// else its MCP session (Mcp-Session-Id, protocols before 2026-07-28, which
+// have sessions), else the one owner all other requests share.
+const SessionHeader = "Mmcp-Session"
+
+// ClientHeader names the client a request comes from (any stable name of
+// the client's choosing): each client launches and drives a wallet session
+// of its own. A client of a protocol without MCP sessions (2026-07-28)
+// sends it to get a session of its own.
+const ClientHeader = "Mmcp-Client"
+
+// requestOwner is the owner of an HTTP request (see SessionHeader).
+func requestOwner(r *http.Request) string {
+	if c := r.Header.Get(ClientHeader); c != "" {
+		return "client:" + c
+	}
+	if id := r.Header.Get(server.HeaderKeySessionID); id != "" {
+		return "mcp-session:" + id
+	}
+	return ""
+}
+
 // listenAddr returns the address to listen on: the default when addr is
 // empty, "127.0.0.1:<port>" for a bare port or ":<port>". Any other
 // interface must be named (0.0.0.0:<port>, [::]:<port>, an IP).
@@ -142,6 +166,14 @@ func runServeHTTP(ctx context.Context, cfg host.Config, addr string, stdout, std
 	mcpHTTP := server.NewStreamableHTTPServer(h.MCPServer(),
 		server.WithEndpointPath(HTTPPath),
 		server.WithStreamableHTTPLogger(hclogSlog(h.Log().Named("http"))),
+		server.WithHTTPContextFunc(func(ctx context.Context, r *http.Request) context.Context {
+			ctx = tools.WithOwner(ctx, requestOwner(r))
+			actx, err := h.Attach(ctx, r.Header.Get(SessionHeader))
+			if err != nil {
+				return tools.WithOwnerErr(ctx, err)
+			}
+			return actx
+		}),
 	)
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, tools.LimitHTTP(mcpHTTP, h.Config().MaxRequestBytes))

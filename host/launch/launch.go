@@ -78,9 +78,8 @@ type Deps struct {
 	// MockServer, when a plugin provides it, answers the browser's
 	// external requests: Chrome is launched through it.
 	MockServer sdk.MockServer
-	// StartWallet starts Chrome with the extension in directory ext,
-	// through proxy when it is not nil.
-	StartWallet func(ctx context.Context, ext string, slowMo time.Duration, proxy *browser.Proxy) (Wallet, error)
+	// StartWallet starts Chrome as w says.
+	StartWallet func(ctx context.Context, w WalletStart) (Wallet, error)
 	// Path resolves a workspace-relative path.
 	Path func(string) string
 	// Tool names a tool with the host's prefix (for hints in errors).
@@ -93,7 +92,24 @@ type Deps struct {
 	// SettleTimeout bounds the extension's first screen and the unlock;
 	// 0 means DefaultSettleTimeout.
 	SettleTimeout time.Duration
+	// FreePort starts the chain on a free port when the launch names
+	// none: the host runs other sessions' chains beside it.
+	FreePort bool
+	// FixtureOrigin, when set, serves this session's wallet state under
+	// that name, beside other sessions' states on the one fixture server,
+	// and points this session's Chrome at the state's own port.
+	FixtureOrigin string
 	Log           hclog.Logger
+}
+
+// WalletStart is how to start Chrome: the extension in directory
+// Extension, SlowMo between actions, through Proxy when it is not nil,
+// with HostResolverRules (Chrome's --host-resolver-rules) when set.
+type WalletStart struct {
+	Extension         string
+	SlowMo            time.Duration
+	Proxy             *browser.Proxy
+	HostResolverRules string
 }
 
 // Prerequisite is one step mm_launch took.
@@ -105,10 +121,13 @@ type Prerequisite struct {
 // Parts are what a launch started; Teardown undoes them.
 type Parts struct {
 	// Input is the launch's input, stateMode filled in.
-	Input     Input
-	Chain     *sdk.ChainStatus // nil when no chain runs
-	Fixture   *sdk.FixtureStatus
-	Contracts bool // the registry holds this session's deployments
+	Input   Input
+	Chain   *sdk.ChainStatus // nil when no chain runs
+	Fixture *sdk.FixtureStatus
+	// FixtureOrigin is the name the wallet state is served under (see
+	// Deps.FixtureOrigin); "" for the default state.
+	FixtureOrigin string
+	Contracts     bool // the registry holds this session's deployments
 	// MockServer is the session's proxy, nil when none runs.
 	MockServer *sdk.MockServerStatus
 	Wallet     Wallet
@@ -285,7 +304,7 @@ func (l *launcher) chain(ctx context.Context) error {
 		}
 		return nil
 	}
-	st, err := l.d.Chain.Start(ctx, sdk.ChainOptions{Port: l.in.Ports.Anvil})
+	st, err := l.d.Chain.Start(ctx, sdk.ChainOptions{Port: l.in.Ports.Anvil, FreePort: l.d.FreePort && l.in.Ports.Anvil == 0})
 	if err != nil {
 		return err
 	}
@@ -349,13 +368,13 @@ func (l *launcher) fixture(ctx context.Context) error {
 	}
 	l.state = state
 	for {
-		st, err := l.d.Fixture.Start(ctx, state, sdk.FixtureOptions{Port: l.in.Ports.FixtureServer, Contracts: l.p.Deployed})
+		st, err := l.d.Fixture.Start(ctx, state, sdk.FixtureOptions{Port: l.in.Ports.FixtureServer, Contracts: l.p.Deployed, Origin: l.d.FixtureOrigin})
 		name := missingContract(err)
 		if name == "" {
 			if err != nil {
 				return err
 			}
-			l.p.Fixture = &st
+			l.p.Fixture, l.p.FixtureOrigin = &st, l.d.FixtureOrigin
 			desc := fmt.Sprintf("%s wallet state served at %s", l.in.StateMode, st.URL)
 			if src := stateSource(state); src != "" {
 				desc = fmt.Sprintf("%s wallet state (source: %s) served at %s", l.in.StateMode, src, st.URL)
@@ -429,7 +448,14 @@ func (l *launcher) browser(ctx context.Context) error {
 	if m := l.p.MockServer; m != nil {
 		proxy = &browser.Proxy{Server: "http://" + m.Address, Bypass: proxyBypass, SPKI: m.SPKIHash}
 	}
-	w, err := l.d.StartWallet(ctx, l.p.Extension, time.Duration(l.in.SlowMo)*time.Millisecond, proxy)
+	ws := WalletStart{Extension: l.p.Extension, SlowMo: time.Duration(l.in.SlowMo) * time.Millisecond, Proxy: proxy}
+	if f := l.p.Fixture; f != nil && f.OriginPort != 0 {
+		// The extension fetches its state from the fixed fixture URL
+		// without an Origin header: this session's Chrome reaches its own
+		// state's port there instead.
+		ws.HostResolverRules = fmt.Sprintf("MAP localhost:%d 127.0.0.1:%d", f.Port, f.OriginPort)
+	}
+	w, err := l.d.StartWallet(ctx, ws)
 	if err != nil {
 		return err
 	}
@@ -512,7 +538,11 @@ func Teardown(d Deps, p *Parts) {
 		p.MockServer = nil
 	}
 	if p.Fixture != nil && d.Fixture != nil {
-		warn("stopping the fixture server", d.Fixture.Stop(ctx))
+		if p.FixtureOrigin != "" {
+			warn("dropping the session's wallet state", d.Fixture.Forget(ctx, p.FixtureOrigin))
+		} else {
+			warn("stopping the fixture server", d.Fixture.Stop(ctx))
+		}
 		p.Fixture = nil
 	}
 	if p.Contracts && d.Contracts != nil {

@@ -34,6 +34,7 @@ type world struct {
 	fixtureOpts sdk.FixtureOptions
 	unlocked    bool
 	proxy       *browser.Proxy // what the browser was started with
+	walletStart WalletStart
 }
 
 var errFake = errors.New("fake failure")
@@ -49,8 +50,8 @@ func (w *world) call(name string) error {
 func (w *world) deps() Deps {
 	return Deps{
 		Builder: builder{w}, Chain: chain{w}, Fixture: fixture{w}, Contracts: seeder{w}, MockServer: mocks{w},
-		StartWallet: func(ctx context.Context, ext string, _ time.Duration, proxy *browser.Proxy) (Wallet, error) {
-			w.proxy = proxy
+		StartWallet: func(ctx context.Context, ws WalletStart) (Wallet, error) {
+			w.proxy, w.walletStart = ws.Proxy, ws
 			if err := w.call("wallet.start"); err != nil {
 				return nil, err
 			}
@@ -99,9 +100,14 @@ const vaultState = `{"data":{"KeyringController":{"vault":"{\"data\":\"x\"}"}},"
 
 func (f fixture) Start(_ context.Context, _ sdk.WalletState, o sdk.FixtureOptions) (sdk.FixtureStatus, error) {
 	f.w.fixtureOpts = o
-	return sdk.FixtureStatus{URL: "http://localhost:12345/state.json", Port: 12345}, f.w.call("fixture.start")
+	st := sdk.FixtureStatus{URL: "http://localhost:12345/state.json", Port: 12345}
+	if o.Origin != "" {
+		st.OriginPort = 40001
+	}
+	return st, f.w.call("fixture.start")
 }
-func (f fixture) Stop(context.Context) error { return f.w.call("fixture.stop") }
+func (f fixture) Stop(context.Context) error           { return f.w.call("fixture.stop") }
+func (f fixture) Forget(context.Context, string) error { return f.w.call("fixture.forget") }
 func (f fixture) DefaultState(_ context.Context, o sdk.StateOptions) (sdk.WalletState, error) {
 	f.w.stateOpts = o
 	return json.RawMessage(vaultState), f.w.call("fixture.state")
@@ -405,5 +411,30 @@ func TestLaunchWalletNeverSettles(t *testing.T) {
 				t.Fatalf("not torn down: %v", w.calls)
 			}
 		})
+	}
+}
+
+// TestLaunchBesideOtherSessions: a session launched beside others gets its
+// chain on a free port, its wallet state under its own name, and a Chrome
+// that reaches that state's own port at the fixed fixture URL; its
+// teardown drops only its state.
+func TestLaunchBesideOtherSessions(t *testing.T) {
+	w := &world{chainPort: 40123, chainID: 1337, built: true}
+	d := w.deps()
+	d.FreePort, d.FixtureOrigin = true, "mmcp-session://mm-b"
+	p, err := Launch(context.Background(), d, Input{StateMode: "default"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.chainOpts.FreePort || w.fixtureOpts.Origin != "mmcp-session://mm-b" {
+		t.Fatalf("chain options %+v, fixture options %+v", w.chainOpts, w.fixtureOpts)
+	}
+	if got, want := w.walletStart.HostResolverRules, "MAP localhost:12345 127.0.0.1:40001"; got != want {
+		t.Fatalf("Chrome's host resolver rules %q, want %q", got, want)
+	}
+	w.calls = nil
+	Teardown(d, p)
+	if strings.Contains(strings.Join(w.calls, " "), "fixture.stop") || !strings.Contains(strings.Join(w.calls, " "), "fixture.forget") {
+		t.Fatalf("teardown calls %v: want the session's state forgotten, the server left to the others", w.calls)
 	}
 }

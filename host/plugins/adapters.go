@@ -28,8 +28,14 @@ func (m *Manager) ContractSeeder() sdk.ContractSeeder { return seeder{m} }
 // MockServer is the mock server capability.
 func (m *Manager) MockServer() sdk.MockServer { return mockServer{m} }
 
+// user runs a call on the plugin providing a capability: the Manager (slot
+// 0) or a Slot.
+type user interface {
+	Use(ctx context.Context, c sdk.Capability, fn func(*sdk.PluginConn) error) error
+}
+
 // use runs fn on the plugin providing c and returns its value.
-func use[T any](ctx context.Context, m *Manager, c sdk.Capability, fn func(*sdk.PluginConn) (T, error)) (T, error) {
+func use[T any](ctx context.Context, m user, c sdk.Capability, fn func(*sdk.PluginConn) (T, error)) (T, error) {
 	var v T
 	err := m.Use(ctx, c, func(cl *sdk.PluginConn) error {
 		var err error
@@ -39,7 +45,7 @@ func use[T any](ctx context.Context, m *Manager, c sdk.Capability, fn func(*sdk.
 	return v, err
 }
 
-type builder struct{ m *Manager }
+type builder struct{ m user }
 
 func (b builder) Build(ctx context.Context, o sdk.BuildOptions, ev sdk.Events) (sdk.BuildResult, error) {
 	return use(ctx, b.m, sdk.CapBuild, func(c *sdk.PluginConn) (sdk.BuildResult, error) { return c.Builder().Build(ctx, o, ev) })
@@ -53,7 +59,7 @@ func (b builder) ExtensionPath(ctx context.Context) (string, error) {
 	return use(ctx, b.m, sdk.CapBuild, func(c *sdk.PluginConn) (string, error) { return c.Builder().ExtensionPath(ctx) })
 }
 
-type chain struct{ m *Manager }
+type chain struct{ m user }
 
 func (ch chain) Start(ctx context.Context, o sdk.ChainOptions) (sdk.ChainStatus, error) {
 	return use(ctx, ch.m, sdk.CapChain, func(c *sdk.PluginConn) (sdk.ChainStatus, error) { return c.Chain().Start(ctx, o) })
@@ -83,7 +89,7 @@ func (ch chain) Mine(ctx context.Context, blocks int) error {
 	return ch.m.Use(ctx, sdk.CapChain, func(c *sdk.PluginConn) error { return c.Chain().Mine(ctx, blocks) })
 }
 
-type fixture struct{ m *Manager }
+type fixture struct{ m user }
 
 func (f fixture) Start(ctx context.Context, st sdk.WalletState, o sdk.FixtureOptions) (sdk.FixtureStatus, error) {
 	return use(ctx, f.m, sdk.CapFixture, func(c *sdk.PluginConn) (sdk.FixtureStatus, error) { return c.Fixture().Start(ctx, st, o) })
@@ -91,6 +97,10 @@ func (f fixture) Start(ctx context.Context, st sdk.WalletState, o sdk.FixtureOpt
 
 func (f fixture) Stop(ctx context.Context) error {
 	return f.m.Use(ctx, sdk.CapFixture, func(c *sdk.PluginConn) error { return c.Fixture().Stop(ctx) })
+}
+
+func (f fixture) Forget(ctx context.Context, origin string) error {
+	return f.m.Use(ctx, sdk.CapFixture, func(c *sdk.PluginConn) error { return c.Fixture().Forget(ctx, origin) })
 }
 
 func (f fixture) DefaultState(ctx context.Context, o sdk.StateOptions) (sdk.WalletState, error) {
@@ -105,7 +115,7 @@ func (f fixture) ResolvePreset(ctx context.Context, name string, o sdk.StateOpti
 	return use(ctx, f.m, sdk.CapFixture, func(c *sdk.PluginConn) (sdk.WalletState, error) { return c.Fixture().ResolvePreset(ctx, name, o) })
 }
 
-type seeder struct{ m *Manager }
+type seeder struct{ m user }
 
 func (s seeder) Deploy(ctx context.Context, rpcURL, name string, o sdk.DeployOptions) (sdk.Deployment, error) {
 	return use(ctx, s.m, sdk.CapContractSeeding, func(c *sdk.PluginConn) (sdk.Deployment, error) {
@@ -135,7 +145,7 @@ func (s seeder) Clear(ctx context.Context) error {
 // for another wallet or version).
 func (m *Manager) StateSnapshot() sdk.StateSnapshotter { return stateSnapshot{m} }
 
-type stateSnapshot struct{ m *Manager }
+type stateSnapshot struct{ m user }
 
 func (s stateSnapshot) Probe(ctx context.Context) (sdk.StateProbe, error) {
 	return use(ctx, s.m, sdk.CapStateSnapshot, func(c *sdk.PluginConn) (sdk.StateProbe, error) { return c.StateSnapshot().Probe(ctx) })
@@ -149,7 +159,7 @@ func (s stateSnapshot) State(ctx context.Context, page sdk.PageSnapshot, o sdk.S
 	return use(ctx, s.m, sdk.CapStateSnapshot, func(c *sdk.PluginConn) (sdk.WalletStatus, error) { return c.StateSnapshot().State(ctx, page, o) })
 }
 
-type mockServer struct{ m *Manager }
+type mockServer struct{ m user }
 
 func (ms mockServer) Start(ctx context.Context, o sdk.MockServerOptions) (sdk.MockServerStatus, error) {
 	return use(ctx, ms.m, sdk.CapMockServer, func(c *sdk.PluginConn) (sdk.MockServerStatus, error) { return c.MockServer().Start(ctx, o) })

@@ -11,4 +11,9 @@
 //
 // Never the current directory: MCP clients start servers in their own
 // working directory. A plugin binary is named mmcp-plugin-<name>.
+//
+// Sessions: Manager.Slot(n) is the plugins as wallet session slot n sees
+// them. A plugin declaring a per-session capability (chain, contract
+// seeding, mock server) runs one process per slot, started on the slot's
+// first call; the others are slot 0's, shared (see Slot).
 package plugins

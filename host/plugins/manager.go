@@ -52,6 +52,12 @@ type Manager struct {
 	restartBudget int
 
 	plugins []*Plugin
+	// slots holds the per-session plugin instances of slots 1 and up (see
+	// Slot), by slot and plugin name; closed is set by Shutdown, after
+	// which no instance starts.
+	slotMu sync.Mutex
+	slots  map[int]map[string]*Plugin
+	closed bool
 	// sockDir holds the plugins' go-plugin sockets; removed at Shutdown,
 	// or by the next host when this one is killed (proc.RemoveStale).
 	sockDir string
@@ -170,11 +176,16 @@ var installHint = map[sdk.Capability]string{
 func (m *Manager) Use(ctx context.Context, c sdk.Capability, fn func(*sdk.PluginConn) error) error {
 	p := m.ByCapability(c)
 	if p == nil {
-		bin := installHint[c]
-		return sdk.Errorf(sdk.CodeCapabilityMissing, "no plugin provides the %s capability: install %s next to the mmcp binary, in MMCP_PLUGIN_PATH or in <workspace>/.mmcp/plugins", c, bin).
-			WithDetails(map[string]any{"capability": string(c), "install": bin})
+		return capabilityMissing(c)
 	}
 	return p.Use(ctx, fn)
+}
+
+// capabilityMissing is MM_CAPABILITY_MISSING for c, saying what to install.
+func capabilityMissing(c sdk.Capability) error {
+	bin := installHint[c]
+	return sdk.Errorf(sdk.CodeCapabilityMissing, "no plugin provides the %s capability: install %s next to the mmcp binary, in MMCP_PLUGIN_PATH or in <workspace>/.mmcp/plugins", c, bin).
+		WithDetails(map[string]any{"capability": string(c), "install": bin})
 }
 
 // Use runs fn against this plugin (see Manager.Use).
@@ -208,8 +219,10 @@ func (p *Plugin) Use(ctx context.Context, fn func(*sdk.PluginConn) error) error 
 	return sdk.Errorf(sdk.CodeInternal, "plugin %s: %v", p.Spec.Name, err)
 }
 
-// Shutdown stops every plugin, in reverse start order, and waits for them.
+// Shutdown stops every plugin, every slot's instances first, then slot 0 in
+// reverse start order, and waits for them.
 func (m *Manager) Shutdown(ctx context.Context) {
+	m.stopSlots(ctx)
 	for i := len(m.plugins) - 1; i >= 0; i-- {
 		m.plugins[i].stop(ctx)
 	}

@@ -32,6 +32,11 @@ type Plugin struct {
 
 	m        *Manager
 	reattach *goplugin.ReattachConfig
+	// slot is the session slot of a per-session instance (0: the plugin
+	// started at Start). An instance starts on its first call (unstarted
+	// until then), not at Start.
+	slot      int
+	unstarted bool
 
 	mu       sync.Mutex
 	client   *goplugin.Client
@@ -157,6 +162,17 @@ func (p *Plugin) Conn(ctx context.Context) (*sdk.PluginConn, error) {
 	if p.client != nil && !p.client.Exited() {
 		return p.conn, nil
 	}
+	if p.m.isClosed() {
+		return nil, sdk.Errorf(sdk.CodeInternal, "plugin %s is stopped: the host is shutting down", p.Spec.Name)
+	}
+	if p.unstarted {
+		p.unstarted = false
+		p.m.log.Debug("starting plugin for a session slot", "name", p.Spec.Name, "slot", p.slot)
+		if err := p.start(ctx); err != nil {
+			return nil, sdk.Errorf(sdk.CodePluginCrashed, "start of plugin %s for session slot %d failed: %v", p.Spec.Name, p.slot, err)
+		}
+		return p.conn, nil
+	}
 	if p.reattach != nil {
 		return nil, sdk.Errorf(sdk.CodePluginCrashed, "reattached plugin %s is gone; restart it with -debug", p.Spec.Name)
 	}
@@ -215,8 +231,9 @@ func (p *Plugin) Pid() int {
 }
 
 // Health is a plugin's process status: "running", "crashed" (gone; it is
-// relaunched on its next call) or "failed" (never started, Err says why),
-// and how many times it was relaunched.
+// relaunched on its next call), "failed" (never started, Err says why) or,
+// for a session slot's instance, "idle" (not started yet: it starts on its
+// first call), and how many times it was relaunched.
 func (p *Plugin) Health() (status string, restarts int) {
 	if p.Err != nil {
 		return "failed", 0
@@ -224,6 +241,9 @@ func (p *Plugin) Health() (status string, restarts int) {
 	dead, _ := p.crashed()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.unstarted {
+		return "idle", 0
+	}
 	if dead {
 		return "crashed", p.restarts
 	}

@@ -42,7 +42,11 @@ func (m *Manager) Health(ctx context.Context, s *Session) Health {
 	if err := s.Browser.Alive(); err != nil {
 		hl.Browser = partHealth{Status: partDown, Reason: sdk.AsError(err).Message}
 	}
+	sl := m.plugins.Slot(s.slot)
 	for _, p := range m.plugins.Plugins() {
+		if sp := sl.ByName(p.Spec.Name); sp != nil {
+			p = sp // the session's own process of a per-session plugin
+		}
 		status, restarts := p.Health()
 		ph := partHealth{Status: status}
 		if restarts > 0 {
@@ -91,7 +95,7 @@ func (m *Manager) ChainAlive(ctx context.Context, s *Session) error {
 		return nil
 	}
 	why := "its node does not answer at " + c.RPCURL
-	if p := m.plugins.ByCapability(sdk.CapChain); p != nil {
+	if p := m.plugins.Slot(s.slot).ByCapability(sdk.CapChain); p != nil {
 		if status, restarts := p.Health(); status == "crashed" || restarts > s.chainRestarts {
 			why = "the chain plugin crashed and Anvil died with it: the chain's state is lost"
 		}
@@ -109,7 +113,12 @@ func (m *Manager) fixtureAlive(ctx context.Context, s *Session) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, healthProbe)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(f.URL, "/")+"/state.json", nil)
+	url := strings.TrimSuffix(f.URL, "/") + "/state.json"
+	if f.OriginPort != 0 {
+		// The session's own state, on the port its Chrome reaches.
+		url = fmt.Sprintf("http://127.0.0.1:%d/state.json", f.OriginPort)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err == nil {
 		var resp *http.Response
 		if resp, err = http.DefaultClient.Do(req); err == nil {

@@ -9,28 +9,34 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/launch"
+	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/testwallet"
 )
 
-// deps are the capabilities a launch and a teardown use: the plugins'
-// typed adapters, nil for a capability no plugin provides.
-func (m *Manager) deps() launch.Deps {
-	d := launch.Deps{Path: m.cfg.Path, Tool: m.tool, SettleTimeout: m.cfg.SettleTimeout, Log: m.log.Named("launch")}
-	if m.plugins.Has(sdk.CapBuild) && m.cfg.Repo != "" {
-		d.Builder = m.plugins.Builder()
+// deps are the capabilities a launch and a teardown of session s use: its
+// slot's typed plugin adapters, nil for a capability no plugin provides.
+// Every session's wallet state is served under its own name, so one
+// session's teardown never stops another's; a session beside slot 0 runs
+// its chain on a free port.
+func (m *Manager) deps(s *Session) launch.Deps {
+	d := launch.Deps{Path: m.cfg.Path, Tool: m.tool, SettleTimeout: m.cfg.SettleTimeout, Log: m.log.Named("launch"),
+		FreePort: s.slot > 0, FixtureOrigin: "mmcp-session://" + s.ID}
+	sl := m.plugins.Slot(s.slot)
+	if sl.Has(sdk.CapBuild) && m.cfg.Repo != "" {
+		d.Builder = sl.Builder()
 	}
-	if m.plugins.Has(sdk.CapChain) {
-		d.Chain = m.plugins.Chain()
+	if sl.Has(sdk.CapChain) {
+		d.Chain = sl.Chain()
 	}
-	if m.plugins.Has(sdk.CapFixture) {
-		d.Fixture = m.plugins.Fixture()
+	if sl.Has(sdk.CapFixture) {
+		d.Fixture = sl.Fixture()
 	}
-	if m.plugins.Has(sdk.CapContractSeeding) {
-		d.Contracts = m.plugins.ContractSeeder()
+	if sl.Has(sdk.CapContractSeeding) {
+		d.Contracts = sl.ContractSeeder()
 	}
-	if m.plugins.Has(sdk.CapMockServer) {
-		d.MockServer = m.plugins.MockServer()
+	if sl.Has(sdk.CapMockServer) {
+		d.MockServer = sl.MockServer()
 	}
 	return d
 }
@@ -52,8 +58,18 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		m.set(ctx, nil)
 		replaced = &launch.Prerequisite{Step: "replace", Description: fmt.Sprintf("cleaned up session %s, whose %s was down", old.ID, part)}
 	}
-	s := &Session{ID: newID(), CreatedAt: time.Now()}
-	d := m.deps()
+	slot, err := m.claimSlot()
+	if err != nil {
+		return nil, err
+	}
+	launched := false
+	defer func() {
+		if !launched {
+			m.releaseSlot(slot)
+		}
+	}()
+	s := &Session{ID: newID(), CreatedAt: time.Now(), slot: slot}
+	d := m.deps(s)
 	if err := m.defaultExtension(&d); err != nil {
 		return nil, err
 	}
@@ -61,10 +77,11 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 	if m.plugins.Has(sdk.CapStateSnapshot) {
 		snapshot = m.plugins.StateSnapshot()
 	}
-	d.StartWallet = func(ctx context.Context, ext string, slowMo time.Duration, proxy *browser.Proxy) (launch.Wallet, error) {
+	d.StartWallet = func(ctx context.Context, w launch.WalletStart) (launch.Wallet, error) {
 		b, err := browser.Launch(ctx, browser.Options{
 			ChromePath: m.cfg.Chrome, Headless: m.cfg.Headless, CDPURL: m.cfg.CDPURL,
-			ExtensionPath: ext, ArtifactsDir: m.cfg.ArtifactsDir, SlowMo: slowMo, Proxy: proxy, Log: m.log.Named("browser"),
+			ExtensionPath: w.Extension, ArtifactsDir: m.cfg.ArtifactsDir, SlowMo: w.SlowMo, Proxy: w.Proxy,
+			HostResolverRules: w.HostResolverRules, Log: m.log.Named("browser"),
 			Viewport: m.cfg.Viewport, MaxTabs: m.cfg.MaxTabs,
 			StateSnapshot: snapshot,
 		})
@@ -83,10 +100,11 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		parts.Prerequisites = append([]launch.Prerequisite{*replaced}, parts.Prerequisites...)
 	}
 	s.Parts = parts
-	if p := m.plugins.ByCapability(sdk.CapChain); p != nil {
+	if p := m.plugins.Slot(slot).ByCapability(sdk.CapChain); p != nil {
 		_, s.chainRestarts = p.Health()
 	}
 	m.set(ctx, s)
+	launched = true
 	view, err := m.State(ctx, s)
 	if err != nil {
 		m.log.Warn("state after launch", "error", err)
@@ -136,7 +154,25 @@ func (m *Manager) testWalletDir() (string, error) {
 }
 
 // teardown undoes what a session started, in reverse order.
-func (m *Manager) teardown(s *Session) { launch.Teardown(m.deps(), s.Parts) }
+func (m *Manager) teardown(s *Session) { launch.Teardown(m.deps(s), s.Parts) }
+
+// Seeder is the contract seeding capability of session s (its slot's).
+func (m *Manager) Seeder(s *Session) sdk.ContractSeeder {
+	return m.plugins.Slot(s.slot).ContractSeeder()
+}
+
+// Plugin is plugin p as the call's session sees it: the session's own
+// process of a per-session plugin (its chain), else p.
+func (m *Manager) Plugin(ctx context.Context, p *plugins.Plugin) *plugins.Plugin {
+	slot := 0
+	if s := m.get(ctx); s != nil {
+		slot = s.slot
+	}
+	if sp := m.plugins.Slot(slot).ByName(p.Spec.Name); sp != nil {
+		return sp
+	}
+	return p
+}
 
 // Cleanup runs mm_cleanup: it tears down the owner's session (when
 // sessionID is given, only if it is that one).

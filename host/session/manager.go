@@ -38,7 +38,14 @@ type Config struct {
 	MaxTabs      int
 	// SettleTimeout is --settle-timeout; 0 means launch's default.
 	SettleTimeout time.Duration
+	// MaxSessions is --max-sessions: how many sessions run at once; 0
+	// means DefaultMaxSessions.
+	MaxSessions int
 }
+
+// DefaultMaxSessions is how many wallet sessions one host runs at once
+// unless --max-sessions says otherwise.
+const DefaultMaxSessions = 4
 
 // Manager owns the wallet sessions of a host: at most one per owner (the
 // MCP connection a call comes from, see tools.Owner).
@@ -51,6 +58,7 @@ type Manager struct {
 
 	mu       sync.Mutex
 	sessions map[string]*Session // by owner
+	slots    map[int]bool        // the slots in use, launching sessions' too
 
 	walletOnce sync.Once
 	walletDir  string // the unpacked embedded test wallet, when used
@@ -59,7 +67,10 @@ type Manager struct {
 
 // NewManager returns a manager with no session.
 func NewManager(cfg Config, pl *plugins.Manager, k *knowledge.Store, log hclog.Logger) *Manager {
-	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
+	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}, slots: map[int]bool{}}
 	m.rec = &Recorder{m: m}
 	return m
 }
@@ -77,15 +88,20 @@ func (m *Manager) get(ctx context.Context) *Session {
 	return m.sessions[tools.Owner(ctx)]
 }
 
-// set makes s the owner's session (nil: none).
+// set makes s the owner's session (nil: none, and the old one's slot is
+// free again).
 func (m *Manager) set(ctx context.Context, s *Session) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if s == nil {
+		if old := m.sessions[tools.Owner(ctx)]; old != nil {
+			delete(m.slots, old.slot)
+		}
 		delete(m.sessions, tools.Owner(ctx))
 		return
 	}
-	m.sessions[tools.Owner(ctx)] = s
+	s.owner = tools.Owner(ctx)
+	m.sessions[s.owner] = s
 }
 
 // Active returns the session a call acts on, MM_NO_ACTIVE_SESSION, or
@@ -129,7 +145,7 @@ func (m *Manager) SessionID(ctx context.Context) string {
 func (m *Manager) Close() {
 	m.mu.Lock()
 	all := m.sessions
-	m.sessions = map[string]*Session{}
+	m.sessions, m.slots = map[string]*Session{}, map[int]bool{}
 	m.mu.Unlock()
 	for _, s := range all {
 		m.teardown(s)
@@ -137,6 +153,28 @@ func (m *Manager) Close() {
 	if m.walletDir != "" {
 		_ = os.RemoveAll(filepath.Dir(m.walletDir))
 	}
+}
+
+// claimSlot takes the lowest free slot, or answers MM_SESSION_LIMIT when
+// MaxSessions sessions run (or launch).
+func (m *Manager) claimSlot() (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for n := 0; n < m.cfg.MaxSessions; n++ {
+		if !m.slots[n] {
+			m.slots[n] = true
+			return n, nil
+		}
+	}
+	return 0, sdk.Errorf(sdk.CodeSessionLimit, "this host already runs %d sessions, its limit: clean one up with %s, or start the host with a higher --max-sessions", m.cfg.MaxSessions, m.tool("cleanup")).
+		WithDetails(map[string]any{"maxSessions": m.cfg.MaxSessions, "sessions": m.list()})
+}
+
+// releaseSlot frees a slot whose launch failed.
+func (m *Manager) releaseSlot(n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.slots, n)
 }
 
 // byID returns the session with id, or nil.

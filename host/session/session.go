@@ -25,6 +25,13 @@ type Session struct {
 	// Parts is what the launch started (chain, fixture, contracts, browser).
 	Parts *launch.Parts
 
+	// owner is the owner (tools.Owner) whose calls act on the session.
+	owner string
+	// slot numbers the session among the host's running ones (0 to
+	// MaxSessions-1): slot 0 uses the plugins started with the host and
+	// the extension where it is; another slot its own plugin processes
+	// and its own copy of the extension.
+	slot int
 	// chainRestarts is the chain plugin's relaunch count at launch: more
 	// later means it crashed, and took the session's Anvil with it.
 	chainRestarts int

@@ -1,6 +1,10 @@
 package tools
 
-import "context"
+import (
+	"context"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
 
 type ownerKey struct{}
 
@@ -15,4 +19,19 @@ func WithOwner(ctx context.Context, owner string) context.Context {
 func Owner(ctx context.Context) string {
 	o, _ := ctx.Value(ownerKey{}).(string)
 	return o
+}
+
+type ownerErrKey struct{}
+
+// WithOwnerErr marks ctx as a call whose owner could not be found (an
+// attach to a session that is not there): every call that needs a session
+// answers err.
+func WithOwnerErr(ctx context.Context, err *sdk.Error) context.Context {
+	return context.WithValue(ctx, ownerErrKey{}, err)
+}
+
+// OwnerErr is the error WithOwnerErr set, or nil.
+func OwnerErr(ctx context.Context) *sdk.Error {
+	e, _ := ctx.Value(ownerErrKey{}).(*sdk.Error)
+	return e
 }

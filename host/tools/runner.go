@@ -62,14 +62,15 @@ type Step struct {
 // never waits for the session lock.
 type Runner struct {
 	log      hclog.Logger
-	lock     chan struct{} // the session lock: held while it holds a value
+	locksMu  sync.Mutex
+	locks    map[string]chan struct{} // the session lock of each owner: held while it holds a value
 	tools    map[string]*entry
 	order    []string
 	observer Observer
 	recorder Recorder
 
 	afterMu sync.Mutex
-	after   chan struct{} // closed when the last call's record is written
+	after   map[string]chan struct{} // by owner: closed when its last call's record is written
 }
 
 type entry struct {
@@ -83,7 +84,7 @@ func NewRunner(log hclog.Logger) *Runner {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Runner{log: log, tools: map[string]*entry{}, lock: make(chan struct{}, 1)}
+	return &Runner{log: log, tools: map[string]*entry{}, locks: map[string]chan struct{}{}, after: map[string]chan struct{}{}}
 }
 
 // SetObserver sets the observer; nil disables observations.
@@ -158,14 +159,31 @@ type Outcome struct {
 	Images   []Image
 }
 
-// Run runs one call under the session lock (without it for a NoSession
-// tool) and answers as soon as the action is done. The call's observation
+// lock is the session lock of the call's owner (see Owner): calls of one
+// owner run one at a time, owners run side by side.
+func (r *Runner) lock(ctx context.Context) chan struct{} {
+	owner := Owner(ctx)
+	r.locksMu.Lock()
+	defer r.locksMu.Unlock()
+	l, ok := r.locks[owner]
+	if !ok {
+		l = make(chan struct{}, 1)
+		r.locks[owner] = l
+	}
+	return l
+}
+
+// Run runs one call under its owner's session lock (without it for a
+// NoSession tool) and answers as soon as the action is done. The call's observation
 // and step record are made right after, still under the session lock, so
 // the record shows the state right after the action, the next call on the
 // session runs only once it is written, and a client that hangs up loses
 // nothing. A call cancelled while it waits for the lock answers
 // MM_CANCELLED and never runs.
 func (r *Runner) Run(ctx context.Context, req Request) Outcome {
+	if err := OwnerErr(ctx); err != nil {
+		return r.finish(ctx, time.Now(), nil, nil, err)
+	}
 	if e, ok := r.tools[req.Tool]; ok && e.tool.NoSession {
 		out, record := r.run(ctx, req)
 		if record != nil {
@@ -174,12 +192,13 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 		return out
 	}
 	start := time.Now()
+	lock := r.lock(ctx)
 	select {
-	case r.lock <- struct{}{}:
+	case lock <- struct{}{}:
 	default:
 		r.log.Trace("waiting for the session lock", "tool", req.Tool)
 		select {
-		case r.lock <- struct{}{}:
+		case lock <- struct{}{}:
 		case <-ctx.Done():
 			return r.finish(ctx, start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
 		}
@@ -187,20 +206,20 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 		return r.finish(ctx, start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
 	}
 	if ctx.Err() != nil {
-		<-r.lock
+		<-lock
 		return r.finish(ctx, start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
 	}
 	out, record := r.run(ctx, req)
 	if record == nil {
-		<-r.lock
+		<-lock
 		return out
 	}
 	done := make(chan struct{})
 	r.afterMu.Lock()
-	r.after = done
+	r.after[Owner(ctx)] = done
 	r.afterMu.Unlock()
 	go func() {
-		defer func() { <-r.lock }()
+		defer func() { <-lock }()
 		defer close(done)
 		defer func() {
 			if p := recover(); p != nil {
@@ -212,14 +231,18 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	return out
 }
 
-// Settle waits until the step record of the last call is written (it is
-// made after the call answers). A call under the session lock never needs
-// it; Close and readers that skip the lock (NoSession tools) do.
+// Settle waits until the step record of every owner's last call is
+// written (it is made after the call answers). A call under the session
+// lock never needs it; Close and readers that skip the lock (NoSession
+// tools) do.
 func (r *Runner) Settle() {
 	r.afterMu.Lock()
-	done := r.after
+	pending := make([]chan struct{}, 0, len(r.after))
+	for _, done := range r.after {
+		pending = append(pending, done)
+	}
 	r.afterMu.Unlock()
-	if done != nil {
+	for _, done := range pending {
 		<-done
 	}
 }

@@ -262,11 +262,13 @@ func (o *gatedObserver) Observe(ctx context.Context, full bool, _ string) *obser
 	return &observation.Observation{State: observation.State{CurrentScreen: "after"}}
 }
 
-// lockFree says whether the session lock is free (taking and releasing it).
+// lockFree says whether the stdio owner's session lock is free (taking
+// and releasing it).
 func lockFree(r *Runner) bool {
+	l := r.lock(context.Background())
 	select {
-	case r.lock <- struct{}{}:
-		<-r.lock
+	case l <- struct{}{}:
+		<-l
 		return true
 	default:
 		return false

@@ -70,6 +70,7 @@ func resolve(s Settings, o sdk.ChainOptions) (sdk.ChainOptions, error) {
 		Hardfork:  firstString(o.Hardfork, s.Hardfork, DefaultHardfork),
 		BlockTime: firstInt(o.BlockTime, s.BlockTime, DefaultBlockTime),
 		RPCURL:    firstString(o.RPCURL, s.RPCURL, ""),
+		FreePort:  o.FreePort,
 	}
 	return r, nil
 }

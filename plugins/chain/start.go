@@ -22,6 +22,9 @@ const (
 	readyPoll = 10 * time.Millisecond
 	// attachTimeout bounds the first answer of an external node.
 	attachTimeout = 5 * time.Second
+	// freePortAttempts bounds the retries of a FreePort start whose port
+	// someone else took between the pick and Anvil's bind.
+	freePortAttempts = 5
 )
 
 // Start implements sdk.Chain. It starts Anvil with MetaMask's flags, or
@@ -40,9 +43,12 @@ func (p *Plugin) Start(ctx context.Context, opts sdk.ChainOptions) (sdk.ChainSta
 		return sdk.ChainStatus{}, err
 	}
 	var n *node
-	if o.RPCURL != "" {
+	switch {
+	case o.RPCURL != "":
 		n, err = p.attach(ctx, o)
-	} else {
+	case o.FreePort:
+		n, err = p.launchOnFreePort(ctx, o)
+	default:
 		n, err = p.launch(ctx, o)
 	}
 	if err != nil {
@@ -99,6 +105,36 @@ func (p *Plugin) launch(ctx context.Context, o sdk.ChainOptions) (*node, error) 
 		return nil, err
 	}
 	return &node{opts: o, rpcURL: url, proc: proc, rpc: c, eth: eth}, nil
+}
+
+// launchOnFreePort starts Anvil on a free loopback port. The port is free
+// when picked but may be taken before Anvil binds it (by another session's
+// node, or any client connection, since it comes from the ephemeral range):
+// then it tries another.
+func (p *Plugin) launchOnFreePort(ctx context.Context, o sdk.ChainOptions) (*node, error) {
+	var err error
+	for range freePortAttempts {
+		if o.Port, err = freeLoopbackPort(); err != nil {
+			return nil, sdk.Errorf(sdk.CodeLaunchFailed, "cannot find a free port for anvil: %v", err)
+		}
+		var n *node
+		n, err = p.launch(ctx, o)
+		if e := sdk.AsError(err); e == nil || e.Code != sdk.CodePortInUse {
+			return n, err
+		}
+		p.log.Info("anvil's free port was taken meanwhile; trying another", "port", o.Port)
+	}
+	return nil, err
+}
+
+// freeLoopbackPort is a port nothing listens on at 127.0.0.1 right now.
+func freeLoopbackPort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // waitReady polls eth_blockNumber until it answers, the process exits

@@ -15,6 +15,7 @@ func (p *Plugin) Tools() []sdk.Tool {
 		{Name: "start", Description: "Start a local Anvil chain (MetaMask's E2E settings: chain id 1337, the test wallet's mnemonic, 25 ETH per account, automine) or attach to a running node with rpcUrl. Returns the chain status.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{` +
 				`"port":{"type":"integer","minimum":1,"maximum":65535,"description":"Port on 127.0.0.1 (default 8545)"},` +
+				`"freePort":{"type":"boolean","description":"Listen on a free port instead (the status says which), so that several chains run side by side"},` +
 				`"chainId":{"type":"integer","minimum":1,"description":"Chain id (default 1337)"},` +
 				`"mnemonic":{"type":"string","minLength":1,"description":"BIP39 mnemonic of the dev accounts (default: MetaMask's test SRP)"},` +
 				`"balance":{"type":"integer","minimum":1,"description":"Ether per dev account (default 25)"},` +

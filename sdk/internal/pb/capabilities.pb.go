@@ -254,6 +254,7 @@ type ChainOptions struct {
 	Hardfork      string                 `protobuf:"bytes,5,opt,name=hardfork,proto3" json:"hardfork,omitempty"`
 	BlockTime     int32                  `protobuf:"varint,6,opt,name=block_time,json=blockTime,proto3" json:"block_time,omitempty"`
 	RpcUrl        string                 `protobuf:"bytes,7,opt,name=rpc_url,json=rpcUrl,proto3" json:"rpc_url,omitempty"`
+	FreePort      bool                   `protobuf:"varint,8,opt,name=free_port,json=freePort,proto3" json:"free_port,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -335,6 +336,13 @@ func (x *ChainOptions) GetRpcUrl() string {
 		return x.RpcUrl
 	}
 	return ""
+}
+
+func (x *ChainOptions) GetFreePort() bool {
+	if x != nil {
+		return x.FreePort
+	}
+	return false
 }
 
 type ChainStatus struct {
@@ -1255,6 +1263,7 @@ type FixtureStartRequest struct {
 	StateJson     []byte                 `protobuf:"bytes,1,opt,name=state_json,json=stateJson,proto3" json:"state_json,omitempty"`
 	Port          int32                  `protobuf:"varint,2,opt,name=port,proto3" json:"port,omitempty"`
 	Contracts     map[string]string      `protobuf:"bytes,3,rep,name=contracts,proto3" json:"contracts,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Origin        string                 `protobuf:"bytes,4,opt,name=origin,proto3" json:"origin,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1310,18 +1319,70 @@ func (x *FixtureStartRequest) GetContracts() map[string]string {
 	return nil
 }
 
+func (x *FixtureStartRequest) GetOrigin() string {
+	if x != nil {
+		return x.Origin
+	}
+	return ""
+}
+
+type FixtureForgetRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Origin        string                 `protobuf:"bytes,1,opt,name=origin,proto3" json:"origin,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FixtureForgetRequest) Reset() {
+	*x = FixtureForgetRequest{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FixtureForgetRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FixtureForgetRequest) ProtoMessage() {}
+
+func (x *FixtureForgetRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FixtureForgetRequest.ProtoReflect.Descriptor instead.
+func (*FixtureForgetRequest) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *FixtureForgetRequest) GetOrigin() string {
+	if x != nil {
+		return x.Origin
+	}
+	return ""
+}
+
 type FixtureStartResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Url           string                 `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
 	Port          int32                  `protobuf:"varint,2,opt,name=port,proto3" json:"port,omitempty"`
 	Error         *Error                 `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	OriginPort    int32                  `protobuf:"varint,4,opt,name=origin_port,json=originPort,proto3" json:"origin_port,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *FixtureStartResponse) Reset() {
 	*x = FixtureStartResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[22]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1333,7 +1394,7 @@ func (x *FixtureStartResponse) String() string {
 func (*FixtureStartResponse) ProtoMessage() {}
 
 func (x *FixtureStartResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[22]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1346,7 +1407,7 @@ func (x *FixtureStartResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixtureStartResponse.ProtoReflect.Descriptor instead.
 func (*FixtureStartResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{22}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *FixtureStartResponse) GetUrl() string {
@@ -1370,6 +1431,13 @@ func (x *FixtureStartResponse) GetError() *Error {
 	return nil
 }
 
+func (x *FixtureStartResponse) GetOriginPort() int32 {
+	if x != nil {
+		return x.OriginPort
+	}
+	return 0
+}
+
 type ResolvePresetRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -1380,7 +1448,7 @@ type ResolvePresetRequest struct {
 
 func (x *ResolvePresetRequest) Reset() {
 	*x = ResolvePresetRequest{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[23]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1392,7 +1460,7 @@ func (x *ResolvePresetRequest) String() string {
 func (*ResolvePresetRequest) ProtoMessage() {}
 
 func (x *ResolvePresetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[23]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1405,7 +1473,7 @@ func (x *ResolvePresetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolvePresetRequest.ProtoReflect.Descriptor instead.
 func (*ResolvePresetRequest) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{23}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ResolvePresetRequest) GetName() string {
@@ -1432,7 +1500,7 @@ type StateResponse struct {
 
 func (x *StateResponse) Reset() {
 	*x = StateResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[24]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1444,7 +1512,7 @@ func (x *StateResponse) String() string {
 func (*StateResponse) ProtoMessage() {}
 
 func (x *StateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[24]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1457,7 +1525,7 @@ func (x *StateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StateResponse.ProtoReflect.Descriptor instead.
 func (*StateResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{24}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *StateResponse) GetStateJson() []byte {
@@ -1487,7 +1555,7 @@ type StateProbeResponse struct {
 
 func (x *StateProbeResponse) Reset() {
 	*x = StateProbeResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1499,7 +1567,7 @@ func (x *StateProbeResponse) String() string {
 func (*StateProbeResponse) ProtoMessage() {}
 
 func (x *StateProbeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1512,7 +1580,7 @@ func (x *StateProbeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StateProbeResponse.ProtoReflect.Descriptor instead.
 func (*StateProbeResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{25}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *StateProbeResponse) GetElements() map[string]string {
@@ -1546,7 +1614,7 @@ type ElementProbe struct {
 
 func (x *ElementProbe) Reset() {
 	*x = ElementProbe{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1558,7 +1626,7 @@ func (x *ElementProbe) String() string {
 func (*ElementProbe) ProtoMessage() {}
 
 func (x *ElementProbe) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1571,7 +1639,7 @@ func (x *ElementProbe) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ElementProbe.ProtoReflect.Descriptor instead.
 func (*ElementProbe) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{26}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ElementProbe) GetPresent() bool {
@@ -1601,7 +1669,7 @@ type PageSnapshot struct {
 
 func (x *PageSnapshot) Reset() {
 	*x = PageSnapshot{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1613,7 +1681,7 @@ func (x *PageSnapshot) String() string {
 func (*PageSnapshot) ProtoMessage() {}
 
 func (x *PageSnapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1626,7 +1694,7 @@ func (x *PageSnapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PageSnapshot.ProtoReflect.Descriptor instead.
 func (*PageSnapshot) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{27}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *PageSnapshot) GetUrl() string {
@@ -1667,7 +1735,7 @@ type ScreenResponse struct {
 
 func (x *ScreenResponse) Reset() {
 	*x = ScreenResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1679,7 +1747,7 @@ func (x *ScreenResponse) String() string {
 func (*ScreenResponse) ProtoMessage() {}
 
 func (x *ScreenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1692,7 +1760,7 @@ func (x *ScreenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScreenResponse.ProtoReflect.Descriptor instead.
 func (*ScreenResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{28}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ScreenResponse) GetScreen() string {
@@ -1720,7 +1788,7 @@ type StateRequest struct {
 
 func (x *StateRequest) Reset() {
 	*x = StateRequest{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[29]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1732,7 +1800,7 @@ func (x *StateRequest) String() string {
 func (*StateRequest) ProtoMessage() {}
 
 func (x *StateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[29]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1745,7 +1813,7 @@ func (x *StateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StateRequest.ProtoReflect.Descriptor instead.
 func (*StateRequest) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{29}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *StateRequest) GetPage() *PageSnapshot {
@@ -1785,7 +1853,7 @@ type WalletStatusResponse struct {
 
 func (x *WalletStatusResponse) Reset() {
 	*x = WalletStatusResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[30]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1797,7 +1865,7 @@ func (x *WalletStatusResponse) String() string {
 func (*WalletStatusResponse) ProtoMessage() {}
 
 func (x *WalletStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[30]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1810,7 +1878,7 @@ func (x *WalletStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WalletStatusResponse.ProtoReflect.Descriptor instead.
 func (*WalletStatusResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{30}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *WalletStatusResponse) GetIsUnlocked() bool {
@@ -1871,7 +1939,7 @@ type MockServerOptions struct {
 
 func (x *MockServerOptions) Reset() {
 	*x = MockServerOptions{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[31]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1883,7 +1951,7 @@ func (x *MockServerOptions) String() string {
 func (*MockServerOptions) ProtoMessage() {}
 
 func (x *MockServerOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[31]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1896,7 +1964,7 @@ func (x *MockServerOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MockServerOptions.ProtoReflect.Descriptor instead.
 func (*MockServerOptions) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{31}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *MockServerOptions) GetPort() int32 {
@@ -1918,7 +1986,7 @@ type MockServerStatus struct {
 
 func (x *MockServerStatus) Reset() {
 	*x = MockServerStatus{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[32]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1930,7 +1998,7 @@ func (x *MockServerStatus) String() string {
 func (*MockServerStatus) ProtoMessage() {}
 
 func (x *MockServerStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[32]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1943,7 +2011,7 @@ func (x *MockServerStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MockServerStatus.ProtoReflect.Descriptor instead.
 func (*MockServerStatus) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{32}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *MockServerStatus) GetRunning() bool {
@@ -1984,7 +2052,7 @@ type MockServerStatusResponse struct {
 
 func (x *MockServerStatusResponse) Reset() {
 	*x = MockServerStatusResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[33]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1996,7 +2064,7 @@ func (x *MockServerStatusResponse) String() string {
 func (*MockServerStatusResponse) ProtoMessage() {}
 
 func (x *MockServerStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[33]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2009,7 +2077,7 @@ func (x *MockServerStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MockServerStatusResponse.ProtoReflect.Descriptor instead.
 func (*MockServerStatusResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{33}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *MockServerStatusResponse) GetStatus() *MockServerStatus {
@@ -2036,7 +2104,7 @@ type IsRunningResponse struct {
 
 func (x *IsRunningResponse) Reset() {
 	*x = IsRunningResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[34]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2048,7 +2116,7 @@ func (x *IsRunningResponse) String() string {
 func (*IsRunningResponse) ProtoMessage() {}
 
 func (x *IsRunningResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[34]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2061,7 +2129,7 @@ func (x *IsRunningResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IsRunningResponse.ProtoReflect.Descriptor instead.
 func (*IsRunningResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{34}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *IsRunningResponse) GetRunning() bool {
@@ -2099,7 +2167,7 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"H\n" +
 	"\fPathResponse\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12$\n" +
-	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"\xc7\x01\n" +
+	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"\xe4\x01\n" +
 	"\fChainOptions\x12\x12\n" +
 	"\x04port\x18\x01 \x01(\x05R\x04port\x12\x19\n" +
 	"\bchain_id\x18\x02 \x01(\x03R\achainId\x12\x1a\n" +
@@ -2108,7 +2176,8 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\bhardfork\x18\x05 \x01(\tR\bhardfork\x12\x1d\n" +
 	"\n" +
 	"block_time\x18\x06 \x01(\x05R\tblockTime\x12\x17\n" +
-	"\arpc_url\x18\a \x01(\tR\x06rpcUrl\"\xae\x01\n" +
+	"\arpc_url\x18\a \x01(\tR\x06rpcUrl\x12\x1b\n" +
+	"\tfree_port\x18\b \x01(\bR\bfreePort\"\xae\x01\n" +
 	"\vChainStatus\x12\x18\n" +
 	"\arunning\x18\x01 \x01(\bR\arunning\x12\x17\n" +
 	"\arpc_url\x18\x02 \x01(\tR\x06rpcUrl\x12\x12\n" +
@@ -2171,19 +2240,24 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\fStateOptions\x12\x1d\n" +
 	"\n" +
 	"anvil_port\x18\x01 \x01(\x05R\tanvilPort\x12\x19\n" +
-	"\bchain_id\x18\x02 \x01(\x03R\achainId\"\xd1\x01\n" +
+	"\bchain_id\x18\x02 \x01(\x03R\achainId\"\xe9\x01\n" +
 	"\x13FixtureStartRequest\x12\x1d\n" +
 	"\n" +
 	"state_json\x18\x01 \x01(\fR\tstateJson\x12\x12\n" +
 	"\x04port\x18\x02 \x01(\x05R\x04port\x12I\n" +
-	"\tcontracts\x18\x03 \x03(\v2+.mmcp.v1.FixtureStartRequest.ContractsEntryR\tcontracts\x1a<\n" +
+	"\tcontracts\x18\x03 \x03(\v2+.mmcp.v1.FixtureStartRequest.ContractsEntryR\tcontracts\x12\x16\n" +
+	"\x06origin\x18\x04 \x01(\tR\x06origin\x1a<\n" +
 	"\x0eContractsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"b\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\".\n" +
+	"\x14FixtureForgetRequest\x12\x16\n" +
+	"\x06origin\x18\x01 \x01(\tR\x06origin\"\x83\x01\n" +
 	"\x14FixtureStartResponse\x12\x10\n" +
 	"\x03url\x18\x01 \x01(\tR\x03url\x12\x12\n" +
 	"\x04port\x18\x02 \x01(\x05R\x04port\x12$\n" +
-	"\x05error\x18\x03 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"[\n" +
+	"\x05error\x18\x03 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\x12\x1f\n" +
+	"\vorigin_port\x18\x04 \x01(\x05R\n" +
+	"originPort\"[\n" +
 	"\x14ResolvePresetRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12/\n" +
 	"\aoptions\x18\x02 \x01(\v2\x15.mmcp.v1.StateOptionsR\aoptions\"T\n" +
@@ -2264,13 +2338,14 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"DeployMany\x12\x1a.mmcp.v1.DeployManyRequest\x1a\x1b.mmcp.v1.DeployManyResponse\x128\n" +
 	"\bDeployed\x12\x0e.mmcp.v1.Empty\x1a\x1c.mmcp.v1.DeploymentsResponse\x127\n" +
 	"\tAvailable\x12\x0e.mmcp.v1.Empty\x1a\x1a.mmcp.v1.AvailableResponse\x12+\n" +
-	"\x05Clear\x12\x0e.mmcp.v1.Empty\x1a\x12.mmcp.v1.ErrorOnly2\xc4\x02\n" +
+	"\x05Clear\x12\x0e.mmcp.v1.Empty\x1a\x12.mmcp.v1.ErrorOnly2\x81\x03\n" +
 	"\aFixture\x12D\n" +
 	"\x05Start\x12\x1c.mmcp.v1.FixtureStartRequest\x1a\x1d.mmcp.v1.FixtureStartResponse\x12*\n" +
 	"\x04Stop\x12\x0e.mmcp.v1.Empty\x1a\x12.mmcp.v1.ErrorOnly\x12=\n" +
 	"\fDefaultState\x12\x15.mmcp.v1.StateOptions\x1a\x16.mmcp.v1.StateResponse\x12@\n" +
 	"\x0fOnboardingState\x12\x15.mmcp.v1.StateOptions\x1a\x16.mmcp.v1.StateResponse\x12F\n" +
-	"\rResolvePreset\x12\x1d.mmcp.v1.ResolvePresetRequest\x1a\x16.mmcp.v1.StateResponse2\xc4\x01\n" +
+	"\rResolvePreset\x12\x1d.mmcp.v1.ResolvePresetRequest\x1a\x16.mmcp.v1.StateResponse\x12;\n" +
+	"\x06Forget\x12\x1d.mmcp.v1.FixtureForgetRequest\x1a\x12.mmcp.v1.ErrorOnly2\xc4\x01\n" +
 	"\rStateSnapshot\x124\n" +
 	"\x05Probe\x12\x0e.mmcp.v1.Empty\x1a\x1b.mmcp.v1.StateProbeResponse\x12>\n" +
 	"\fDetectScreen\x12\x15.mmcp.v1.PageSnapshot\x1a\x17.mmcp.v1.ScreenResponse\x12=\n" +
@@ -2294,7 +2369,7 @@ func file_mmcp_v1_capabilities_proto_rawDescGZIP() []byte {
 	return file_mmcp_v1_capabilities_proto_rawDescData
 }
 
-var file_mmcp_v1_capabilities_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_mmcp_v1_capabilities_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
 var file_mmcp_v1_capabilities_proto_goTypes = []any{
 	(*BuildRequest)(nil),             // 0: mmcp.v1.BuildRequest
 	(*BuildResult)(nil),              // 1: mmcp.v1.BuildResult
@@ -2318,113 +2393,116 @@ var file_mmcp_v1_capabilities_proto_goTypes = []any{
 	(*AvailableResponse)(nil),        // 19: mmcp.v1.AvailableResponse
 	(*StateOptions)(nil),             // 20: mmcp.v1.StateOptions
 	(*FixtureStartRequest)(nil),      // 21: mmcp.v1.FixtureStartRequest
-	(*FixtureStartResponse)(nil),     // 22: mmcp.v1.FixtureStartResponse
-	(*ResolvePresetRequest)(nil),     // 23: mmcp.v1.ResolvePresetRequest
-	(*StateResponse)(nil),            // 24: mmcp.v1.StateResponse
-	(*StateProbeResponse)(nil),       // 25: mmcp.v1.StateProbeResponse
-	(*ElementProbe)(nil),             // 26: mmcp.v1.ElementProbe
-	(*PageSnapshot)(nil),             // 27: mmcp.v1.PageSnapshot
-	(*ScreenResponse)(nil),           // 28: mmcp.v1.ScreenResponse
-	(*StateRequest)(nil),             // 29: mmcp.v1.StateRequest
-	(*WalletStatusResponse)(nil),     // 30: mmcp.v1.WalletStatusResponse
-	(*MockServerOptions)(nil),        // 31: mmcp.v1.MockServerOptions
-	(*MockServerStatus)(nil),         // 32: mmcp.v1.MockServerStatus
-	(*MockServerStatusResponse)(nil), // 33: mmcp.v1.MockServerStatusResponse
-	(*IsRunningResponse)(nil),        // 34: mmcp.v1.IsRunningResponse
-	nil,                              // 35: mmcp.v1.FixtureStartRequest.ContractsEntry
-	nil,                              // 36: mmcp.v1.StateProbeResponse.ElementsEntry
-	nil,                              // 37: mmcp.v1.PageSnapshot.ElementsEntry
-	(*Error)(nil),                    // 38: mmcp.v1.Error
-	(*Empty)(nil),                    // 39: mmcp.v1.Empty
-	(*Event)(nil),                    // 40: mmcp.v1.Event
-	(*ErrorOnly)(nil),                // 41: mmcp.v1.ErrorOnly
+	(*FixtureForgetRequest)(nil),     // 22: mmcp.v1.FixtureForgetRequest
+	(*FixtureStartResponse)(nil),     // 23: mmcp.v1.FixtureStartResponse
+	(*ResolvePresetRequest)(nil),     // 24: mmcp.v1.ResolvePresetRequest
+	(*StateResponse)(nil),            // 25: mmcp.v1.StateResponse
+	(*StateProbeResponse)(nil),       // 26: mmcp.v1.StateProbeResponse
+	(*ElementProbe)(nil),             // 27: mmcp.v1.ElementProbe
+	(*PageSnapshot)(nil),             // 28: mmcp.v1.PageSnapshot
+	(*ScreenResponse)(nil),           // 29: mmcp.v1.ScreenResponse
+	(*StateRequest)(nil),             // 30: mmcp.v1.StateRequest
+	(*WalletStatusResponse)(nil),     // 31: mmcp.v1.WalletStatusResponse
+	(*MockServerOptions)(nil),        // 32: mmcp.v1.MockServerOptions
+	(*MockServerStatus)(nil),         // 33: mmcp.v1.MockServerStatus
+	(*MockServerStatusResponse)(nil), // 34: mmcp.v1.MockServerStatusResponse
+	(*IsRunningResponse)(nil),        // 35: mmcp.v1.IsRunningResponse
+	nil,                              // 36: mmcp.v1.FixtureStartRequest.ContractsEntry
+	nil,                              // 37: mmcp.v1.StateProbeResponse.ElementsEntry
+	nil,                              // 38: mmcp.v1.PageSnapshot.ElementsEntry
+	(*Error)(nil),                    // 39: mmcp.v1.Error
+	(*Empty)(nil),                    // 40: mmcp.v1.Empty
+	(*Event)(nil),                    // 41: mmcp.v1.Event
+	(*ErrorOnly)(nil),                // 42: mmcp.v1.ErrorOnly
 }
 var file_mmcp_v1_capabilities_proto_depIdxs = []int32{
-	38, // 0: mmcp.v1.IsBuiltResponse.error:type_name -> mmcp.v1.Error
-	38, // 1: mmcp.v1.PathResponse.error:type_name -> mmcp.v1.Error
+	39, // 0: mmcp.v1.IsBuiltResponse.error:type_name -> mmcp.v1.Error
+	39, // 1: mmcp.v1.PathResponse.error:type_name -> mmcp.v1.Error
 	5,  // 2: mmcp.v1.ChainStatusResponse.status:type_name -> mmcp.v1.ChainStatus
-	38, // 3: mmcp.v1.ChainStatusResponse.error:type_name -> mmcp.v1.Error
-	38, // 4: mmcp.v1.SnapshotResponse.error:type_name -> mmcp.v1.Error
+	39, // 3: mmcp.v1.ChainStatusResponse.error:type_name -> mmcp.v1.Error
+	39, // 4: mmcp.v1.SnapshotResponse.error:type_name -> mmcp.v1.Error
 	11, // 5: mmcp.v1.DeployRequest.options:type_name -> mmcp.v1.DeployOptions
 	13, // 6: mmcp.v1.DeployResponse.deployment:type_name -> mmcp.v1.Deployment
-	38, // 7: mmcp.v1.DeployResponse.error:type_name -> mmcp.v1.Error
+	39, // 7: mmcp.v1.DeployResponse.error:type_name -> mmcp.v1.Error
 	11, // 8: mmcp.v1.DeployManyRequest.options:type_name -> mmcp.v1.DeployOptions
 	13, // 9: mmcp.v1.DeployManyResponse.deployed:type_name -> mmcp.v1.Deployment
 	16, // 10: mmcp.v1.DeployManyResponse.failed:type_name -> mmcp.v1.DeployFailure
-	38, // 11: mmcp.v1.DeployManyResponse.error:type_name -> mmcp.v1.Error
+	39, // 11: mmcp.v1.DeployManyResponse.error:type_name -> mmcp.v1.Error
 	13, // 12: mmcp.v1.DeploymentsResponse.deployments:type_name -> mmcp.v1.Deployment
-	38, // 13: mmcp.v1.DeploymentsResponse.error:type_name -> mmcp.v1.Error
-	38, // 14: mmcp.v1.AvailableResponse.error:type_name -> mmcp.v1.Error
-	35, // 15: mmcp.v1.FixtureStartRequest.contracts:type_name -> mmcp.v1.FixtureStartRequest.ContractsEntry
-	38, // 16: mmcp.v1.FixtureStartResponse.error:type_name -> mmcp.v1.Error
+	39, // 13: mmcp.v1.DeploymentsResponse.error:type_name -> mmcp.v1.Error
+	39, // 14: mmcp.v1.AvailableResponse.error:type_name -> mmcp.v1.Error
+	36, // 15: mmcp.v1.FixtureStartRequest.contracts:type_name -> mmcp.v1.FixtureStartRequest.ContractsEntry
+	39, // 16: mmcp.v1.FixtureStartResponse.error:type_name -> mmcp.v1.Error
 	20, // 17: mmcp.v1.ResolvePresetRequest.options:type_name -> mmcp.v1.StateOptions
-	38, // 18: mmcp.v1.StateResponse.error:type_name -> mmcp.v1.Error
-	36, // 19: mmcp.v1.StateProbeResponse.elements:type_name -> mmcp.v1.StateProbeResponse.ElementsEntry
-	38, // 20: mmcp.v1.StateProbeResponse.error:type_name -> mmcp.v1.Error
-	37, // 21: mmcp.v1.PageSnapshot.elements:type_name -> mmcp.v1.PageSnapshot.ElementsEntry
-	38, // 22: mmcp.v1.ScreenResponse.error:type_name -> mmcp.v1.Error
-	27, // 23: mmcp.v1.StateRequest.page:type_name -> mmcp.v1.PageSnapshot
-	38, // 24: mmcp.v1.WalletStatusResponse.error:type_name -> mmcp.v1.Error
-	32, // 25: mmcp.v1.MockServerStatusResponse.status:type_name -> mmcp.v1.MockServerStatus
-	38, // 26: mmcp.v1.MockServerStatusResponse.error:type_name -> mmcp.v1.Error
-	38, // 27: mmcp.v1.IsRunningResponse.error:type_name -> mmcp.v1.Error
-	26, // 28: mmcp.v1.PageSnapshot.ElementsEntry.value:type_name -> mmcp.v1.ElementProbe
+	39, // 18: mmcp.v1.StateResponse.error:type_name -> mmcp.v1.Error
+	37, // 19: mmcp.v1.StateProbeResponse.elements:type_name -> mmcp.v1.StateProbeResponse.ElementsEntry
+	39, // 20: mmcp.v1.StateProbeResponse.error:type_name -> mmcp.v1.Error
+	38, // 21: mmcp.v1.PageSnapshot.elements:type_name -> mmcp.v1.PageSnapshot.ElementsEntry
+	39, // 22: mmcp.v1.ScreenResponse.error:type_name -> mmcp.v1.Error
+	28, // 23: mmcp.v1.StateRequest.page:type_name -> mmcp.v1.PageSnapshot
+	39, // 24: mmcp.v1.WalletStatusResponse.error:type_name -> mmcp.v1.Error
+	33, // 25: mmcp.v1.MockServerStatusResponse.status:type_name -> mmcp.v1.MockServerStatus
+	39, // 26: mmcp.v1.MockServerStatusResponse.error:type_name -> mmcp.v1.Error
+	39, // 27: mmcp.v1.IsRunningResponse.error:type_name -> mmcp.v1.Error
+	27, // 28: mmcp.v1.PageSnapshot.ElementsEntry.value:type_name -> mmcp.v1.ElementProbe
 	0,  // 29: mmcp.v1.Build.Build:input_type -> mmcp.v1.BuildRequest
-	39, // 30: mmcp.v1.Build.IsBuilt:input_type -> mmcp.v1.Empty
-	39, // 31: mmcp.v1.Build.ExtensionPath:input_type -> mmcp.v1.Empty
+	40, // 30: mmcp.v1.Build.IsBuilt:input_type -> mmcp.v1.Empty
+	40, // 31: mmcp.v1.Build.ExtensionPath:input_type -> mmcp.v1.Empty
 	4,  // 32: mmcp.v1.Chain.Start:input_type -> mmcp.v1.ChainOptions
-	39, // 33: mmcp.v1.Chain.Stop:input_type -> mmcp.v1.Empty
-	39, // 34: mmcp.v1.Chain.Status:input_type -> mmcp.v1.Empty
-	39, // 35: mmcp.v1.Chain.Snapshot:input_type -> mmcp.v1.Empty
+	40, // 33: mmcp.v1.Chain.Stop:input_type -> mmcp.v1.Empty
+	40, // 34: mmcp.v1.Chain.Status:input_type -> mmcp.v1.Empty
+	40, // 35: mmcp.v1.Chain.Snapshot:input_type -> mmcp.v1.Empty
 	8,  // 36: mmcp.v1.Chain.Revert:input_type -> mmcp.v1.RevertRequest
 	9,  // 37: mmcp.v1.Chain.SetBalance:input_type -> mmcp.v1.SetBalanceRequest
 	10, // 38: mmcp.v1.Chain.Mine:input_type -> mmcp.v1.MineRequest
 	12, // 39: mmcp.v1.ContractSeeding.Deploy:input_type -> mmcp.v1.DeployRequest
 	15, // 40: mmcp.v1.ContractSeeding.DeployMany:input_type -> mmcp.v1.DeployManyRequest
-	39, // 41: mmcp.v1.ContractSeeding.Deployed:input_type -> mmcp.v1.Empty
-	39, // 42: mmcp.v1.ContractSeeding.Available:input_type -> mmcp.v1.Empty
-	39, // 43: mmcp.v1.ContractSeeding.Clear:input_type -> mmcp.v1.Empty
+	40, // 41: mmcp.v1.ContractSeeding.Deployed:input_type -> mmcp.v1.Empty
+	40, // 42: mmcp.v1.ContractSeeding.Available:input_type -> mmcp.v1.Empty
+	40, // 43: mmcp.v1.ContractSeeding.Clear:input_type -> mmcp.v1.Empty
 	21, // 44: mmcp.v1.Fixture.Start:input_type -> mmcp.v1.FixtureStartRequest
-	39, // 45: mmcp.v1.Fixture.Stop:input_type -> mmcp.v1.Empty
+	40, // 45: mmcp.v1.Fixture.Stop:input_type -> mmcp.v1.Empty
 	20, // 46: mmcp.v1.Fixture.DefaultState:input_type -> mmcp.v1.StateOptions
 	20, // 47: mmcp.v1.Fixture.OnboardingState:input_type -> mmcp.v1.StateOptions
-	23, // 48: mmcp.v1.Fixture.ResolvePreset:input_type -> mmcp.v1.ResolvePresetRequest
-	39, // 49: mmcp.v1.StateSnapshot.Probe:input_type -> mmcp.v1.Empty
-	27, // 50: mmcp.v1.StateSnapshot.DetectScreen:input_type -> mmcp.v1.PageSnapshot
-	29, // 51: mmcp.v1.StateSnapshot.State:input_type -> mmcp.v1.StateRequest
-	31, // 52: mmcp.v1.MockServer.Start:input_type -> mmcp.v1.MockServerOptions
-	39, // 53: mmcp.v1.MockServer.Stop:input_type -> mmcp.v1.Empty
-	39, // 54: mmcp.v1.MockServer.IsRunning:input_type -> mmcp.v1.Empty
-	39, // 55: mmcp.v1.MockServer.Status:input_type -> mmcp.v1.Empty
-	40, // 56: mmcp.v1.Build.Build:output_type -> mmcp.v1.Event
-	2,  // 57: mmcp.v1.Build.IsBuilt:output_type -> mmcp.v1.IsBuiltResponse
-	3,  // 58: mmcp.v1.Build.ExtensionPath:output_type -> mmcp.v1.PathResponse
-	6,  // 59: mmcp.v1.Chain.Start:output_type -> mmcp.v1.ChainStatusResponse
-	41, // 60: mmcp.v1.Chain.Stop:output_type -> mmcp.v1.ErrorOnly
-	6,  // 61: mmcp.v1.Chain.Status:output_type -> mmcp.v1.ChainStatusResponse
-	7,  // 62: mmcp.v1.Chain.Snapshot:output_type -> mmcp.v1.SnapshotResponse
-	41, // 63: mmcp.v1.Chain.Revert:output_type -> mmcp.v1.ErrorOnly
-	41, // 64: mmcp.v1.Chain.SetBalance:output_type -> mmcp.v1.ErrorOnly
-	41, // 65: mmcp.v1.Chain.Mine:output_type -> mmcp.v1.ErrorOnly
-	14, // 66: mmcp.v1.ContractSeeding.Deploy:output_type -> mmcp.v1.DeployResponse
-	17, // 67: mmcp.v1.ContractSeeding.DeployMany:output_type -> mmcp.v1.DeployManyResponse
-	18, // 68: mmcp.v1.ContractSeeding.Deployed:output_type -> mmcp.v1.DeploymentsResponse
-	19, // 69: mmcp.v1.ContractSeeding.Available:output_type -> mmcp.v1.AvailableResponse
-	41, // 70: mmcp.v1.ContractSeeding.Clear:output_type -> mmcp.v1.ErrorOnly
-	22, // 71: mmcp.v1.Fixture.Start:output_type -> mmcp.v1.FixtureStartResponse
-	41, // 72: mmcp.v1.Fixture.Stop:output_type -> mmcp.v1.ErrorOnly
-	24, // 73: mmcp.v1.Fixture.DefaultState:output_type -> mmcp.v1.StateResponse
-	24, // 74: mmcp.v1.Fixture.OnboardingState:output_type -> mmcp.v1.StateResponse
-	24, // 75: mmcp.v1.Fixture.ResolvePreset:output_type -> mmcp.v1.StateResponse
-	25, // 76: mmcp.v1.StateSnapshot.Probe:output_type -> mmcp.v1.StateProbeResponse
-	28, // 77: mmcp.v1.StateSnapshot.DetectScreen:output_type -> mmcp.v1.ScreenResponse
-	30, // 78: mmcp.v1.StateSnapshot.State:output_type -> mmcp.v1.WalletStatusResponse
-	33, // 79: mmcp.v1.MockServer.Start:output_type -> mmcp.v1.MockServerStatusResponse
-	41, // 80: mmcp.v1.MockServer.Stop:output_type -> mmcp.v1.ErrorOnly
-	34, // 81: mmcp.v1.MockServer.IsRunning:output_type -> mmcp.v1.IsRunningResponse
-	33, // 82: mmcp.v1.MockServer.Status:output_type -> mmcp.v1.MockServerStatusResponse
-	56, // [56:83] is the sub-list for method output_type
-	29, // [29:56] is the sub-list for method input_type
+	24, // 48: mmcp.v1.Fixture.ResolvePreset:input_type -> mmcp.v1.ResolvePresetRequest
+	22, // 49: mmcp.v1.Fixture.Forget:input_type -> mmcp.v1.FixtureForgetRequest
+	40, // 50: mmcp.v1.StateSnapshot.Probe:input_type -> mmcp.v1.Empty
+	28, // 51: mmcp.v1.StateSnapshot.DetectScreen:input_type -> mmcp.v1.PageSnapshot
+	30, // 52: mmcp.v1.StateSnapshot.State:input_type -> mmcp.v1.StateRequest
+	32, // 53: mmcp.v1.MockServer.Start:input_type -> mmcp.v1.MockServerOptions
+	40, // 54: mmcp.v1.MockServer.Stop:input_type -> mmcp.v1.Empty
+	40, // 55: mmcp.v1.MockServer.IsRunning:input_type -> mmcp.v1.Empty
+	40, // 56: mmcp.v1.MockServer.Status:input_type -> mmcp.v1.Empty
+	41, // 57: mmcp.v1.Build.Build:output_type -> mmcp.v1.Event
+	2,  // 58: mmcp.v1.Build.IsBuilt:output_type -> mmcp.v1.IsBuiltResponse
+	3,  // 59: mmcp.v1.Build.ExtensionPath:output_type -> mmcp.v1.PathResponse
+	6,  // 60: mmcp.v1.Chain.Start:output_type -> mmcp.v1.ChainStatusResponse
+	42, // 61: mmcp.v1.Chain.Stop:output_type -> mmcp.v1.ErrorOnly
+	6,  // 62: mmcp.v1.Chain.Status:output_type -> mmcp.v1.ChainStatusResponse
+	7,  // 63: mmcp.v1.Chain.Snapshot:output_type -> mmcp.v1.SnapshotResponse
+	42, // 64: mmcp.v1.Chain.Revert:output_type -> mmcp.v1.ErrorOnly
+	42, // 65: mmcp.v1.Chain.SetBalance:output_type -> mmcp.v1.ErrorOnly
+	42, // 66: mmcp.v1.Chain.Mine:output_type -> mmcp.v1.ErrorOnly
+	14, // 67: mmcp.v1.ContractSeeding.Deploy:output_type -> mmcp.v1.DeployResponse
+	17, // 68: mmcp.v1.ContractSeeding.DeployMany:output_type -> mmcp.v1.DeployManyResponse
+	18, // 69: mmcp.v1.ContractSeeding.Deployed:output_type -> mmcp.v1.DeploymentsResponse
+	19, // 70: mmcp.v1.ContractSeeding.Available:output_type -> mmcp.v1.AvailableResponse
+	42, // 71: mmcp.v1.ContractSeeding.Clear:output_type -> mmcp.v1.ErrorOnly
+	23, // 72: mmcp.v1.Fixture.Start:output_type -> mmcp.v1.FixtureStartResponse
+	42, // 73: mmcp.v1.Fixture.Stop:output_type -> mmcp.v1.ErrorOnly
+	25, // 74: mmcp.v1.Fixture.DefaultState:output_type -> mmcp.v1.StateResponse
+	25, // 75: mmcp.v1.Fixture.OnboardingState:output_type -> mmcp.v1.StateResponse
+	25, // 76: mmcp.v1.Fixture.ResolvePreset:output_type -> mmcp.v1.StateResponse
+	42, // 77: mmcp.v1.Fixture.Forget:output_type -> mmcp.v1.ErrorOnly
+	26, // 78: mmcp.v1.StateSnapshot.Probe:output_type -> mmcp.v1.StateProbeResponse
+	29, // 79: mmcp.v1.StateSnapshot.DetectScreen:output_type -> mmcp.v1.ScreenResponse
+	31, // 80: mmcp.v1.StateSnapshot.State:output_type -> mmcp.v1.WalletStatusResponse
+	34, // 81: mmcp.v1.MockServer.Start:output_type -> mmcp.v1.MockServerStatusResponse
+	42, // 82: mmcp.v1.MockServer.Stop:output_type -> mmcp.v1.ErrorOnly
+	35, // 83: mmcp.v1.MockServer.IsRunning:output_type -> mmcp.v1.IsRunningResponse
+	34, // 84: mmcp.v1.MockServer.Status:output_type -> mmcp.v1.MockServerStatusResponse
+	57, // [57:85] is the sub-list for method output_type
+	29, // [29:57] is the sub-list for method input_type
 	29, // [29:29] is the sub-list for extension type_name
 	29, // [29:29] is the sub-list for extension extendee
 	0,  // [0:29] is the sub-list for field type_name
@@ -2437,14 +2515,14 @@ func file_mmcp_v1_capabilities_proto_init() {
 	}
 	file_mmcp_v1_plugin_proto_init()
 	file_mmcp_v1_tools_proto_init()
-	file_mmcp_v1_capabilities_proto_msgTypes[30].OneofWrappers = []any{}
+	file_mmcp_v1_capabilities_proto_msgTypes[31].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mmcp_v1_capabilities_proto_rawDesc), len(file_mmcp_v1_capabilities_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   38,
+			NumMessages:   39,
 			NumExtensions: 0,
 			NumServices:   6,
 		},

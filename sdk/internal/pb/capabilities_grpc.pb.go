@@ -806,6 +806,7 @@ const (
 	Fixture_DefaultState_FullMethodName    = "/mmcp.v1.Fixture/DefaultState"
 	Fixture_OnboardingState_FullMethodName = "/mmcp.v1.Fixture/OnboardingState"
 	Fixture_ResolvePreset_FullMethodName   = "/mmcp.v1.Fixture/ResolvePreset"
+	Fixture_Forget_FullMethodName          = "/mmcp.v1.Fixture/Forget"
 )
 
 // FixtureClient is the client API for Fixture service.
@@ -820,6 +821,7 @@ type FixtureClient interface {
 	DefaultState(ctx context.Context, in *StateOptions, opts ...grpc.CallOption) (*StateResponse, error)
 	OnboardingState(ctx context.Context, in *StateOptions, opts ...grpc.CallOption) (*StateResponse, error)
 	ResolvePreset(ctx context.Context, in *ResolvePresetRequest, opts ...grpc.CallOption) (*StateResponse, error)
+	Forget(ctx context.Context, in *FixtureForgetRequest, opts ...grpc.CallOption) (*ErrorOnly, error)
 }
 
 type fixtureClient struct {
@@ -880,6 +882,16 @@ func (c *fixtureClient) ResolvePreset(ctx context.Context, in *ResolvePresetRequ
 	return out, nil
 }
 
+func (c *fixtureClient) Forget(ctx context.Context, in *FixtureForgetRequest, opts ...grpc.CallOption) (*ErrorOnly, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ErrorOnly)
+	err := c.cc.Invoke(ctx, Fixture_Forget_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // FixtureServer is the server API for Fixture service.
 // All implementations must embed UnimplementedFixtureServer
 // for forward compatibility.
@@ -892,6 +904,7 @@ type FixtureServer interface {
 	DefaultState(context.Context, *StateOptions) (*StateResponse, error)
 	OnboardingState(context.Context, *StateOptions) (*StateResponse, error)
 	ResolvePreset(context.Context, *ResolvePresetRequest) (*StateResponse, error)
+	Forget(context.Context, *FixtureForgetRequest) (*ErrorOnly, error)
 	mustEmbedUnimplementedFixtureServer()
 }
 
@@ -916,6 +929,9 @@ func (UnimplementedFixtureServer) OnboardingState(context.Context, *StateOptions
 }
 func (UnimplementedFixtureServer) ResolvePreset(context.Context, *ResolvePresetRequest) (*StateResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ResolvePreset not implemented")
+}
+func (UnimplementedFixtureServer) Forget(context.Context, *FixtureForgetRequest) (*ErrorOnly, error) {
+	return nil, status.Error(codes.Unimplemented, "method Forget not implemented")
 }
 func (UnimplementedFixtureServer) mustEmbedUnimplementedFixtureServer() {}
 func (UnimplementedFixtureServer) testEmbeddedByValue()                 {}
@@ -1028,6 +1044,24 @@ func _Fixture_ResolvePreset_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Fixture_Forget_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(FixtureForgetRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(FixtureServer).Forget(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Fixture_Forget_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(FixtureServer).Forget(ctx, req.(*FixtureForgetRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Fixture_ServiceDesc is the grpc.ServiceDesc for Fixture service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1054,6 +1088,10 @@ var Fixture_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ResolvePreset",
 			Handler:    _Fixture_ResolvePreset_Handler,
+		},
+		{
+			MethodName: "Forget",
+			Handler:    _Fixture_Forget_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

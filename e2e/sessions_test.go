@@ -1,0 +1,203 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	mcpclient "github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mmcp-dev/mmcp/client"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// legacyClient connects to the serve with an MCP protocol that has
+// sessions (Mcp-Session-Id), and no Mmcp-Client header.
+func legacyClient(t testing.TB, p *serveProc) *mcpclient.Client {
+	t.Helper()
+	tr, err := transport.NewStreamableHTTP(p.State.URL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + p.State.Token}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mcpclient.NewClient(tr, mcpclient.WithLegacyProtocolOnly())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "legacy", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// walletView is what a client sees of its session.
+type walletView struct {
+	State struct {
+		IsUnlocked     bool    `json:"isUnlocked"`
+		Balance        *string `json:"balance"`
+		AccountAddress *string `json:"accountAddress"`
+		CurrentScreen  string  `json:"currentScreen"`
+	} `json:"state"`
+}
+
+// call calls a tool on h and decodes its result into v (nil: ignore it).
+func call(t testing.TB, h *client.Handle, tool string, args map[string]any, v any) {
+	t.Helper()
+	env, err := h.CallEnvelope(context.Background(), tool, args)
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	if v != nil {
+		if err := env.Decode(v); err != nil {
+			t.Fatalf("%s: decode: %v (%s)", tool, err, env.Result)
+		}
+	}
+}
+
+// TestParallelSessionsOverHTTP: two MCP clients of one `mmcp serve --http`
+// each launch the default wallet and get a session of their own (its own
+// Chrome, Anvil and wallet state); what one does never shows
+// in the other; cleaning one up leaves the other working; `mmcp call`
+// picks a session by --session and refuses to guess; nothing is left.
+func TestParallelSessionsOverHTTP(t *testing.T) {
+	ws := walletWorkspace(t)
+	p := startServe(t, ws)
+	a, b := p.connectAs(t, "agent-a"), p.connectAs(t, "agent-b")
+
+	type launched struct {
+		SessionID   string `json:"sessionId"`
+		ExtensionID string `json:"extensionId"`
+	}
+	var la, lb launched
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, c := range []struct {
+		h   *client.Handle
+		out *launched
+	}{{a, &la}, {b, &lb}} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			env, err := c.h.CallEnvelope(context.Background(), "mm_launch", map[string]any{"stateMode": "default"})
+			if err == nil {
+				err = env.Decode(c.out)
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("launching two sessions at once: %v\nserve stderr:\n%s", err, tail(p.Stderr.String(), 40))
+	}
+	if la.SessionID == "" || la.SessionID == lb.SessionID {
+		t.Fatalf("the two launches share a session: %+v %+v", la, lb)
+	}
+
+	var sa, sb walletView
+	call(t, a, "mm_get_state", nil, &sa)
+	call(t, b, "mm_get_state", nil, &sb)
+	for name, s := range map[string]walletView{"a": sa, "b": sb} {
+		if !s.State.IsUnlocked || s.State.Balance == nil || *s.State.Balance != "25 ETH" {
+			t.Fatalf("session %s: %+v, want unlocked with 25 ETH", name, s.State)
+		}
+	}
+	var ca, cb struct {
+		Port   int    `json:"port"`
+		RPCURL string `json:"rpcUrl"`
+	}
+	call(t, a, "chain_status", nil, &ca)
+	call(t, b, "chain_status", nil, &cb)
+	if ca.Port == 0 || ca.Port == cb.Port {
+		t.Fatalf("chains: a on %d, b on %d; want two of their own", ca.Port, cb.Port)
+	}
+
+	// A transaction on a's chain and a locked wallet in a: b sees neither.
+	call(t, a, "chain_set_balance", map[string]any{"address": *sa.State.AccountAddress, "wei": "1000000000000000000"}, nil)
+	call(t, a, "mm_get_state", nil, &sa)
+	if sa.State.Balance == nil || *sa.State.Balance != "1 ETH" {
+		t.Fatalf("a after its balance changed: %+v", sa.State)
+	}
+	call(t, a, "mm_click", map[string]any{"testId": "global-menu-lock"}, nil)
+	call(t, a, "mm_wait_for", map[string]any{"testId": "unlock-password"}, nil)
+	call(t, a, "mm_get_state", nil, &sa)
+	call(t, b, "mm_get_state", nil, &sb)
+	if sa.State.IsUnlocked {
+		t.Fatalf("a still unlocked after its lock: %+v", sa.State)
+	}
+	if !sb.State.IsUnlocked || sb.State.Balance == nil || *sb.State.Balance != "25 ETH" {
+		t.Fatalf("b changed with a: %+v", sb.State)
+	}
+
+	// `mmcp call` attaches: it refuses to guess between two sessions, and
+	// acts on the one --session names.
+	r := mmcpCLI(t, ws, "call", "mm_get_state")
+	wantCode(t, envelopeOf(t, r), sdk.CodeSessionAmbiguous)
+	if !strings.Contains(r.Stdout, la.SessionID) || !strings.Contains(r.Stdout, lb.SessionID) {
+		t.Fatalf("the ambiguity does not list both sessions:\n%s", r.Stdout)
+	}
+	r = mmcpCLI(t, ws, "call", "--session", lb.SessionID, "mm_get_state")
+	if env := envelopeOf(t, r); r.Code != 0 || env.Meta.SessionID != lb.SessionID {
+		t.Fatalf("call --session %s: exit %d, %+v", lb.SessionID, r.Code, env)
+	}
+	wantCode(t, envelopeOf(t, mmcpCLI(t, ws, "call", "--session", "mm-nope", "mm_get_state")), sdk.CodeSessionNotFound)
+
+	// Two clients of the protocol that has MCP sessions (before
+	// 2026-07-28) get a session each by their Mcp-Session-Id, without a
+	// header.
+	var legacyIDs []string
+	var legacyCleanups []func() Envelope
+	for _, lc := range []*mcpclient.Client{legacyClient(t, p), legacyClient(t, p)} {
+		callLegacy := func(tool string, args map[string]any) Envelope {
+			req := mcp.CallToolRequest{}
+			req.Params.Name, req.Params.Arguments = tool, args
+			res, err := lc.CallTool(context.Background(), req)
+			if err != nil {
+				t.Fatalf("legacy %s: %v", tool, err)
+			}
+			return decodeEnvelope(t, res)
+		}
+		var l launched
+		must(t, callLegacy("mm_launch", map[string]any{"stateMode": "default"})).Decode(t, &l)
+		if env := callLegacy("mm_get_state", nil); !env.OK || env.Meta.SessionID != l.SessionID {
+			t.Fatalf("legacy get_state: %+v", env)
+		}
+		legacyIDs = append(legacyIDs, l.SessionID)
+		legacyCleanups = append(legacyCleanups, func() Envelope { return callLegacy("mm_cleanup", nil) })
+	}
+	for _, id := range legacyIDs {
+		if id == la.SessionID || id == lb.SessionID || id == legacyIDs[0] && id == legacyIDs[1] {
+			t.Fatalf("legacy clients' sessions %v, a %s, b %s: want one each", legacyIDs, la.SessionID, lb.SessionID)
+		}
+	}
+	for _, cleanup := range legacyCleanups {
+		must(t, cleanup())
+	}
+
+	// Cleaning a up leaves b working.
+	kids := descendants(p.Cmd.Process.Pid)
+	call(t, a, "mm_cleanup", nil, nil)
+	call(t, b, "mm_get_state", nil, &sb)
+	if !sb.State.IsUnlocked || *sb.State.Balance != "25 ETH" {
+		t.Fatalf("b after a's cleanup: %+v", sb.State)
+	}
+	r = mmcpCLI(t, ws, "call", "mm_get_state")
+	if env := envelopeOf(t, r); r.Code != 0 || env.Meta.SessionID != lb.SessionID {
+		t.Fatalf("call with one session left: exit %d, %+v", r.Code, env)
+	}
+	call(t, b, "mm_cleanup", nil, nil)
+	p.Stop(t, syscall.SIGTERM)
+	if !eventually(15*time.Second, func() bool { return len(alive(kids)) == 0 }) {
+		t.Fatalf("left behind: %v", alive(kids))
+	}
+}
