@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mmcp-dev/mmcp/host/config"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -42,7 +43,7 @@ func fuzzTarget(t testing.TB) *Host {
 		if fuzzErr = os.WriteFile(filepath.Join(ws, "package.json"), []byte(`{}`), 0o644); fuzzErr != nil {
 			return
 		}
-		h, err := New(Config{Repo: ws, LogLevel: "off", Chrome: "/nonexistent/chrome"})
+		h, err := New(config.Config{Repo: ws, LogLevel: "off", Chrome: "/nonexistent/chrome"})
 		if err != nil {
 			fuzzErr = err
 			return

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/builtin"
+	"github.com/mmcp-dev/mmcp/host/config"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/session"
@@ -27,7 +28,7 @@ var Version = "0.1.0-dev"
 
 // Host is one running mmcp host.
 type Host struct {
-	cfg       Config
+	cfg       config.Config
 	log       hclog.Logger
 	logFile   io.Closer
 	plugins   *plugins.Manager
@@ -39,14 +40,14 @@ type Host struct {
 }
 
 // New resolves cfg and sets up logging; Start does the rest.
-func New(cfg Config) (*Host, error) {
+func New(cfg config.Config) (*Host, error) {
 	if err := cfg.Resolve(); err != nil {
 		return nil, err
 	}
 	h := &Host{cfg: cfg}
 	out := io.Writer(os.Stderr)
 	if cfg.LogFile != "" {
-		f, err := os.OpenFile(cfg.path(cfg.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		f, err := os.OpenFile(cfg.Path(cfg.LogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +68,7 @@ func (h *Host) Start(ctx context.Context) error {
 	}
 	h.plugins = plugins.New(plugins.Config{
 		Workspace: h.cfg.Repo, ArtifactsDir: h.cfg.ArtifactsDir, LogLevel: h.cfg.LogLevel,
-		PluginPath: h.cfg.PluginPath, ConfigPlugins: h.cfg.filePlugins, Settings: h.cfg.fileSettings,
+		PluginPath: h.cfg.PluginPath, ConfigPlugins: h.cfg.PluginEntries(), Settings: h.cfg.PluginSettings(),
 		TrustWorkspace: h.cfg.TrustWorkspacePlugins,
 	}, h.log.Named("plugins"))
 	if err := h.plugins.Start(ctx); err != nil {
@@ -85,7 +86,7 @@ func (h *Host) Start(ctx context.Context) error {
 	h.knowledge = k
 	c := h.cfg
 	h.sessions = session.NewManager(session.Config{
-		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.path, Extension: c.Extension,
+		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.Path, Extension: c.Extension,
 		Chrome: c.Chrome, Headless: c.Headless, CDPURL: c.CDPURL, ArtifactsDir: c.ArtifactsDir,
 		Viewport: c.Viewport, MaxTabs: c.MaxTabs, SettleTimeout: c.SettleTimeout, MaxSessions: c.MaxSessions,
 	}, h.plugins, k, h.log)
@@ -93,7 +94,7 @@ func (h *Host) Start(ctx context.Context) error {
 	h.runner.SetObserver(h.sessions)
 	h.runner.SetRecorder(h.sessions.Recorder())
 	return builtin.Register(h.runner, builtin.Deps{
-		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.path,
+		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.Path,
 		Sessions: h.sessions, Plugins: h.plugins, Knowledge: k, Log: h.log,
 	})
 }
@@ -163,4 +164,4 @@ func (h *Host) Attach(ctx context.Context, id string) (context.Context, *sdk.Err
 func (h *Host) Log() hclog.Logger { return h.log }
 
 // Config returns the resolved configuration.
-func (h *Host) Config() Config { return h.cfg }
+func (h *Host) Config() config.Config { return h.cfg }

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/config"
 	hostsession "github.com/mmcp-dev/mmcp/host/session"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -46,7 +46,7 @@ func (c *cliConn) Close() {
 
 // spawnArgs are the host flags of raw (flag values as given) for a host
 // spawned over stdio on the workspace repo.
-func spawnArgs(raw host.Config, repo string) []string {
+func spawnArgs(raw config.Config, repo string) []string {
 	args := []string{"--repo", repo}
 	add := func(flag, v string) {
 		if v != "" {
@@ -115,7 +115,7 @@ func logFlags(fs *flag.FlagSet, what string) *callLog {
 // the JSONL call log there, continuing its _seq. Attached, its calls act
 // on wallet session session, or with "" on the only running one (a launch
 // starts one when none runs); spawned, there is no session to name.
-func connectCLI(ctx context.Context, raw host.Config, log callLog, session string, stderr io.Writer) (*cliConn, error) {
+func connectCLI(ctx context.Context, raw config.Config, log callLog, session string, stderr io.Writer) (*cliConn, error) {
 	resolved := raw
 	resolved.PluginPath = append([]string(nil), raw.PluginPath...)
 	if err := resolved.Resolve(); err != nil {
@@ -197,7 +197,7 @@ func prettyResult(res *mcp.CallToolResult) string {
 
 // runCall is `mmcp call [--log FILE] <tool> ['<json>'|-]`: it prints the
 // tool's envelope and exits 1 when the call failed (ok false).
-func runCall(ctx context.Context, cfg host.Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runCall(ctx context.Context, cfg config.Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	const use = "usage: mmcp [flags] call [--session ID] [--log FILE [--sidecars]] <tool> ['<json arguments>' | -]"
 	fs := subcommand("call", use, stderr)
 	log := logFlags(fs, "the call")
@@ -253,7 +253,7 @@ func runCall(ctx context.Context, cfg host.Config, args []string, stdin io.Reade
 
 // runTools is `mmcp tools [--json]`: the tools the host lists, with their
 // input schemas.
-func runTools(ctx context.Context, cfg host.Config, args []string, stdout, stderr io.Writer) int {
+func runTools(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
 	fs := subcommand("tools", "usage: mmcp [flags] tools [--json]", stderr)
 	jsonFlag := fs.Bool("json", false, "print JSON")
 	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {

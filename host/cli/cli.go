@@ -14,6 +14,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host"
 	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/config"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	hostsession "github.com/mmcp-dev/mmcp/host/session"
 )
@@ -54,7 +55,7 @@ Flags:
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mmcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	var cfg host.Config
+	var cfg config.Config
 	var pluginPath string
 	fs.StringVar(&cfg.Repo, "repo", "", "workspace (extension checkout); env MMCP_REPO; default: nearest package.json above the working directory, else none (the embedded test wallet)")
 	fs.StringVar(&cfg.Extension, "extension", "", "extension mm_launch loads without extensionPath: a directory or 'testwallet'; env MMCP_EXTENSION (default: the workspace's build, or the test wallet with no workspace)")
@@ -71,7 +72,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.MaxTabs, "max-tabs", 0, fmt.Sprintf("most tabs a session holds (`N`); opening one more closes the oldest non-extension tab first (default %d)", browser.DefaultMaxTabs))
 	fs.IntVar(&cfg.MaxSessions, "max-sessions", 0, fmt.Sprintf("most wallet sessions the host runs at once (`N`; over HTTP each MCP client launches its own); env MMCP_MAX_SESSIONS (default %d)", hostsession.DefaultMaxSessions))
 	fs.BoolVar(&cfg.TrustWorkspacePlugins, "trust-workspace-plugins", false, "run the workspace's plugins (.mmcp/plugins, config paths) without a sha256 pin; env MMCP_TRUST_WORKSPACE_PLUGINS=1")
-	fs.IntVar(&cfg.MaxRequestBytes, "max-request-bytes", 0, fmt.Sprintf("largest MCP request (stdio line or HTTP body); larger ones answer MM_INVALID_INPUT; env MMCP_MAX_REQUEST_BYTES (default %d)", host.DefaultMaxRequestBytes))
+	fs.IntVar(&cfg.MaxRequestBytes, "max-request-bytes", 0, fmt.Sprintf("largest MCP request (stdio line or HTTP body); larger ones answer MM_INVALID_INPUT; env MMCP_MAX_REQUEST_BYTES (default %d)", config.DefaultMaxRequestBytes))
 	fs.IntVar(&cfg.MaxRecordBytes, "max-record-bytes", 0, fmt.Sprintf("size cap of one step record; env MMCP_MAX_RECORD_BYTES (default %d)", knowledge.DefaultMaxRecordBytes))
 	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
 	fs.Usage = func() {
@@ -189,7 +190,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // startHost builds and starts a host (its plugins and tools); on a start
 // failure the host is closed.
-func startHost(ctx context.Context, cfg host.Config) (*host.Host, error) {
+func startHost(ctx context.Context, cfg config.Config) (*host.Host, error) {
 	h, err := host.New(cfg)
 	if err != nil {
 		return nil, err
@@ -201,7 +202,7 @@ func startHost(ctx context.Context, cfg host.Config) (*host.Host, error) {
 	return h, nil
 }
 
-func runServe(ctx context.Context, cfg host.Config, _ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runServe(ctx context.Context, cfg config.Config, _ []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	h, err := startHost(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)
@@ -215,7 +216,7 @@ func runServe(ctx context.Context, cfg host.Config, _ []string, stdin io.Reader,
 	return 0
 }
 
-func runPlugins(ctx context.Context, cfg host.Config, args []string, stdout, stderr io.Writer) int {
+func runPlugins(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
 	fs := subcommand("plugins", "usage: mmcp [flags] plugins [--json]", stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {

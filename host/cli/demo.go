@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/mmcp-dev/mmcp/client"
-	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/config"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -30,7 +30,7 @@ type demoStep struct {
 // (with its plugins), launches the embedded test wallet in Chrome against
 // Anvil and the fixture server, runs a short flow, saves a screenshot and
 // prints every step.
-func runDemo(ctx context.Context, cfg host.Config, stdout, stderr io.Writer) int {
+func runDemo(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) int {
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp demo:", err)

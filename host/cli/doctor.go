@@ -16,6 +16,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host"
 	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/config"
 	"github.com/mmcp-dev/mmcp/plugins/chain"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -33,7 +34,7 @@ type check struct {
 // runDoctor is `mmcp doctor [--json]`: everything a default launch needs,
 // one line each, with a fix for what fails. Exit 0 only when every
 // required check passes.
-func runDoctor(ctx context.Context, cfg host.Config, args []string, stdout, stderr io.Writer) int {
+func runDoctor(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
 	fs := subcommand("doctor", "usage: mmcp doctor [--json]", stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {
@@ -104,7 +105,7 @@ func version(bin string) string {
 	return line
 }
 
-func chromeCheck(cfg host.Config) check {
+func chromeCheck(cfg config.Config) check {
 	c := check{Name: "chrome", Required: true}
 	bin, err := browser.FindChrome(cfg.Chrome)
 	if err != nil {
@@ -116,7 +117,7 @@ func chromeCheck(cfg host.Config) check {
 	return c
 }
 
-func displayCheck(cfg host.Config) check {
+func displayCheck(cfg config.Config) check {
 	c := check{Name: "display", OK: true}
 	switch {
 	case cfg.Headless:
@@ -129,7 +130,7 @@ func displayCheck(cfg host.Config) check {
 	return c
 }
 
-func anvilCheck(cfg host.Config) check {
+func anvilCheck(cfg config.Config) check {
 	c := check{Name: "anvil", Required: true}
 	bin, err := chain.FindAnvil("", cfg.Repo)
 	if err != nil {
@@ -168,7 +169,7 @@ func portCheck(port int, what string) check {
 	return c
 }
 
-func workspaceCheck(cfg host.Config) check {
+func workspaceCheck(cfg config.Config) check {
 	c := check{Name: "workspace", OK: true}
 	if cfg.Repo == "" {
 		c.Detail = "none: mm_launch loads the embedded test wallet, mm_build needs --repo"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/config"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -95,7 +95,7 @@ func OwnTools(tools []mcp.Tool, prefix string) []mcp.Tool {
 }
 
 // runGen is `mmcp gen [--out FILE] [--package NAME] [--all]`.
-func runGen(ctx context.Context, cfg host.Config, args []string, stdout, stderr io.Writer) int {
+func runGen(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
 	const use = "usage: mmcp [flags] gen [--out FILE] [--package NAME] [--builtin-only | --all]"
 	fs := subcommand("gen", use, stderr)
 	outFlag := fs.String("out", DefaultGenOut, "file to write")

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/config"
 
 	"github.com/mmcp-dev/mmcp/client"
 )
@@ -17,7 +17,7 @@ import (
 // "before" lines, or plain {"name","arguments"} lines) in order, prints one
 // line per call and a summary, and exits 1 when a call failed. A value the
 // log withheld must be supplied with --secret, else nothing runs.
-func runReplay(ctx context.Context, cfg host.Config, args []string, stdout, stderr io.Writer) int {
+func runReplay(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
 	const use = "usage: mmcp [flags] replay <log.jsonl | -> [--session ID] [--keep-going] [--secret FIELD=ENVVAR ...] [--log FILE [--sidecars]]"
 	fs := subcommand("replay", use, stderr)
 	keepGoingFlag := fs.Bool("keep-going", false, "run every call even after a failure")

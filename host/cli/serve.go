@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/config"
 	"github.com/mmcp-dev/mmcp/host/tools"
 
 	"github.com/hashicorp/go-hclog"
@@ -102,7 +103,7 @@ func endpointURL(a *net.TCPAddr) string {
 }
 
 // runServeCmd is `mmcp serve [--http [addr]]`: over stdio unless --http.
-func runServeCmd(ctx context.Context, cfg host.Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runServeCmd(ctx context.Context, cfg config.Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	httpMode, addr := false, ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -127,7 +128,7 @@ func runServeCmd(ctx context.Context, cfg host.Config, args []string, stdin io.R
 }
 
 // runServeHTTP is `mmcp serve --http [addr]`.
-func runServeHTTP(ctx context.Context, cfg host.Config, addr string, stdout, stderr io.Writer) int {
+func runServeHTTP(ctx context.Context, cfg config.Config, addr string, stdout, stderr io.Writer) int {
 	h, err := host.New(cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)

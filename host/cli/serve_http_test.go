@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/config"
 
 	"github.com/hashicorp/go-hclog"
 )
@@ -120,7 +120,7 @@ func TestServeStateClaim(t *testing.T) {
 }
 
 func TestSpawnArgs(t *testing.T) {
-	got := strings.Join(spawnArgs(host.Config{Headless: true, PluginPath: []string{"a", "b"}, ToolPrefix: "mm"}, "/ws"), " ")
+	got := strings.Join(spawnArgs(config.Config{Headless: true, PluginPath: []string{"a", "b"}, ToolPrefix: "mm"}, "/ws"), " ")
 	if !strings.HasPrefix(got, "--repo /ws --plugin-path a:b") || !strings.Contains(got, "--headless") || !strings.Contains(got, "--tool-prefix mm") {
 		t.Fatalf("spawnArgs = %s", got)
 	}

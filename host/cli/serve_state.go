@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/config"
 )
 
 // ServeState is the content of <repo>/.mmcp/serve.json: how a client of the
@@ -30,7 +30,7 @@ type ServeState struct {
 // the workspace repo (the per-user state directory with no workspace).
 func ServeStatePath(repo string) string {
 	if repo == "" {
-		return filepath.Join(host.StateDir(), "serve.json")
+		return filepath.Join(config.StateDir(), "serve.json")
 	}
 	return filepath.Join(repo, ".mmcp", "serve.json")
 }

@@ -1,4 +1,6 @@
-package host
+// Package config is the host's configuration: flags, environment and the
+// config file, resolved against the workspace.
+package config
 
 import (
 	"encoding/json"
@@ -120,12 +122,12 @@ func (c *Config) Resolve() error {
 			c.ArtifactsDir = StateDir()
 		}
 	}
-	c.ArtifactsDir = c.path(c.ArtifactsDir)
+	c.ArtifactsDir = c.Path(c.ArtifactsDir)
 	if c.Extension == "" {
 		c.Extension = os.Getenv("MMCP_EXTENSION")
 	}
 	if c.Extension != "" && c.Extension != TestWallet {
-		c.Extension = c.path(c.Extension)
+		c.Extension = c.Path(c.Extension)
 	}
 	if len(c.PluginPath) == 0 {
 		if env := os.Getenv("MMCP_PLUGIN_PATH"); env != "" {
@@ -133,7 +135,7 @@ func (c *Config) Resolve() error {
 		}
 	}
 	for i, p := range c.PluginPath {
-		c.PluginPath[i] = c.path(p)
+		c.PluginPath[i] = c.Path(p)
 	}
 	if c.LogLevel == "" {
 		c.LogLevel = os.Getenv("MMCP_LOG_LEVEL")
@@ -229,9 +231,9 @@ func StateDir() string {
 	return filepath.Join(home, ".local", "state", "mmcp")
 }
 
-// path resolves p against the workspace (against the working directory
+// Path resolves p against the workspace (against the working directory
 // when there is none).
-func (c *Config) path(p string) string {
+func (c *Config) Path(p string) string {
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p)
 	}
@@ -251,7 +253,7 @@ func (c *Config) readFile() error {
 	if !explicit {
 		c.ConfigFile = filepath.Join(c.Repo, ".mmcp", "config.json")
 	} else {
-		c.ConfigFile = c.path(c.ConfigFile)
+		c.ConfigFile = c.Path(c.ConfigFile)
 	}
 	b, err := os.ReadFile(c.ConfigFile)
 	if errors.Is(err, os.ErrNotExist) && !explicit {
@@ -290,3 +292,9 @@ func findWorkspace(dir string) string {
 		dir = parent
 	}
 }
+
+// PluginEntries are the config file's plugin entries, by name.
+func (c *Config) PluginEntries() map[string]plugins.ConfigEntry { return c.filePlugins }
+
+// PluginSettings are the config file's per-plugin settings, by name.
+func (c *Config) PluginSettings() map[string]json.RawMessage { return c.fileSettings }
