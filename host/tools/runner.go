@@ -219,8 +219,10 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	r.after[Owner(ctx)] = done
 	r.afterMu.Unlock()
 	go func() {
-		defer func() { <-lock }()
+		// The lock is free before done closes: Settle's caller finds the
+		// record written and the session free.
 		defer close(done)
+		defer func() { <-lock }()
 		defer func() {
 			if p := recover(); p != nil {
 				r.log.Error("recording a step panicked", "tool", req.Tool, "panic", p, "stack", string(debug.Stack()))
