@@ -507,3 +507,64 @@ func TestSlowMo(t *testing.T) {
 		t.Errorf("type took %v with slowMo %v", took, d)
 	}
 }
+
+// movedAway is a button that covers a decoy until moveAway takes it
+// elsewhere: a press aimed at its old box lands on the decoy.
+const movedAway = `<button id="decoy" style="position:absolute;left:10px;top:10px;width:120px;height:40px"
+ onclick="document.body.dataset.decoy = (+document.body.dataset.decoy || 0) + 1">Decoy</button>
+<button id="b" data-testid="b" style="position:absolute;left:10px;top:10px;width:120px;height:40px;z-index:1"
+ onclick="document.body.dataset.hit = (+document.body.dataset.hit || 0) + 1">Target</button>`
+
+func moveAway(p *rodPage, left int) {
+	p.MustEval(`(left) => { document.getElementById('b').style.left = left + 'px' }`, left)
+}
+
+// The element moves between the read of its box and the press: the page
+// stops the press that lands on the decoy, and Click presses again on the
+// element's new box.
+func TestClickPressLandsElsewhere(t *testing.T) {
+	p := openHTML(t, movedAway)
+	presses := 0
+	beforePress = func(*rodPage) {
+		if presses++; presses == 1 {
+			moveAway(p, 300)
+		}
+	}
+	t.Cleanup(func() { beforePress = nil })
+	res, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if presses != 2 {
+		t.Errorf("%d presses, want 2 (one stopped, one on the new box)", presses)
+	}
+	if got := attr(t, p, "body", "data-decoy"); got != "" {
+		t.Errorf("the decoy under the old box was clicked %s times", got)
+	}
+	if got := attr(t, p, "body", "data-hit"); got != "1" {
+		t.Errorf("the target was clicked %q times, want 1", got)
+	}
+	if res.Changes == nil {
+		t.Error("no changes in the answer")
+	}
+}
+
+// An element that moves before every press is not clicked, and nothing
+// else is: Click gives up after maxMisses presses, saying what they hit.
+func TestClickKeepsMissing(t *testing.T) {
+	p := openHTML(t, movedAway)
+	presses := 0
+	beforePress = func(*rodPage) {
+		presses++
+		moveAway(p, 300*(presses%2)+10)
+	}
+	t.Cleanup(func() { beforePress = nil })
+	_, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"})
+	se := wantCode(t, err, sdk.CodeClickFailed, "landed on button#decoy")
+	if se.Details["misses"] != maxMisses {
+		t.Errorf("misses = %v, want %d", se.Details["misses"], maxMisses)
+	}
+	if d, h := attr(t, p, "body", "data-decoy"), attr(t, p, "body", "data-hit"); d != "" || h != "" {
+		t.Errorf("decoy clicked %q, target clicked %q; want neither", d, h)
+	}
+}

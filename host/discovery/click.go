@@ -70,14 +70,25 @@ type ClickOptions struct {
 	Screens *Screens
 }
 
-// clickArm is the click argument of js/action.js: the page measures what
-// click Token changed (at most Cap testids each way, and Probe's elements)
-// on its mouse release (js/clicktrack.js).
+// clickArm is the click argument of js/action.js: the page checks that the
+// press of click Token lands on the element, and measures what the click
+// changed (at most Cap testids each way, and Probe's elements) on its mouse
+// release (js/clicktrack.js). Stable makes the page wait a frame for a
+// stable box first (an earlier press landed elsewhere).
 type clickArm struct {
-	Token int64             `json:"token"`
-	Cap   int               `json:"cap"`
-	Probe map[string]string `json:"probe"`
+	Token  int64             `json:"token"`
+	Cap    int               `json:"cap"`
+	Probe  map[string]string `json:"probe"`
+	Stable bool              `json:"stable"`
 }
+
+// maxMisses bounds the presses of one click that land on another element
+// (the page stopped them) before Click gives up.
+const maxMisses = 5
+
+// beforePress, when set (tests only), runs between the read of the
+// target's box and the press.
+var beforePress func(p *rod.Page)
 
 // clickSeq numbers clicks, so a measure is never taken for another click.
 var clickSeq atomic.Int64
@@ -96,6 +107,18 @@ type after struct {
 	// ElsBefore and ElsAfter are the screen probe's elements.
 	ElsBefore map[string]sdk.ElementProbe `json:"elsBefore"`
 	ElsAfter  map[string]sdk.ElementProbe `json:"elsAfter"`
+	// Hit is nil when the page saw no press in the element's window,
+	// empty when the press landed on the element, else what it landed on
+	// (the page stopped the click's events).
+	Hit *string `json:"hit"`
+}
+
+// missed is what a stopped press landed on, or "".
+func (a after) missed() string {
+	if a.Hit == nil {
+		return ""
+	}
+	return *a.Hit
 }
 
 func (a after) changes(ctx context.Context, sc *Screens) *Changes {
@@ -125,38 +148,76 @@ func (a after) changes(ctx context.Context, sc *Screens) *Changes {
 	return c
 }
 
-// Click waits until the target is attached, visible, enabled, stable and not
-// covered, then clicks the centre of its visible part with real mouse
-// events, all within ctx's deadline (DefaultTimeout when it has none). When
-// the deadline passes it fails with MM_CLICK_FAILED saying why the element
-// could not be clicked (hidden, disabled, moving, covered by what), or
-// MM_TARGET_NOT_FOUND when nothing matched. A click that closes the page is a
-// success with PageClosedAfterClick. Changes says what the click changed.
-// At most one ClickOptions is used.
+// Click waits until the target is attached, visible, enabled and not
+// covered (and stable, when something may move it), then clicks the centre
+// of its visible part with real mouse events, all within ctx's deadline
+// (DefaultTimeout when it has none). The page checks where the press lands:
+// a press that lands on another element (the element moved after its box was
+// read) is stopped before the page sees it, and Click presses again once the
+// box is stable, at most maxMisses times. When the deadline passes it fails
+// with MM_CLICK_FAILED saying why the element could not be clicked (hidden,
+// disabled, moving, covered by what), or MM_TARGET_NOT_FOUND when nothing
+// matched. A click that closes the page is a success with
+// PageClosedAfterClick. Changes says what the click changed. At most one
+// ClickOptions is used.
 func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...ClickOptions) (ClickResult, error) {
 	var o ClickOptions
 	if len(opts) > 0 {
 		o = opts[0]
 	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
+		defer cancel()
+	}
 	var probe map[string]string
 	if o.Screens != nil {
 		probe = o.Screens.Probe
 	}
-	arm := &clickArm{Token: clickSeq.Add(1), Cap: MaxChangedTestIDs, Probe: probe}
 	// The binding the page reports its measure through: without it the
 	// measure is asked for (one more round trip).
 	bindClicked(p.Context(ctx))
+	for misses := 0; ; {
+		arm := &clickArm{Token: clickSeq.Add(1), Cap: MaxChangedTestIDs, Probe: probe, Stable: misses > 0}
+		res, done, err := clickOnce(ctx, p, refs, t, arm)
+		if err != nil {
+			return ClickResult{}, err
+		}
+		if done == nil || done.Closed {
+			// the page closed, or what the click changed cannot be read
+			return res, nil
+		}
+		if hit := done.missed(); hit != "" {
+			if misses++; misses < maxMisses && ctx.Err() == nil {
+				continue
+			}
+			return ClickResult{}, sdk.Errorf(sdk.CodeClickFailed,
+				"cannot click %s: its press landed on %s instead, %d times (the element keeps moving); the page saw none of those presses", t, hit, misses).
+				WithDetails(map[string]any{"target": t.String(), "reason": "the press landed on " + hit, "misses": misses})
+		}
+		res.Changes = done.changes(ctx, o.Screens)
+		return res, nil
+	}
+}
+
+// clickOnce waits until the target is actionable, presses and releases the
+// mouse on it and reads what the page measured: nil when it cannot be read
+// (the page closed, or the read failed after the click was delivered).
+func clickOnce(ctx context.Context, p *rod.Page, refs *RefMap, t Target, arm *clickArm) (ClickResult, *after, error) {
 	a, err := actionable(ctx, p, refs, t, modeClick, "", arm)
 	if err != nil {
-		return ClickResult{}, err
+		return ClickResult{}, nil, err
 	}
 	res := ClickResult{Clicked: true, Target: t.String()}
 	pc := p.Context(ctx)
 	events, stop := pageEvents(pc)
 	defer stop()
+	if beforePress != nil {
+		beforePress(pc)
+	}
 	for _, typ := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
 		if err := slowMo(ctx); err != nil {
-			return ClickResult{}, err
+			return ClickResult{}, nil, err
 		}
 		err := proto.InputDispatchMouseEvent{
 			Type: typ, X: a.X, Y: a.Y, Button: proto.InputMouseButtonLeft, Buttons: new(1), ClickCount: 1,
@@ -164,18 +225,18 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 		if err != nil {
 			if pageClosed(p, err) {
 				res.PageClosedAfterClick = true
-				return res, nil
+				return res, nil, nil
 			}
-			return ClickResult{}, sdk.Errorf(sdk.CodeClickFailed, "click %s: %v", t, err).
+			return ClickResult{}, nil, sdk.Errorf(sdk.CodeClickFailed, "click %s: %v", t, err).
 				WithDetails(map[string]any{"target": t.String()})
 		}
 	}
 	done, err := afterClick(pc, arm, events)
 	res.PageClosedAfterClick = done.Closed
-	if err == nil && !done.Closed {
-		res.Changes = done.changes(ctx, o.Screens)
+	if err != nil {
+		return res, nil, nil
 	}
-	return res, nil
+	return res, &done, nil
 }
 
 // clickedBinding is the binding through which the page hands over its

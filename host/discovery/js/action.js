@@ -3,9 +3,13 @@
 // scroll it into view and hit-test its centre (through same-origin frames)
 // returning top-level viewport coordinates, for mode "type" focus it and
 // select its content, for mode "wait" stop after the visibility check.
-// Stability costs one frame: the box must be the same before and after it. A click given click
-// ({token, cap, probe}) arms the measure of what it changes (see
-// clicktrack.js armClick). Returns a JSON
+// Stability costs a frame only when something may move the element: the
+// scroll into view moved it, an animation or transition runs on it or an
+// ancestor, or the click asks for it (click.stable: an earlier press of this
+// click landed elsewhere); otherwise its box is taken as it is now, and the
+// click's hit check (clicktrack.js armClick) stops a press that lands on
+// anything else. A click given click ({token, cap, probe, stable}) arms that
+// check and the measure of what it changes. Returns a JSON
 // string {state, count, reason, x, y, field}; state "ok" means go ahead.
 const out = (o) => {
   // the match count is only worth its walk when the action fails
@@ -33,13 +37,11 @@ if (mode === 'type') {
   if (el.readOnly) return out({ state: 'readonly', count, reason: 'the field is read-only' });
 }
 
+const r0 = rectOf(el);
 if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
 else el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
 let r2 = rectOf(el);
-{
-  // Always one frame: a page still laying itself out (late CSS, fonts,
-  // images) moves elements without an animation, and a click aimed at the
-  // old box lands elsewhere.
+if (!sameRect(r0, r2) || animating(el) || (click && click.stable)) {
   const r1 = r2;
   await frameTick();
   if (!el.isConnected) return out({ state: 'stale', count, reason: 'points at an element that is no longer in the page' });

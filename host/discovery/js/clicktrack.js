@@ -15,6 +15,13 @@
 // click's handlers and default action) measures the state after and hands
 // it to the __mmcpClicked binding (package discovery's Click waits for it)
 // and to afterClick (after.js), whichever the host reads first.
+//
+// armClick also checks where the press lands, as the page sees it: the
+// first trusted event of the click (HIT_EVENTS, in capture on el's window)
+// must target el or something inside it. When it does not (the element
+// moved between the host's read of its box and the press), every event of
+// the click is stopped before the page's own handlers see it, and the
+// measure names what was hit (hit), so the host presses again.
 
 // maxDirtyRoots bounds the subtrees kept between two reads: beyond it the
 // next read scans the whole document.
@@ -86,14 +93,36 @@ function visibleIdList() {
   return Array.from(syncTestIds().counts.keys());
 }
 
+// HIT_EVENTS are the events of one click the hit check guards.
+const HIT_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+
 // armClick keeps what the page shows right before the click (token names
-// it; probe may be null) and measures the state after on the mouse release
-// in el's window.
+// it; probe may be null), guards the press (see above) and measures the
+// state after on the mouse release in el's window.
 function armClick(el, token, cap, probe) {
   const old = globalThis.__mmcpClick;
   if (old && old.disarm) old.disarm();
-  const c = { token, cap, probe, href: location.href, ids: visibleIdList(), els: probe ? probeElements(probe) : null, result: null };
+  if (old && old.unguard) old.unguard();
+  // hit: null until the press is seen, then '' when it landed on el, else
+  // what it landed on.
+  const c = { token, cap, probe, href: location.href, ids: visibleIdList(), els: probe ? probeElements(probe) : null, result: null, hit: null };
   const win = el.ownerDocument.defaultView;
+  const guard = (ev) => {
+    if (!ev.isTrusted) return;
+    if (c.hit === null) {
+      const path = ev.composedPath();
+      const t = path.length && path[0].nodeType === 1 ? path[0] : null;
+      c.hit = t && composedContains(el, t) ? '' : describe(t);
+    }
+    if (c.hit !== '') {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+    }
+  };
+  for (const type of HIT_EVENTS) win.addEventListener(type, guard, { capture: true });
+  c.unguard = () => {
+    for (const type of HIT_EVENTS) win.removeEventListener(type, guard, { capture: true });
+  };
   const onUp = () => {
     c.disarm = null;
     // The next frame, which the click's own rendering asks for anyway,
@@ -114,6 +143,7 @@ function armClick(el, token, cap, probe) {
 function finishClick(c) {
   if (c.result !== null) return c.result;
   if (c.disarm) { c.disarm(); c.disarm = null; }
+  if (c.unguard) { c.unguard(); c.unguard = null; }
   const closed = window.closed;
   const elsAfter = c.probe && !closed ? probeElements(c.probe) : null;
   let o;
@@ -142,6 +172,7 @@ function finishClick(c) {
       disappearedCount: disappeared.length,
       elsBefore: c.els,
       elsAfter,
+      hit: c.hit,
     };
   }
   c.result = JSON.stringify(o);

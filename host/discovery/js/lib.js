@@ -251,6 +251,25 @@ function sameRect(a, b) {
   return a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
 }
 
+// animating reports whether a running animation or transition targets el
+// or an element it is inside (through same-origin frames): only then may
+// its box change before the next frame without a script moving it.
+function animating(el) {
+  for (let n = el; n; ) {
+    const doc = n.ownerDocument;
+    if (doc.getAnimations) {
+      for (const a of doc.getAnimations()) {
+        const t = a.playState === 'running' && a.effect && a.effect.target;
+        if (t && composedContains(t, n)) return true;
+      }
+    }
+    let fe = null;
+    try { fe = doc.defaultView && doc.defaultView.frameElement; } catch (e) { fe = null; }
+    n = fe;
+  }
+  return false;
+}
+
 function frameTick() {
   return new Promise((res) => {
     let done = false;
