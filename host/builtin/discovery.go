@@ -26,17 +26,6 @@ func (in targetInput) timeout() time.Duration {
 	return max(time.Duration(in.TimeoutMs)*time.Millisecond, 100*time.Millisecond)
 }
 
-// onPage is the handler of a tool that needs the session's active page.
-func onPage[In any](g *reg, fn func(ctx context.Context, c *tools.Call, s *session.Session, in In) (any, error)) func(context.Context, *tools.Call, In) (any, error) {
-	return func(ctx context.Context, c *tools.Call, in In) (any, error) {
-		s, err := g.Sessions.Page(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return fn(ctx, c, s, in)
-	}
-}
-
 // onTarget is the handler of click, type and wait_for: it checks the
 // target and notes it for the record, needs an active page, and runs fn
 // with the call's ctx and actx, which also ends at the interaction's
@@ -71,7 +60,7 @@ func (g *reg) discoveryTools() {
 	add(g, "list_testids", tools.Tool{
 		Description: "List the visible data-testid attributes of the active page (interaction targets).",
 		Label:       knowledge.LabelDiscovery, Record: true,
-	}, onPage(g, func(ctx context.Context, c *tools.Call, s *session.Session, in struct {
+	}, inSession(g.Sessions.Page, func(ctx context.Context, c *tools.Call, s *session.Session, in struct {
 		Limit int `json:"limit"`
 	}) (any, error) {
 		items, err := discovery.TestIDs(ctx, s.Browser.ActivePage(), in.Limit)
@@ -84,7 +73,7 @@ func (g *reg) discoveryTools() {
 	add(g, "accessibility_snapshot", tools.Tool{
 		Description: "Trimmed accessibility tree of the active page with refs e1..eN for mm_click/mm_type; a new snapshot replaces the refs.",
 		Label:       knowledge.LabelDiscovery, Record: true,
-	}, onPage(g, func(ctx context.Context, c *tools.Call, s *session.Session, in struct{ RootSelector string }) (any, error) {
+	}, inSession(g.Sessions.Page, func(ctx context.Context, c *tools.Call, s *session.Session, in struct{ RootSelector string }) (any, error) {
 		nodes, refs, err := discovery.Snapshot(ctx, s.Browser.ActivePage(), in.RootSelector)
 		if err != nil {
 			return nil, err
@@ -96,7 +85,7 @@ func (g *reg) discoveryTools() {
 	add(g, "describe_screen", tools.Tool{
 		Description: "State + visible testIds + trimmed accessibility tree with refs e1..eN (replaces the refs) + hints from earlier sessions; a screenshot only when asked.",
 		Label:       knowledge.LabelDiscovery, Record: true,
-	}, onPage(g, func(ctx context.Context, c *tools.Call, s *session.Session, in struct {
+	}, inSession(g.Sessions.Page, func(ctx context.Context, c *tools.Call, s *session.Session, in struct {
 		IncludeScreenshot       bool   `json:"includeScreenshot"`
 		ScreenshotName          string `json:"screenshotName"`
 		IncludeScreenshotBase64 bool   `json:"includeScreenshotBase64"`

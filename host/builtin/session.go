@@ -12,11 +12,13 @@ import (
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// inSession is the handler of a tool that acts on the call's session: it
-// answers MM_NO_ACTIVE_SESSION without one, and runs fn.
-func inSession[In any](g *reg, fn func(ctx context.Context, c *tools.Call, s *session.Session, in In) (any, error)) func(context.Context, *tools.Call, In) (any, error) {
+// inSession is the handler of a tool that acts on the session find
+// returns (Sessions.Active: the call's session; Sessions.Page: the same with
+// an active page) and answers find's error (MM_NO_ACTIVE_SESSION, ...)
+// without one.
+func inSession[In any](find func(context.Context) (*session.Session, error), fn func(ctx context.Context, c *tools.Call, s *session.Session, in In) (any, error)) func(context.Context, *tools.Call, In) (any, error) {
 	return func(ctx context.Context, c *tools.Call, in In) (any, error) {
-		s, err := g.Sessions.Active(ctx)
+		s, err := find(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -42,7 +44,7 @@ func (g *reg) sessionTools() {
 	add(g, "get_state", tools.Tool{
 		Description: "Current extension state (screen, unlocked, account, network, chain id, balance) and the tracked tabs.",
 		Label:       knowledge.LabelDiscovery, Observe: true, Record: true,
-	}, inSession(g, func(ctx context.Context, _ *tools.Call, s *session.Session, _ struct{}) (any, error) {
+	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, _ struct{}) (any, error) {
 		st, err := g.Sessions.State(ctx, s)
 		if err != nil {
 			return nil, err
@@ -52,7 +54,7 @@ func (g *reg) sessionTools() {
 	add(g, "navigate", tools.Tool{
 		Description: "Navigate to a screen: home, settings, notification, or url (loads the URL in the session's dapp tab, the one the last url navigation used, or a new tab when there is none or newTab is true; the tab becomes active; the session's oldest tabs close beyond --max-tabs).",
 		Label:       knowledge.LabelNavigation, Observe: true, Record: true,
-	}, inSession(g, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
+	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
 		Screen, URL string
 		NewTab      bool
 	}) (any, error) {
@@ -68,7 +70,7 @@ func (g *reg) sessionTools() {
 	add(g, "wait_for_notification", tools.Tool{
 		Description: "Wait for the extension's notification popup (after a dapp request) and make it the active page.",
 		Label:       knowledge.LabelNavigation, Observe: true, Record: true, Timeout: 70 * time.Second,
-	}, inSession(g, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
+	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
 		TimeoutMs int `json:"timeoutMs"`
 	}) (any, error) {
 		return s.Browser.WaitForNotification(ctx, time.Duration(in.TimeoutMs)*time.Millisecond)
@@ -76,26 +78,26 @@ func (g *reg) sessionTools() {
 	add(g, "switch_to_tab", tools.Tool{
 		Description: "Make another tracked tab active, by role (extension, notification, dapp, other) or URL prefix.",
 		Label:       knowledge.LabelNavigation, Record: true,
-	}, inSession(g, func(ctx context.Context, _ *tools.Call, s *session.Session, in tabArgs) (any, error) {
+	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in tabArgs) (any, error) {
 		return s.Browser.SwitchTab(ctx, in.Role, in.URL)
 	}))
 	add(g, "close_tab", tools.Tool{
 		Description: "Close a tab by role (notification, dapp, other) or URL prefix. The extension home page cannot be closed.",
 		Label:       knowledge.LabelNavigation, Record: true,
-	}, inSession(g, func(ctx context.Context, _ *tools.Call, s *session.Session, in tabArgs) (any, error) {
+	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in tabArgs) (any, error) {
 		return s.Browser.CloseTab(ctx, in.Role, in.URL)
 	}))
 	add(g, "screenshot", tools.Tool{
 		Description: "Save a PNG of the active page to <artifacts>/screenshots/<name>.png; includeBase64 also returns it as an image.",
 		Observe:     true, Record: true,
-	}, inSession(g, func(ctx context.Context, c *tools.Call, s *session.Session, in browser.ScreenshotOptions) (any, error) {
+	}, inSession(g.Sessions.Active, func(ctx context.Context, c *tools.Call, s *session.Session, in browser.ScreenshotOptions) (any, error) {
 		return screenshot(ctx, c, s, in)
 	}))
 	add(g, "clipboard", tools.Tool{
 		Description: "Read or write the browser clipboard (e.g. write an SRP, then click a paste button).",
 		// The clipboard may hold a secret: the record keeps its length only.
 		Record: true, HoldBack: "text",
-	}, inSession(g, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
+	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
 		Action string
 		Text   *string
 	}) (any, error) {
