@@ -158,8 +158,8 @@ func (s *Session) startChrome(ctx context.Context, extDir string) (string, error
 		// extension is up.
 		Delete("no-startup-window").
 		StartURL("about:blank")
-	if r := s.opts.HostResolverRules; r != "" {
-		l = l.Set("host-resolver-rules", r)
+	if m := s.opts.Localhost; m != nil {
+		l = l.Set("host-resolver-rules", m.flag())
 	}
 	if p := s.opts.Proxy; p != nil {
 		l = l.Set("proxy-server", p.Server).Set("proxy-bypass-list", p.Bypass)

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -55,10 +56,10 @@ type Options struct {
 	// server). Nil means none. Not applied when attaching (CDPURL).
 	Proxy *Proxy
 
-	// HostResolverRules are Chrome's --host-resolver-rules ("MAP
-	// localhost:12345 127.0.0.1:40001": the session's own fixture port).
-	// Not applied when attaching (CDPURL).
-	HostResolverRules string
+	// Localhost, when not nil, sends the pages' requests for one
+	// localhost port to another (the session's own fixture port). Not
+	// applied when attaching (CDPURL).
+	Localhost *PortMap
 
 	// Viewport is the page viewport of a launched Chrome's window (CSS
 	// pixels). Zero means DefaultViewport. An attached Chrome keeps its
@@ -112,4 +113,13 @@ type Proxy struct {
 	// SPKI hashes of the certificates Chrome accepts without a trusted
 	// root (the proxy's CA). Never a blanket ignore.
 	SPKI string
+}
+
+// PortMap sends requests for localhost:From to 127.0.0.1:To (Chrome's
+// --host-resolver-rules).
+type PortMap struct{ From, To int }
+
+// flag is the value of Chrome's --host-resolver-rules for m.
+func (m PortMap) flag() string {
+	return fmt.Sprintf("MAP localhost:%d 127.0.0.1:%d", m.From, m.To)
 }

@@ -103,13 +103,13 @@ type Deps struct {
 }
 
 // WalletStart is how to start Chrome: the extension in directory
-// Extension, SlowMo between actions, through Proxy when it is not nil,
-// with HostResolverRules (Chrome's --host-resolver-rules) when set.
+// Extension, SlowMo between actions, through Proxy and with Localhost's
+// port mapping when they are not nil.
 type WalletStart struct {
-	Extension         string
-	SlowMo            time.Duration
-	Proxy             *browser.Proxy
-	HostResolverRules string
+	Extension string
+	SlowMo    time.Duration
+	Proxy     *browser.Proxy
+	Localhost *browser.PortMap
 }
 
 // Prerequisite is one step mm_launch took.
@@ -453,7 +453,7 @@ func (l *launcher) browser(ctx context.Context) error {
 		// The extension fetches its state from the fixed fixture URL
 		// without an Origin header: this session's Chrome reaches its own
 		// state's port there instead.
-		ws.HostResolverRules = fmt.Sprintf("MAP localhost:%d 127.0.0.1:%d", f.Port, f.OriginPort)
+		ws.Localhost = &browser.PortMap{From: f.Port, To: f.OriginPort}
 	}
 	w, err := l.d.StartWallet(ctx, ws)
 	if err != nil {

@@ -429,8 +429,8 @@ func TestLaunchBesideOtherSessions(t *testing.T) {
 	if !w.chainOpts.FreePort || w.fixtureOpts.Origin != "mmcp-session://mm-b" {
 		t.Fatalf("chain options %+v, fixture options %+v", w.chainOpts, w.fixtureOpts)
 	}
-	if got, want := w.walletStart.HostResolverRules, "MAP localhost:12345 127.0.0.1:40001"; got != want {
-		t.Fatalf("Chrome's host resolver rules %q, want %q", got, want)
+	if got, want := w.walletStart.Localhost, (browser.PortMap{From: 12345, To: 40001}); got == nil || *got != want {
+		t.Fatalf("Chrome's localhost port map %v, want %+v", got, want)
 	}
 	w.calls = nil
 	Teardown(d, p)

@@ -81,7 +81,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		b, err := browser.Launch(ctx, browser.Options{
 			ChromePath: m.cfg.Chrome, Headless: m.cfg.Headless, CDPURL: m.cfg.CDPURL,
 			ExtensionPath: w.Extension, ArtifactsDir: m.cfg.ArtifactsDir, SlowMo: w.SlowMo, Proxy: w.Proxy,
-			HostResolverRules: w.HostResolverRules, Log: m.log.Named("browser"),
+			Localhost: w.Localhost, Log: m.log.Named("browser"),
 			Viewport: m.cfg.Viewport, MaxTabs: m.cfg.MaxTabs,
 			StateSnapshot: snapshot,
 		})
