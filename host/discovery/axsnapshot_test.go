@@ -144,7 +144,13 @@ func findBackend(frames []*axFrame, id proto.DOMBackendNodeID) (*axFrame, *axNod
 // backendOf finds the first element matching sel (deep: shadow roots and
 // same-origin iframes) and returns its backend node id.
 func backendOf(p *rod.Page, frame proto.PageFrameID, sel string) (proto.DOMBackendNodeID, error) {
-	res, err := callIn(p, frame, jsQueryOne, false, idem, sel)
+	w, err := world(p, frame)
+	if err != nil {
+		return 0, err
+	}
+	res, err := proto.RuntimeCallFunctionOn{
+		FunctionDeclaration: jsQueryOne, ExecutionContextID: w.id, Arguments: callArgs([]any{sel}), ObjectGroup: objectGroup,
+	}.Call(p)
 	if err != nil {
 		return 0, fmt.Errorf("query rootSelector: %w", err)
 	}

@@ -2,6 +2,9 @@ package discovery
 
 import (
 	_ "embed"
+	"strings"
+
+	"github.com/go-rod/rod/lib/proto"
 )
 
 //go:embed js/lib.js
@@ -22,18 +25,65 @@ var jsActionBody string
 //go:embed js/clicktrack.js
 var jsClickTrack string
 
+// A script is a page-side function: its text, and for this package's own
+// functions the name they are installed under in a world. The first call
+// into a world sends every function's text once (jsInstall, about 60 KB),
+// later calls only a one-line call by name.
+type script struct {
+	name string
+	text string
+}
+
 // Page-side functions: the shared helpers pasted into each body, so every
-// call is self-contained and needs no install step in a fresh world.
+// function is self-contained.
 var (
 	// jsCollect(opts) walks the document once for testids and/or
 	// the trimmed tree (see collect.js).
-	jsCollect = "function(opts) {\n" + jsLib + "\n" + jsCollectBody + "\n}"
+	jsCollect = script{"collect", "function(opts) {\n" + jsLib + "\n" + jsCollectBody + "\n}"}
 	// jsAction(loc, mode, text, click) locates a target and checks or
 	// prepares it for a click, a type or a wait (see action.js).
-	jsAction = "async function(loc, mode, text, click) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsActionBody + "\n}"
+	jsAction = script{"action", "async function(loc, mode, text, click) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsActionBody + "\n}"}
 	// jsAfter(token, probe) reports what a click changed (see after.js).
-	jsAfter = "function(token, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsAfterBody + "\n}"
+	jsAfter = script{"after", "function(token, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsAfterBody + "\n}"}
+
+	// jsInstall defines them all in the world's globalThis.__mmcpFns.
+	jsInstall = install(jsCollect, jsAction, jsAfter)
 )
+
+func install(fns ...script) string {
+	var b strings.Builder
+	b.WriteString("globalThis.__mmcpFns = {\n")
+	for _, f := range fns {
+		b.WriteString(f.name + ": " + f.text + ",\n")
+	}
+	b.WriteString("};\n")
+	return b.String()
+}
+
+// errNotInstalled is the message a call by name throws in a world without
+// the scripts.
+const errNotInstalled = "mmcp: scripts not installed"
+
+// declaration is the function text to call s with: s itself for a
+// script of no name, else a call by name, with the install first when
+// the world does not have it yet.
+func (s script) declaration(installed bool) string {
+	switch {
+	case s.name == "":
+		return s.text
+	case installed:
+		return "function(...a) {\nconst f = globalThis.__mmcpFns;\nif (!f) throw new Error(" + JSArg(errNotInstalled) + ");\nreturn f." + s.name + ".apply(null, a);\n}"
+	default:
+		return "function(...a) {\n" + jsInstall + "return globalThis.__mmcpFns." + s.name + ".apply(null, a);\n}"
+	}
+}
+
+// notInstalled reports whether res is the error of a call by name in a
+// world without the scripts.
+func notInstalled(res *proto.RuntimeCallFunctionOnResult) bool {
+	e := res.ExceptionDetails
+	return e != nil && e.Exception != nil && strings.Contains(e.Exception.Description, errNotInstalled)
+}
 
 // ProbeExpr is an Eval expression reading the page for a state provider:
 // {href, readyState, elements}, elements being the presence and text of

@@ -32,8 +32,15 @@ type worldKey struct {
 // "Cannot find context" and recreate it (see callIn).
 var worlds = struct {
 	sync.Mutex
-	m map[worldKey]proto.RuntimeExecutionContextID
-}{m: map[worldKey]proto.RuntimeExecutionContextID{}}
+	m map[worldKey]worldEntry
+}{m: map[worldKey]worldEntry{}}
+
+// worldEntry is one cached world: its context, and whether this package's
+// scripts are installed in it (see script).
+type worldEntry struct {
+	id    proto.RuntimeExecutionContextID
+	ready bool
+}
 
 // maxWorlds bounds the cache should pages close without ForgetPage.
 const maxWorlds = 4096
@@ -50,27 +57,37 @@ func mainFrame(p *rod.Page) (proto.PageFrameID, error) {
 	return tree.FrameTree.Frame.ID, nil
 }
 
-// world returns the execution context of mmcp's isolated world in frame,
-// creating it when needed.
-func world(p *rod.Page, frame proto.PageFrameID) (proto.RuntimeExecutionContextID, error) {
+// world returns mmcp's isolated world in frame, creating it when needed.
+func world(p *rod.Page, frame proto.PageFrameID) (worldEntry, error) {
 	k := worldKey{p.SessionID, frame}
 	worlds.Lock()
-	id, ok := worlds.m[k]
+	w, ok := worlds.m[k]
 	worlds.Unlock()
 	if ok {
-		return id, nil
+		return w, nil
 	}
 	res, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: worldName}.Call(p)
 	if err != nil {
-		return 0, fmt.Errorf("create isolated world: %w", err)
+		return worldEntry{}, fmt.Errorf("create isolated world: %w", err)
 	}
+	w = worldEntry{id: res.ExecutionContextID}
 	worlds.Lock()
 	if len(worlds.m) >= maxWorlds {
 		clear(worlds.m)
 	}
-	worlds.m[k] = res.ExecutionContextID
+	worlds.m[k] = w
 	worlds.Unlock()
-	return res.ExecutionContextID, nil
+	return w, nil
+}
+
+// setReady notes whether the scripts are installed in frame's world w.
+func setReady(p *rod.Page, frame proto.PageFrameID, w worldEntry, ready bool) {
+	k := worldKey{p.SessionID, frame}
+	worlds.Lock()
+	if cur, ok := worlds.m[k]; ok && cur.id == w.id {
+		worlds.m[k] = worldEntry{id: w.id, ready: ready}
+	}
+	worlds.Unlock()
 }
 
 func forgetWorld(p *rod.Page, frame proto.PageFrameID) {
@@ -150,33 +167,35 @@ func Eval(ctx context.Context, p *rod.Page, expr string, o EvalOptions, out any)
 		return err
 	}
 	fn := "async function() {\nconst v = await (\n" + expr + "\n);\nreturn JSON.stringify(v === undefined ? null : v);\n}"
-	return evalIn(p, main, fn, o, out)
+	return evalIn(p, main, script{text: fn}, o, out)
 }
 
-// evalIn runs fn(args...) in frame's isolated world and decodes the JSON
+// evalIn runs s(args...) in frame's isolated world and decodes the JSON
 // string it returns into out.
-func evalIn(p *rod.Page, frame proto.PageFrameID, fn string, o EvalOptions, out any, args ...any) error {
-	res, err := callIn(p, frame, fn, true, o, args...)
+func evalIn(p *rod.Page, frame proto.PageFrameID, s script, o EvalOptions, out any, args ...any) error {
+	res, err := callIn(p, frame, s, o, args...)
 	if err != nil {
 		return fmt.Errorf("evaluate in isolated world: %w", err)
 	}
 	return decode(res, out)
 }
 
-// callIn runs fn(args...) in frame's isolated world. It recreates the world
+// callIn runs s(args...) in frame's isolated world. It recreates the world
 // when the cached context is gone: always when the call never ran, and
-// when it died mid-run only for an idempotent call.
-func callIn(p *rod.Page, frame proto.PageFrameID, fn string, byValue bool, o EvalOptions, args ...any) (*proto.RuntimeCallFunctionOnResult, error) {
+// when it died mid-run only for an idempotent call. A script of this
+// package installs them all in a world it is the first to run in, and is
+// called by name there afterwards.
+func callIn(p *rod.Page, frame proto.PageFrameID, s script, o EvalOptions, args ...any) (*proto.RuntimeCallFunctionOnResult, error) {
 	for attempt := 0; ; attempt++ {
-		id, err := world(p, frame)
+		w, err := world(p, frame)
 		if err != nil {
 			return nil, err
 		}
 		res, err := proto.RuntimeCallFunctionOn{
-			FunctionDeclaration: fn,
-			ExecutionContextID:  id,
+			FunctionDeclaration: s.declaration(w.ready),
+			ExecutionContextID:  w.id,
 			Arguments:           callArgs(args),
-			ReturnByValue:       byValue,
+			ReturnByValue:       true,
 			AwaitPromise:        true,
 			UserGesture:         o.Gesture,
 			ObjectGroup:         objectGroup,
@@ -185,6 +204,16 @@ func callIn(p *rod.Page, frame proto.PageFrameID, fn string, byValue bool, o Eva
 		if retry && attempt < 2 && p.GetContext().Err() == nil {
 			forgetWorld(p, frame)
 			continue
+		}
+		if err == nil && s.name != "" {
+			switch {
+			case !w.ready:
+				setReady(p, frame, w, true)
+			case notInstalled(res) && attempt < 2:
+				// the world lost them (it should not): install again
+				setReady(p, frame, w, false)
+				continue
+			}
 		}
 		return res, err
 	}
