@@ -118,6 +118,9 @@ function armClick(el, token, cap, probe) {
       ev.preventDefault();
       ev.stopImmediatePropagation();
     }
+    // The click event follows the release in the same task: the guard
+    // lasts one click, even when the host never reads the measure.
+    if (ev.type === 'pointerup') setTimeout(() => { if (c.unguard) { c.unguard(); c.unguard = null; } }, 0);
   };
   for (const type of HIT_EVENTS) win.addEventListener(type, guard, { capture: true });
   c.unguard = () => {
