@@ -535,8 +535,8 @@ func TestClickPressLandsElsewhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if presses != 2 {
-		t.Errorf("%d presses, want 2 (one stopped, one on the new box)", presses)
+	if presses != 2 || len(res.MissedPresses) != 1 || !strings.Contains(res.MissedPresses[0], "button#decoy") {
+		t.Errorf("%d presses, missed %q; want 2 (one stopped on the decoy, one on the new box)", presses, res.MissedPresses)
 	}
 	if got := attr(t, p, "body", "data-decoy"); got != "" {
 		t.Errorf("the decoy under the old box was clicked %s times", got)
@@ -561,8 +561,8 @@ func TestClickKeepsMissing(t *testing.T) {
 	t.Cleanup(func() { beforePress = nil })
 	_, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"})
 	se := wantCode(t, err, sdk.CodeClickFailed, "landed on button#decoy")
-	if se.Details["misses"] != maxMisses {
-		t.Errorf("misses = %v, want %d", se.Details["misses"], maxMisses)
+	if m, _ := se.Details["missedPresses"].([]string); len(m) != maxMisses {
+		t.Errorf("missedPresses = %v, want %d", se.Details["missedPresses"], maxMisses)
 	}
 	if d, h := attr(t, p, "body", "data-decoy"), attr(t, p, "body", "data-hit"); d != "" || h != "" {
 		t.Errorf("decoy clicked %q, target clicked %q; want neither", d, h)

@@ -26,6 +26,9 @@ type ClickResult struct {
 	// Changes is what the click changed by the time it was answered; nil
 	// when the page closed or could not be read.
 	Changes *Changes `json:"changes,omitempty"`
+	// MissedPresses are what earlier presses of this click landed on
+	// instead of the element (it moved): the page saw none of them.
+	MissedPresses []string `json:"missedPresses,omitempty"`
 }
 
 // MaxChangedTestIDs caps each testid list of Changes.
@@ -177,23 +180,25 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 	// The binding the page reports its measure through: without it the
 	// measure is asked for (one more round trip).
 	bindClicked(p.Context(ctx))
-	for misses := 0; ; {
-		arm := &clickArm{Token: clickSeq.Add(1), Cap: MaxChangedTestIDs, Probe: probe, Stable: misses > 0}
+	var missed []string
+	for {
+		arm := &clickArm{Token: clickSeq.Add(1), Cap: MaxChangedTestIDs, Probe: probe, Stable: len(missed) > 0}
 		res, done, err := clickOnce(ctx, p, refs, t, arm)
 		if err != nil {
 			return ClickResult{}, err
 		}
+		res.MissedPresses = missed
 		if done == nil || done.Closed {
 			// the page closed, or what the click changed cannot be read
 			return res, nil
 		}
 		if hit := done.missed(); hit != "" {
-			if misses++; misses < maxMisses && ctx.Err() == nil {
+			if missed = append(missed, hit); len(missed) < maxMisses && ctx.Err() == nil {
 				continue
 			}
 			return ClickResult{}, sdk.Errorf(sdk.CodeClickFailed,
-				"cannot click %s: its press landed on %s instead, %d times (the element keeps moving); the page saw none of those presses", t, hit, misses).
-				WithDetails(map[string]any{"target": t.String(), "reason": "the press landed on " + hit, "misses": misses})
+				"cannot click %s: its press landed on %s instead, %d times (the element keeps moving); the page saw none of those presses", t, hit, len(missed)).
+				WithDetails(map[string]any{"target": t.String(), "reason": "the press landed on " + hit, "missedPresses": missed})
 		}
 		res.Changes = done.changes(ctx, o.Screens)
 		return res, nil
