@@ -42,11 +42,16 @@ if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
 else el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
 let r2 = rectOf(el);
 if (!sameRect(r0, r2) || animating(el) || (click && click.stable)) {
-  const r1 = r2;
-  await frameTick();
-  if (!el.isConnected) return out({ state: 'stale', count, reason: 'points at an element that is no longer in the page' });
-  r2 = rectOf(el);
-  if (!sameRect(r1, r2)) return out({ state: 'unstable', count, reason: 'the element is still moving (animation)' });
+  // Animations only advance with frames: a tick that ended without one
+  // (a starved or hidden page) proves nothing, so up to three are tried.
+  for (let i = 0; i < 3; i++) {
+    const r1 = r2;
+    const framed = await frameTick();
+    if (!el.isConnected) return out({ state: 'stale', count, reason: 'points at an element that is no longer in the page' });
+    r2 = rectOf(el);
+    if (!sameRect(r1, r2)) return out({ state: 'unstable', count, reason: 'the element is still moving (animation)' });
+    if (framed) break;
+  }
 }
 
 if (mode === 'type') {

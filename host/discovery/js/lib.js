@@ -270,12 +270,14 @@ function animating(el) {
   return false;
 }
 
+// frameTick resolves at the next frame with true, or after 50 ms without
+// one (a page that paints no frames) with false.
 function frameTick() {
   return new Promise((res) => {
     let done = false;
-    const f = () => { if (!done) { done = true; res(); } };
-    requestAnimationFrame(f);
-    setTimeout(f, 50);
+    const f = (framed) => { if (!done) { done = true; res(framed); } };
+    requestAnimationFrame(() => f(true));
+    setTimeout(() => f(false), 50);
   });
 }
 
