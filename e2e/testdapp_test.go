@@ -109,7 +109,10 @@ func TestTestDappFlows(t *testing.T) {
 	secondAnvil(t)
 	srv := testDappServer(t)
 	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL}))
-	must(t, h.Call("mm_click", map[string]any{"testId": "connectButton", "timeoutMs": 30000}))
+	// What the click saw is logged: a popup that never comes is then
+	// told apart from a click that missed (missedPresses) or changed
+	// nothing.
+	t.Logf("connect click: %s", must(t, h.Call("mm_click", map[string]any{"testId": "connectButton", "timeoutMs": 30000})).Result)
 	must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 15000}))
 	must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
 	if !approveInPopup(t, h, "page-container-footer-next", "Confirm") {

@@ -44,6 +44,7 @@ func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration
 	since := time.Now().Add(-time.Minute)
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	var seen *notificationSeen // the last notification page that did not render
 	for {
 		changed := s.tabs.wait()
 		if found := s.tabs.find(RoleNotification, ""); len(found) > 0 {
@@ -61,6 +62,7 @@ func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration
 				s.activate(ctx, ti.ID)
 				return NotificationResult{Found: true, PageURL: s.pageURL(ctx, page)}, nil
 			}
+			seen = &notificationSeen{URL: ti.URL, Error: err.Error()}
 			if wctx.Err() == nil {
 				// It closed while loading; wait for the next one.
 				s.log.Debug("notification page vanished", "error", err)
@@ -73,16 +75,30 @@ func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration
 			if errors.Is(ctx.Err(), context.Canceled) {
 				return NotificationResult{}, sdk.Errorf(sdk.CodeCancelled, "cancelled while waiting for the notification page")
 			}
-			return NotificationResult{}, s.notificationTimeout(timeout, s.consoleSince(since))
+			return NotificationResult{}, s.notificationTimeout(timeout, s.consoleSince(since), seen)
 		}
 	}
 }
 
-// notificationTimeout explains a notification page that never came, from
-// the console errors of the extension (its service worker and pages) and
-// the dapps seen meanwhile.
-func (s *Session) notificationTimeout(timeout time.Duration, logged []string) error {
-	details := map[string]any{"consoleErrors": logged}
+// notificationSeen is a notification page that opened but did not load or
+// render in time.
+type notificationSeen struct {
+	URL   string `json:"url"`
+	Error string `json:"error"`
+}
+
+// notificationTimeout explains a notification page that never came (or
+// came, as seen, and never rendered), from the console errors of the
+// extension (its service worker and pages) and the dapps seen meanwhile;
+// its details list the session's tabs.
+func (s *Session) notificationTimeout(timeout time.Duration, logged []string, seen *notificationSeen) error {
+	details := map[string]any{"consoleErrors": logged, "tabs": s.Tabs().Tracked}
+	if seen != nil {
+		details["notificationPage"] = seen
+		return sdk.Errorf(sdk.CodeNotificationTimeout,
+			"a notification page opened (%s) but did not load and render within %s: %s", seen.URL, timeout, seen.Error).
+			WithDetails(details)
+	}
 	for _, l := range logged {
 		if strings.Contains(strings.ToLower(l), "bounds") {
 			return sdk.Errorf(sdk.CodeNotificationTimeout,
