@@ -436,6 +436,36 @@ func TestClickReportsChanges(t *testing.T) {
 	}
 }
 
+// A click's changes are handed over by the page through the binding as
+// the click's handlers end, in a page whose Runtime domain nobody enabled
+// before (Chrome installs bindings only while it is): asking for them
+// instead costs a round trip more on every click.
+func TestClickHandsOverThroughBinding(t *testing.T) {
+	p := openHTML(t, `<div id="box"></div>
+<button data-testid="go" onclick="const d = document.createElement('div'); d.dataset.testid = 'new'; d.textContent = 'new'; box.append(d);">Go</button>`)
+	ctx := ctxT(t, 10*time.Second)
+	events, stop := pageEvents(p.Context(ctx))
+	defer stop()
+	res, err := Click(ctx, p, nil, Target{TestID: "go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Changes; c == nil || strings.Join(c.TestIDsAppeared, ",") != "new" {
+		t.Fatalf("changes %+v, want the testid the handler added", c)
+	}
+	for {
+		select {
+		case msg := <-events:
+			var ev proto.RuntimeBindingCalled
+			if msg.SessionID == p.SessionID && msg.Method == ev.ProtoEvent() && msg.Load(&ev) && ev.Name == clickedBinding {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatal("the page never called the binding")
+		}
+	}
+}
+
 // With Screens, a click's changes name the wallet screen before and after,
 // read from the probe's elements in the same evaluations.
 func TestClickReportsScreens(t *testing.T) {

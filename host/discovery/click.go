@@ -35,9 +35,9 @@ type ClickResult struct {
 const MaxChangedTestIDs = 10
 
 // Changes is mm_click's "what changed" summary, measured in the page right
-// before the mouse press and right after the release (no extra round trip):
-// work the page does later (a network reply, a popup the wallet opens) is
-// not in it.
+// before the mouse press and right after the click's handlers ran (no extra
+// round trip): work the page does later (a network reply, a popup the
+// wallet opens) is not in it.
 type Changes struct {
 	// URLBefore and URLAfter are set when the click changed the URL
 	// (URLBefore is empty when the click loaded a new document).
@@ -75,8 +75,8 @@ type ClickOptions struct {
 
 // clickArm is the click argument of js/action.js: the page checks that the
 // press of click Token lands on the element, and measures what the click
-// changed (at most Cap testids each way, and Probe's elements) on its mouse
-// release (js/clicktrack.js). Stable makes the page wait a frame for a
+// changed (at most Cap testids each way, and Probe's elements) once the
+// click ran (js/clicktrack.js). Stable makes the page wait a frame for a
 // stable box first (an earlier press landed elsewhere).
 type clickArm struct {
 	Token  int64             `json:"token"`
@@ -248,13 +248,19 @@ func clickOnce(ctx context.Context, p *rod.Page, refs *RefMap, t Target, arm *cl
 // measure of a click (js/clicktrack.js).
 const clickedBinding = "__mmcpClicked"
 
-// bindClicked adds clickedBinding to mmcp's isolated world of p's session
-// once; it lasts as long as the session.
+// bindClicked adds clickedBinding to mmcp's isolated worlds of p's session
+// once; it lasts as long as the session. Chrome installs a binding only
+// while the Runtime domain is enabled (then in the worlds there are and
+// those made later), so it enables it first (the host has it enabled
+// already, for the page's console).
 func bindClicked(p *rod.Page) {
 	bindings.Lock()
 	_, ok := bindings.m[p.SessionID]
 	bindings.Unlock()
 	if ok {
+		return
+	}
+	if err := (proto.RuntimeEnable{}).Call(p); err != nil {
 		return
 	}
 	if err := (proto.RuntimeAddBinding{Name: clickedBinding, ExecutionContextName: worldName}).Call(p); err != nil {
@@ -282,7 +288,7 @@ func pageEvents(p *rod.Page) (<-chan *rod.Message, func()) {
 }
 
 // afterClick reads what click arm changed: the measure the page hands over
-// through clickedBinding right after the release, or, should the asking
+// through clickedBinding as the click event ends, or, should the asking
 // (js/after.js) answer first, its answer; and whether the page is closing
 // or closed. A click handler's window.close() has run by the time the mouse
 // release is acknowledged, and marks the window closed at once, while the

@@ -1,7 +1,6 @@
 // after(token, probe): what click token changed (see clicktrack.js): the
-// measure taken after its mouse release, taken now when its frame has not
-// come yet. Without the
-// click's state (the click loaded a new document) only window.closed, the
+// measure taken once the click ran, taken now when it has not been yet.
+// Without the click's state (the click loaded a new document) only window.closed, the
 // new URL and the probe's elements (name -> selector, may be null) are
 // known. Returns a JSON string.
 const c = globalThis.__mmcpClick;

@@ -11,10 +11,10 @@
 // when too much changed.
 //
 // armClick keeps the state right before the press in globalThis.__mmcpClick
-// and listens for the mouse release: a task queued from it (after the
-// click's handlers and default action) measures the state after and hands
-// it to the __mmcpClicked binding (package discovery's Click waits for it)
-// and to afterClick (after.js), whichever the host reads first.
+// and measures the state after once the click's handlers have run (see
+// report below): it hands it to the __mmcpClicked binding (package
+// discovery's Click waits for it) and to afterClick (after.js), whichever
+// the host reads first.
 //
 // armClick also checks where the press lands, as the page sees it: the
 // first trusted event of the click (HIT_EVENTS, in capture on el's window)
@@ -98,7 +98,7 @@ const HIT_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']
 
 // armClick keeps what the page shows right before the click (token names
 // it; probe may be null), guards the press (see above) and measures the
-// state after on the mouse release in el's window.
+// state after once the click has run in el's window.
 function armClick(el, token, cap, probe) {
   const old = globalThis.__mmcpClick;
   if (old && old.disarm) old.disarm();
@@ -107,6 +107,11 @@ function armClick(el, token, cap, probe) {
   // what it landed on.
   const c = { token, cap, probe, href: location.href, ids: visibleIdList(), els: probe ? probeElements(probe) : null, result: null, hit: null };
   const win = el.ownerDocument.defaultView;
+  const report = () => {
+    if (c.result !== null) return;
+    const r = finishClick(c);
+    try { globalThis.__mmcpClicked(r); } catch (e) { /* no binding: the host asks */ }
+  };
   const guard = (ev) => {
     if (!ev.isTrusted) return;
     if (c.hit === null) {
@@ -119,26 +124,26 @@ function armClick(el, token, cap, probe) {
       ev.stopImmediatePropagation();
     }
     // The click event follows the release in the same task: the guard
-    // lasts one click, even when the host never reads the measure.
-    if (ev.type === 'pointerup') setTimeout(() => { if (c.unguard) { c.unguard(); c.unguard = null; } }, 0);
+    // lasts one click, even when the host never reads the measure, and the
+    // measure is taken then at the latest.
+    if (ev.type === 'pointerup') {
+      setTimeout(() => {
+        if (c.unguard) { c.unguard(); c.unguard = null; }
+        report();
+      }, 0);
+    }
   };
   for (const type of HIT_EVENTS) win.addEventListener(type, guard, { capture: true });
   c.unguard = () => {
     for (const type of HIT_EVENTS) win.removeEventListener(type, guard, { capture: true });
   };
-  const onUp = () => {
-    c.disarm = null;
-    // The next frame, which the click's own rendering asks for anyway,
-    // comes before any task: the measure is taken there. A page that
-    // paints no frames (hidden) is measured when the host asks.
-    requestAnimationFrame(() => {
-      if (c.result !== null) return;
-      const r = finishClick(c);
-      try { globalThis.__mmcpClicked(r); } catch (e) { /* no binding: the host asks */ }
-    });
-  };
-  win.addEventListener('mouseup', onUp, { capture: true, once: true });
-  c.disarm = () => win.removeEventListener('mouseup', onUp, { capture: true });
+  // The measure is taken when the click event has bubbled up to el's
+  // window (after the page's handlers, and the microtasks a trusted event
+  // runs after each of them: a React update included), or in the task the
+  // guard queues on the release when no click event gets there (stopped, a
+  // missed press, or no click at all).
+  win.addEventListener('click', report, { once: true });
+  c.disarm = () => win.removeEventListener('click', report);
   globalThis.__mmcpClick = c;
 }
 
