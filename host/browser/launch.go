@@ -198,6 +198,7 @@ func (s *Session) connect(ctx context.Context, wsURL string) error {
 		return sdk.Errorf(sdk.CodeLaunchFailed, "connect to chrome: %v", err)
 	}
 	s.ws = ws
+	s.pipe = discovery.NewPipe(ws)
 	s.wsURL = wsURL
 	client := cdp.New().Logger(utils.LoggerQuiet).Start(ws)
 	loopCtx, cancel := context.WithCancel(context.Background())

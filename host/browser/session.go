@@ -26,6 +26,7 @@ type Session struct {
 
 	browser  *rod.Browser
 	ws       *cdp.WebSocket
+	pipe     *discovery.Pipe // on ws
 	wsURL    string
 	launcher *launcher.Launcher // nil when attached
 	pid      int

@@ -214,11 +214,18 @@ func (s *Session) WaitForScreen(ctx context.Context) (observation.State, error) 
 	}
 }
 
-// Screens lets a click on page name the wallet screen before and after it
-// (discovery.ClickOptions): the state provider's probe and DetectScreen,
-// without the main-world app state (an approval popup's screen then comes
-// from its route and landmarks). Nil when page is not a wallet page.
-func (s *Session) Screens(ctx context.Context, page *rod.Page) *discovery.Screens {
+// ClickOptions are what a click on page needs from the session: the pipe
+// on its Chrome connection, and on a wallet page the screens before and
+// after it.
+func (s *Session) ClickOptions(ctx context.Context, page *rod.Page) discovery.ClickOptions {
+	return discovery.ClickOptions{Screens: s.screens(ctx, page), Pipe: s.pipe}
+}
+
+// screens lets a click on page name the wallet screen before and after it:
+// the state provider's probe and DetectScreen, without the main-world app
+// state (an approval popup's screen then comes from its route and
+// landmarks). Nil when page is not a wallet page.
+func (s *Session) screens(ctx context.Context, page *rod.Page) *discovery.Screens {
 	if page == nil {
 		return nil
 	}

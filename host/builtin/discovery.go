@@ -126,7 +126,7 @@ func (g *reg) discoveryTools() {
 			before = s.Browser.PageHref(actx, page)
 		}
 		tabsBefore := s.Browser.Tabs().Tracked
-		res, err := discovery.Click(actx, page, s.Refs, in.Target, discovery.ClickOptions{Screens: s.Browser.Screens(actx, page)})
+		res, err := discovery.Click(actx, page, s.Refs, in.Target, s.Browser.ClickOptions(actx, page))
 		if err == nil && popup && !res.PageClosedAfterClick {
 			// The wallet's background closes a confirmation popup
 			// once the approval is settled (MetaMask: > 500 ms).

@@ -75,7 +75,7 @@ func TestClickSameNameByRef(t *testing.T) {
 			p := openHTML(t, twoDeletes)
 			refs := snap(ctxT(t, 5*time.Second), t, p)
 			second := refNamed(t, refs, "button", "Delete", 1)
-			res, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: second})
+			res, err := click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestClickSameNameByRef(t *testing.T) {
 				t.Fatalf("the second Delete was not the one clicked")
 			}
 			first := refNamed(t, refs, "button", "Delete", 0)
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: first}); err != nil {
+			if _, err := click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: first}); err != nil {
 				t.Fatal(err)
 			}
 			if attr(t, p, "#a", "data-hit") != "1" {
@@ -102,14 +102,14 @@ func TestStaleRef(t *testing.T) {
 			p := openHTML(t, `<button id="x" onclick="this.remove()">Remove me</button><button>Other</button>`)
 			refs := snap(ctxT(t, 5*time.Second), t, p)
 			ref := refNamed(t, refs, "button", "Remove me", 0)
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}); err != nil {
+			if _, err := click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}); err != nil {
 				t.Fatal(err)
 			}
 			// Let the removed node be collected too: both "detached" and
 			// "no node with given id" must read as stale.
 			_ = proto.HeapProfilerCollectGarbage{}.Call(p)
 			start := time.Now()
-			_, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref})
+			_, err := click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref})
 			wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
 			if time.Since(start) > 2*time.Second {
 				t.Errorf("stale ref took %v: it must fail at once", time.Since(start))
@@ -126,7 +126,7 @@ func TestUnknownRef(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: "e99"})
+	_, err = click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: "e99"})
 	wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
 	_, err = Type(ctxT(t, 5*time.Second), p, nil, Target{A11yRef: "e1"}, "x")
 	wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
@@ -143,9 +143,9 @@ func TestObserveReplacesRefs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Click(ctxT(t, 5*time.Second), p, old, Target{A11yRef: "e1"})
+	_, err = click(ctxT(t, 5*time.Second), p, old, Target{A11yRef: "e1"})
 	wantCode(t, err, sdk.CodeTargetNotFound, "take a fresh snapshot")
-	if _, err := Click(ctxT(t, 5*time.Second), p, fresh, Target{A11yRef: "e1"}); err != nil {
+	if _, err := click(ctxT(t, 5*time.Second), p, fresh, Target{A11yRef: "e1"}); err != nil {
 		t.Fatal(err)
 	}
 	if attr(t, p, "body", "data-n") != "x" {
@@ -156,7 +156,7 @@ func TestObserveReplacesRefs(t *testing.T) {
 func TestMissingTarget(t *testing.T) {
 	p := openHTML(t, `<button data-testid="here">Here</button>`)
 	for _, tg := range []Target{{TestID: "nope"}, {Selector: "#nope"}} {
-		_, err := Click(ctxT(t, 300*time.Millisecond), p, nil, tg)
+		_, err := click(ctxT(t, 300*time.Millisecond), p, nil, tg)
 		se := wantCode(t, err, sdk.CodeTargetNotFound, tg.String())
 		if se.Details["target"] != tg.String() {
 			t.Errorf("details %v", se.Details)
@@ -164,7 +164,7 @@ func TestMissingTarget(t *testing.T) {
 		_, err = Type(ctxT(t, 300*time.Millisecond), p, nil, tg, "x")
 		wantCode(t, err, sdk.CodeTargetNotFound)
 	}
-	_, err := Click(ctxT(t, time.Second), p, nil, Target{Selector: "button[[["})
+	_, err := click(ctxT(t, time.Second), p, nil, Target{Selector: "button[[["})
 	wantCode(t, err, sdk.CodeInvalidInput)
 }
 
@@ -186,7 +186,7 @@ func TestWaitFor(t *testing.T) {
 
 func TestClickDisabled(t *testing.T) {
 	p := openHTML(t, `<button disabled data-testid="b">Confirm</button>`)
-	_, err := Click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"})
+	_, err := click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"})
 	se := wantCode(t, err, sdk.CodeClickFailed, "disabled")
 	if se.Details["reason"] == nil {
 		t.Errorf("details lack reason: %v", se.Details)
@@ -196,7 +196,7 @@ func TestClickDisabled(t *testing.T) {
 func TestClickCovered(t *testing.T) {
 	p := openHTML(t, `<button data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Confirm</button>
 <div id="overlay" class="loading-overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>`)
-	_, err := Click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"})
+	_, err := click(ctxT(t, 400*time.Millisecond), p, nil, Target{TestID: "b"})
 	wantCode(t, err, sdk.CodeClickFailed, "covered by div#overlay.loading-overlay")
 	if attr(t, p, "body", "data-hit") != "" {
 		t.Error("a covered button was clicked")
@@ -208,7 +208,7 @@ func TestClickWaitsForOverlay(t *testing.T) {
 	p := openHTML(t, `<button data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Confirm</button>
 <div id="overlay" style="position:fixed;inset:0"></div>
 <script>setTimeout(() => document.getElementById('overlay').remove(), 300)</script>`)
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
+	if _, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
 		t.Fatal(err)
 	}
 	if attr(t, p, "body", "data-hit") != "1" {
@@ -220,13 +220,13 @@ func TestClickPrefersVisibleMatch(t *testing.T) {
 	p := openHTML(t, `<button data-testid="b" style="display:none" onclick="document.body.setAttribute('data-hit','hidden')">A</button>
 <button data-testid="b" onclick="document.body.setAttribute('data-hit','shown')">B</button>
 <div style="height:3000px"></div><button id="far" onclick="document.body.setAttribute('data-far','1')">Far</button>`)
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
+	if _, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := attr(t, p, "body", "data-hit"); got != "shown" {
 		t.Errorf("clicked %q, want the visible match", got)
 	}
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{Selector: "#far"}); err != nil {
+	if _, err := click(ctxT(t, 5*time.Second), p, nil, Target{Selector: "#far"}); err != nil {
 		t.Fatal(err)
 	}
 	if attr(t, p, "body", "data-far") != "1" {
@@ -337,7 +337,7 @@ func TestShadowAndIframe(t *testing.T) {
 		f := p.MustElement("iframe").MustFrame()
 		return attr(t, f, "body", "data-clicked")
 	}
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "frame-button"}); err != nil {
+	if _, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "frame-button"}); err != nil {
 		t.Fatal(err)
 	}
 	if frameClicked() != "yes" {
@@ -355,12 +355,12 @@ func TestShadowAndIframe(t *testing.T) {
 				t.Errorf("frame input %q", v)
 			}
 			ref = refNamed(t, refs, "button", "Shadow action", 0)
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}); err != nil {
+			if _, err := click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ref}); err != nil {
 				t.Fatal(err)
 			}
 		})
 	}
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "shadow-button"}); err != nil {
+	if _, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "shadow-button"}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -409,14 +409,14 @@ func TestClickReportsChanges(t *testing.T) {
   for (let i = 0; i < 12; i++) { const d = document.createElement('div'); d.dataset.testid = 'new-' + i; d.textContent = i; document.getElementById('box').append(d); }
   history.pushState(null, '', '#/send');">Go</button>
 <button data-testid="noop">Nothing</button>`)
-	res, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "noop"})
+	res, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "noop"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c := res.Changes; c == nil || c.URLAfter != "" || len(c.TestIDsAppeared)+len(c.TestIDsDisappeared) != 0 {
 		t.Errorf("a click that changed nothing reports %+v", c)
 	}
-	res, err = Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "go"})
+	res, err = click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,7 +446,7 @@ func TestClickHandsOverThroughBinding(t *testing.T) {
 	ctx := ctxT(t, 10*time.Second)
 	events, stop := pageEvents(p.Context(ctx))
 	defer stop()
-	res, err := Click(ctx, p, nil, Target{TestID: "go"})
+	res, err := click(ctx, p, nil, Target{TestID: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -484,14 +484,14 @@ func TestClickReportsScreens(t *testing.T) {
 			return "elsewhere"
 		},
 	}
-	res, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "go"}, ClickOptions{Screens: sc})
+	res, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "go"}, ClickOptions{Screens: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c := res.Changes; c == nil || c.ScreenBefore != "home" || c.ScreenAfter != "elsewhere" {
 		t.Errorf("changes %+v, want screen home -> elsewhere", c)
 	}
-	res, err = Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "go"})
+	res, err = click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -506,10 +506,31 @@ func TestClickMovingElement(t *testing.T) {
 	p := openHTML(t, `<style>@keyframes slide { from { transform: translateX(0) } to { transform: translateX(300px) } }
 #b { animation: slide 1s linear infinite }</style>
 <div><button id="b" data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Moving</button></div>`)
-	_, err := Click(ctxT(t, 500*time.Millisecond), p, nil, Target{TestID: "b"})
+	_, err := click(ctxT(t, 500*time.Millisecond), p, nil, Target{TestID: "b"})
 	wantCode(t, err, sdk.CodeClickFailed, "still moving")
 	if attr(t, p, "body", "data-hit") != "" {
 		t.Error("a moving button was clicked")
+	}
+}
+
+// A click's press goes through the pipe unanswered, its release after it:
+// the page sees each click's events once and in order.
+func TestClickPipedPressInOrder(t *testing.T) {
+	p := openHTML(t, `<button data-testid="b">B</button><script>
+  window.seen = [];
+  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'])
+    document.querySelector('button').addEventListener(type, () => seen.push(type));
+</script>`)
+	const n = 20
+	for range n {
+		if _, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := p.MustEval(`() => seen.join(' ')`).String()
+	want := strings.TrimSpace(strings.Repeat("pointerdown mousedown pointerup mouseup click ", n))
+	if got != want {
+		t.Fatalf("the page saw\n%s\nwant %d times pointerdown mousedown pointerup mouseup click", got, n)
 	}
 }
 
@@ -520,7 +541,7 @@ func TestSlowMo(t *testing.T) {
 	const d = 300 * time.Millisecond
 	ctx := WithSlowMo(ctxT(t, 10*time.Second), d)
 	start := time.Now()
-	if _, err := Click(ctx, p, nil, Target{TestID: "b"}); err != nil {
+	if _, err := click(ctx, p, nil, Target{TestID: "b"}); err != nil {
 		t.Fatal(err)
 	}
 	if took := time.Since(start); took < 2*d {
@@ -561,7 +582,7 @@ func TestClickPressLandsElsewhere(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { beforePress = nil })
-	res, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"})
+	res, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -589,7 +610,7 @@ func TestClickKeepsMissing(t *testing.T) {
 		moveAway(p, 300*(presses%2)+10)
 	}
 	t.Cleanup(func() { beforePress = nil })
-	_, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"})
+	_, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"})
 	se := wantCode(t, err, sdk.CodeClickFailed, "landed on button#decoy")
 	if m, _ := se.Details["missedPresses"].([]string); len(m) != maxMisses {
 		t.Errorf("missedPresses = %v, want %d", se.Details["missedPresses"], maxMisses)

@@ -129,7 +129,7 @@ func BenchmarkObserve(b *testing.B) {
 func BenchmarkClickTestID(b *testing.B) {
 	eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
 		medianOf(b, func() error {
-			_, err := Click(ctx, p, nil, Target{TestID: "target"})
+			_, err := click(ctx, p, nil, Target{TestID: "target"})
 			return err
 		})
 	})

@@ -71,6 +71,10 @@ type ClickOptions struct {
 	// Screens, when set, adds the screen before and after to Changes,
 	// read in the same evaluations as the rest of Changes.
 	Screens *Screens
+	// Pipe, when set, is the pipe on the page's Chrome connection: the
+	// mouse press is sent through it, not waited for (but under slow
+	// motion).
+	Pipe *Pipe
 }
 
 // clickArm is the click argument of js/action.js: the page checks that the
@@ -183,7 +187,7 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 	var missed []string
 	for {
 		arm := &clickArm{Token: clickSeq.Add(1), Cap: MaxChangedTestIDs, Probe: probe, Stable: len(missed) > 0}
-		res, done, err := clickOnce(ctx, p, refs, t, arm)
+		res, done, err := clickOnce(ctx, p, refs, t, arm, o.Pipe)
 		if err != nil {
 			return ClickResult{}, err
 		}
@@ -208,7 +212,7 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 // clickOnce waits until the target is actionable, presses and releases the
 // mouse on it and reads what the page measured: nil when it cannot be read
 // (the page closed, or the read failed after the click was delivered).
-func clickOnce(ctx context.Context, p *rod.Page, refs *RefMap, t Target, arm *clickArm) (ClickResult, *after, error) {
+func clickOnce(ctx context.Context, p *rod.Page, refs *RefMap, t Target, arm *clickArm, pipe *Pipe) (ClickResult, *after, error) {
 	a, err := actionable(ctx, p, refs, t, modeClick, "", arm)
 	if err != nil {
 		return ClickResult{}, nil, err
@@ -220,21 +224,13 @@ func clickOnce(ctx context.Context, p *rod.Page, refs *RefMap, t Target, arm *cl
 	if beforePress != nil {
 		beforePress(pc)
 	}
-	for _, typ := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
-		if err := slowMo(ctx); err != nil {
-			return ClickResult{}, nil, err
+	if err := pressRelease(ctx, pc, a.X, a.Y, pipe); err != nil {
+		if pageClosed(p, err) {
+			res.PageClosedAfterClick = true
+			return res, nil, nil
 		}
-		err := proto.InputDispatchMouseEvent{
-			Type: typ, X: a.X, Y: a.Y, Button: proto.InputMouseButtonLeft, Buttons: new(1), ClickCount: 1,
-		}.Call(pc)
-		if err != nil {
-			if pageClosed(p, err) {
-				res.PageClosedAfterClick = true
-				return res, nil, nil
-			}
-			return ClickResult{}, nil, sdk.Errorf(sdk.CodeClickFailed, "click %s: %v", t, err).
-				WithDetails(map[string]any{"target": t.String()})
-		}
+		return ClickResult{}, nil, sdk.Errorf(sdk.CodeClickFailed, "click %s: %v", t, err).
+			WithDetails(map[string]any{"target": t.String()})
 	}
 	done, err := afterClick(pc, arm, events)
 	res.PageClosedAfterClick = done.Closed
@@ -242,6 +238,31 @@ func clickOnce(ctx context.Context, p *rod.Page, refs *RefMap, t Target, arm *cl
 		return res, nil, nil
 	}
 	return res, &done, nil
+}
+
+// pressRelease presses and releases the left mouse button at x, y of p,
+// the press through pipe when there is one and no slow motion, and returns
+// once the page has handled the release.
+func pressRelease(ctx context.Context, p *rod.Page, x, y float64, pipe *Pipe) error {
+	ev := func(typ proto.InputDispatchMouseEventType) proto.InputDispatchMouseEvent {
+		return proto.InputDispatchMouseEvent{Type: typ, X: x, Y: y, Button: proto.InputMouseButtonLeft, Buttons: new(1), ClickCount: 1}
+	}
+	press, release := ev(proto.InputDispatchMouseEventTypeMousePressed), ev(proto.InputDispatchMouseEventTypeMouseReleased)
+	if pipe != nil && slowMoOf(ctx) == 0 {
+		if err := pipe.send(p.SessionID, press.ProtoReq(), press); err != nil {
+			return err
+		}
+		return release.Call(p)
+	}
+	for _, e := range []proto.InputDispatchMouseEvent{press, release} {
+		if err := slowMo(ctx); err != nil {
+			return err
+		}
+		if err := e.Call(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // clickedBinding is the binding through which the page hands over its

@@ -22,7 +22,7 @@ func TestRefSurvivesInsertAbove(t *testing.T) {
 			refs := snap(ctxT(t, 5*time.Second), t, p)
 			beta := refNamed(t, refs, "button", "Beta", 0)
 			ins := refNamed(t, refs, "button", "Insert", 0)
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ins}); err != nil {
+			if _, err := click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ins}); err != nil {
 				t.Fatal(err)
 			}
 			// The record of that click: the Insert button keeps its ref,
@@ -36,7 +36,7 @@ func TestRefSurvivesInsertAbove(t *testing.T) {
 					t.Errorf("record node %+v: ref %s is Insert's", n, ins)
 				}
 			}
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: beta}); err != nil {
+			if _, err := click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: beta}); err != nil {
 				t.Fatal(err)
 			}
 			if attr(t, p, "#beta", "data-hit") != "1" || attr(t, p, "#alpha", "data-hit") != "" {
@@ -73,17 +73,17 @@ func TestRefOfChangedElementIsStale(t *testing.T) {
 <button id="swap" onclick="const n = document.createElement('button'); n.id = 'new-twin'; n.textContent = 'Twin'; n.onclick = () => document.body.setAttribute('data-hit', n.id); document.getElementById('box').replaceChildren(n)">Swap</button>`)
 			refs := snap(ctxT(t, 5*time.Second), t, p)
 			rename := refNamed(t, refs, "button", "Rename me", 0)
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: rename}); err != nil {
+			if _, err := click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: rename}); err != nil {
 				t.Fatal(err)
 			}
-			_, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: rename})
+			_, err := click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: rename})
 			wantCode(t, err, sdk.CodeTargetNotFound, "changed", "Renamed", "mm_describe_screen")
 
 			twin := refNamed(t, refs, "button", "Twin", 0)
-			if _, err := Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: refNamed(t, refs, "button", "Swap", 0)}); err != nil {
+			if _, err := click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: refNamed(t, refs, "button", "Swap", 0)}); err != nil {
 				t.Fatal(err)
 			}
-			_, err = Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: twin})
+			_, err = click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: twin})
 			wantCode(t, err, sdk.CodeTargetNotFound, "mm_describe_screen")
 			if got := attr(t, p, "body", "data-hit"); got != "" {
 				t.Fatalf("a stale ref clicked %s", got)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
 )
@@ -24,10 +25,11 @@ const chromeBin = "/usr/lib/chromium/chromium"
 var (
 	update = flag.Bool("update", false, "rewrite testdata/*.golden.json")
 
-	browser *rod.Browser
-	server  *httptest.Server
-	pages   sync.Map // path -> html
-	pageSeq atomic.Int64
+	browser  *rod.Browser
+	testPipe *Pipe // on browser's connection
+	server   *httptest.Server
+	pages    sync.Map // path -> html
+	pageSeq  atomic.Int64
 )
 
 func TestMain(m *testing.M) {
@@ -62,7 +64,16 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "launch chrome:", err)
 		return 1
 	}
-	browser = rod.New().ControlURL(u)
+	// The tests' clicks go through a pipe on the connection, as the host's
+	// do.
+	ws := &cdp.WebSocket{}
+	if err := ws.Connect(context.Background(), u, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "connect chrome:", err)
+		l.Kill()
+		return 1
+	}
+	testPipe = NewPipe(ws)
+	browser = rod.New().Client(cdp.New().Start(ws))
 	if err := browser.Connect(); err != nil {
 		fmt.Fprintln(os.Stderr, "connect chrome:", err)
 		l.Kill()
@@ -133,6 +144,17 @@ func attr(tb testing.TB, p *rod.Page, selector, name string) string {
 type rodPage = rod.Page
 
 func itoa(i int) string { return fmt.Sprint(i) }
+
+// click is Click as the host makes it: the press through the pipe on the
+// test browser's connection.
+func click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...ClickOptions) (ClickResult, error) {
+	var o ClickOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	o.Pipe = testPipe
+	return Click(ctx, p, refs, t, o)
+}
 
 //go:embed testdata/page.html
 var fixtures embed.FS

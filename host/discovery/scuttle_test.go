@@ -53,7 +53,7 @@ func TestScuttledMainWorld(t *testing.T) {
 	if _, err := Type(ctxT(t, 5*time.Second), p, snapRefs, Target{A11yRef: refNamed(t, snapRefs, "textbox", "Password", 0)}, "correct horse"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "unlock-submit"}); err != nil {
+	if _, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "unlock-submit"}); err != nil {
 		t.Fatal(err)
 	}
 	if got := attr(t, p, "body", "data-unlocked"); got != "13" {
@@ -82,7 +82,7 @@ func TestNavigationRecreatesWorld(t *testing.T) {
 	if err != nil || len(ids) != 1 || ids[0].TestID != "two" {
 		t.Fatalf("after: %v %v", ids, err)
 	}
-	_, err = Click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: "e1"})
+	_, err = click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: "e1"})
 	wantCode(t, err, "MM_TARGET_NOT_FOUND", "take a fresh snapshot")
 }
 
@@ -92,7 +92,7 @@ func TestClickClosesPage(t *testing.T) {
 	popup := serve(`<!doctype html><button data-testid="confirm" onclick="window.close()">Confirm</button><button data-testid="stay">Stay</button>`)
 	p := openHTML(t, `<button data-testid="open" onclick="window.open('`+popup+`', 'pop', 'popup,width=400,height=300')">Open</button>`)
 	wait := p.WaitOpen()
-	if _, err := Click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "open"}); err != nil {
+	if _, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "open"}); err != nil {
 		t.Fatal(err)
 	}
 	q, err := wait()
@@ -103,11 +103,11 @@ func TestClickClosesPage(t *testing.T) {
 	if err := q.Timeout(5 * time.Second).WaitLoad(); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Click(ctxT(t, 5*time.Second), q, nil, Target{TestID: "stay"})
+	res, err := click(ctxT(t, 5*time.Second), q, nil, Target{TestID: "stay"})
 	if err != nil || res.PageClosedAfterClick {
 		t.Fatalf("a click that keeps the page open: %+v, %v", res, err)
 	}
-	res, err = Click(ctxT(t, 5*time.Second), q, nil, Target{TestID: "confirm"})
+	res, err = click(ctxT(t, 5*time.Second), q, nil, Target{TestID: "confirm"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func WithSlowMo(ctx context.Context, d time.Duration) context.Context {
 // slowMo waits the slow motion of ctx before one input event; it returns
 // ctx's error when ctx ends first.
 func slowMo(ctx context.Context) error {
-	d, _ := ctx.Value(slowMoKey{}).(time.Duration)
+	d := slowMoOf(ctx)
 	if d <= 0 {
 		return nil
 	}
@@ -33,4 +33,10 @@ func slowMo(ctx context.Context) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// slowMoOf is the slow motion of ctx, 0 when there is none.
+func slowMoOf(ctx context.Context) time.Duration {
+	d, _ := ctx.Value(slowMoKey{}).(time.Duration)
+	return d
 }
