@@ -15,6 +15,14 @@ import (
 // tools' timeoutMs default).
 const DefaultTimeout = 30 * time.Second
 
+// bounded is ctx, with DefaultTimeout when it has no deadline.
+func bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, DefaultTimeout)
+}
+
 // mode selects what js/action.js checks and prepares.
 type mode string
 
@@ -43,11 +51,8 @@ func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode
 	if err := t.Validate(); err != nil {
 		return attempt{}, err
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
-		defer cancel()
-	}
+	ctx, cancel := bounded(ctx)
+	defer cancel()
 	p = p.Context(ctx)
 	main, err := mainFrame(p)
 	if err != nil {

@@ -172,11 +172,8 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
-		defer cancel()
-	}
+	ctx, cancel := bounded(ctx)
+	defer cancel()
 	var probe map[string]string
 	if o.Screens != nil {
 		probe = o.Screens.Probe

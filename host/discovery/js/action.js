@@ -42,12 +42,11 @@ if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
 else el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
 let r2 = rectOf(el);
 if (!sameRect(r0, r2) || animating(el) || (click && click.stable)) {
-  // Animations only advance with frames, and only once started. The first
-  // frame may be the one the box was read in (its animations already
-  // updated, its frame callbacks still to run), a tick without a frame (a
-  // starved or hidden page) proves nothing, and neither does one while an
-  // animation on the element is pending: the box must hold over two real
-  // frames, within at most five ticks.
+  // Animations only advance with frames. The first frame may be the one
+  // the box was read in (its animations already updated, its frame
+  // callbacks still to run), and a tick without a frame (a starved or
+  // hidden page) proves nothing: the box must hold over two real frames,
+  // within at most five ticks.
   let frames = 0;
   for (let i = 0; i < 5; i++) {
     const r1 = r2;
@@ -55,7 +54,7 @@ if (!sameRect(r0, r2) || animating(el) || (click && click.stable)) {
     if (!el.isConnected) return out({ state: 'stale', count, reason: 'points at an element that is no longer in the page' });
     r2 = rectOf(el);
     if (!sameRect(r1, r2)) return out({ state: 'unstable', count, reason: 'the element is still moving (animation)' });
-    if (frames >= 2 && animating(el) !== 'pending') break;
+    if (frames >= 2) break;
   }
 }
 

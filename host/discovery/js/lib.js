@@ -253,27 +253,21 @@ function sameRect(a, b) {
 
 // animating reports whether a running animation or transition targets el
 // or an element it is inside (through same-origin frames): only then may
-// its box change before the next frame without a script moving it. It is
-// 'pending' when one of them has not started yet (its box stays put until
-// it does, a few frames on a loaded machine), 'running' when they all
-// have, '' when there is none.
+// its box change before the next frame without a script moving it.
 function animating(el) {
-  let state = '';
   for (let n = el; n; ) {
     const doc = n.ownerDocument;
     if (doc.getAnimations) {
       for (const a of doc.getAnimations()) {
         const t = a.playState === 'running' && a.effect && a.effect.target;
-        if (!t || !composedContains(t, n)) continue;
-        if (a.pending) return 'pending';
-        state = 'running';
+        if (t && composedContains(t, n)) return true;
       }
     }
     let fe = null;
     try { fe = doc.defaultView && doc.defaultView.frameElement; } catch (e) { fe = null; }
     n = fe;
   }
-  return state;
+  return false;
 }
 
 // frameTick resolves at the next frame with true, or after 50 ms without
