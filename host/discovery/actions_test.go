@@ -576,13 +576,12 @@ func moveAway(p *rodPage, left int) {
 func TestClickPressLandsElsewhere(t *testing.T) {
 	p := openHTML(t, movedAway)
 	presses := 0
-	beforePress = func(*rodPage) {
+	move := func(*rodPage) {
 		if presses++; presses == 1 {
 			moveAway(p, 300)
 		}
 	}
-	t.Cleanup(func() { beforePress = nil })
-	res, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"})
+	res, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}, ClickOptions{beforePress: move})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -605,12 +604,11 @@ func TestClickPressLandsElsewhere(t *testing.T) {
 func TestClickKeepsMissing(t *testing.T) {
 	p := openHTML(t, movedAway)
 	presses := 0
-	beforePress = func(*rodPage) {
+	move := func(*rodPage) {
 		presses++
 		moveAway(p, 300*(presses%2)+10)
 	}
-	t.Cleanup(func() { beforePress = nil })
-	_, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"})
+	_, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}, ClickOptions{beforePress: move})
 	se := wantCode(t, err, sdk.CodeClickFailed, "landed on button#decoy")
 	if m, _ := se.Details["missedPresses"].([]string); len(m) != maxMisses {
 		t.Errorf("missedPresses = %v, want %d", se.Details["missedPresses"], maxMisses)

@@ -75,6 +75,9 @@ type ClickOptions struct {
 	// mouse press is sent through it, not waited for (but under slow
 	// motion).
 	Pipe *Pipe
+	// beforePress, when set (tests), runs between the read of the
+	// target's box and each press.
+	beforePress func(p *rod.Page)
 }
 
 // clickArm is the click argument of js/action.js: the page checks that the
@@ -92,10 +95,6 @@ type clickArm struct {
 // maxMisses bounds the presses of one click that land on another element
 // (the page stopped them) before Click gives up.
 const maxMisses = 5
-
-// beforePress, when set (tests only), runs between the read of the
-// target's box and the press.
-var beforePress func(p *rod.Page)
 
 // clickSeq numbers clicks, so a measure is never taken for another click.
 var clickSeq atomic.Int64
@@ -184,7 +183,7 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 	var missed []string
 	for {
 		arm := &clickArm{Token: clickSeq.Add(1), Cap: MaxChangedTestIDs, Probe: probe, Stable: len(missed) > 0}
-		res, done, err := clickOnce(ctx, p, refs, t, arm, o.Pipe)
+		res, done, err := clickOnce(ctx, p, refs, t, arm, o)
 		if err != nil {
 			return ClickResult{}, err
 		}
@@ -209,7 +208,7 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 // clickOnce waits until the target is actionable, presses and releases the
 // mouse on it and reads what the page measured: nil when it cannot be read
 // (the page closed, or the read failed after the click was delivered).
-func clickOnce(ctx context.Context, p *rod.Page, refs *RefMap, t Target, arm *clickArm, pipe *Pipe) (ClickResult, *after, error) {
+func clickOnce(ctx context.Context, p *rod.Page, refs *RefMap, t Target, arm *clickArm, o ClickOptions) (ClickResult, *after, error) {
 	a, err := actionable(ctx, p, refs, t, modeClick, "", arm)
 	if err != nil {
 		return ClickResult{}, nil, err
@@ -218,10 +217,10 @@ func clickOnce(ctx context.Context, p *rod.Page, refs *RefMap, t Target, arm *cl
 	pc := p.Context(ctx)
 	events, stop := pageEvents(pc)
 	defer stop()
-	if beforePress != nil {
-		beforePress(pc)
+	if o.beforePress != nil {
+		o.beforePress(pc)
 	}
-	if err := pressRelease(ctx, pc, a.X, a.Y, pipe); err != nil {
+	if err := pressRelease(ctx, pc, a.X, a.Y, o.Pipe); err != nil {
 		if pageClosed(p, err) {
 			res.PageClosedAfterClick = true
 			return res, nil, nil
