@@ -466,6 +466,30 @@ func TestClickHandsOverThroughBinding(t *testing.T) {
 	}
 }
 
+// What a click's default action does (a form submitted, a label's control
+// toggled: both run after the click event has ended) is in its changes.
+func TestClickChangesIncludeDefaultAction(t *testing.T) {
+	p := openHTML(t, `<div id="box"></div>
+<form onsubmit="event.preventDefault(); const d = document.createElement('div'); d.dataset.testid = 'submitted'; d.textContent = 's'; box.append(d);">
+  <input name="q"><button data-testid="send">Send</button>
+</form>
+<label data-testid="agree">Agree <input type="checkbox" onchange="const d = document.createElement('div'); d.dataset.testid = 'agreed'; d.textContent = 'a'; box.append(d);"></label>
+<button data-testid="plain" onclick="const d = document.createElement('div'); d.dataset.testid = 'plain-' + box.children.length; d.textContent = 'p'; box.append(d);">Plain</button>`)
+	for _, tc := range []struct{ target, want string }{
+		{"send", "submitted"},
+		{"agree", "agreed"},
+		{"plain", "plain-2"},
+	} {
+		res, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: tc.target})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := res.Changes; c == nil || strings.Join(c.TestIDsAppeared, ",") != tc.want {
+			t.Errorf("click %s: changes %+v, want %s appeared", tc.target, c, tc.want)
+		}
+	}
+}
+
 // With Screens, a click's changes name the wallet screen before and after,
 // read from the probe's elements in the same evaluations.
 func TestClickReportsScreens(t *testing.T) {

@@ -141,10 +141,38 @@ function armClick(el, token, cap, probe) {
   // window (after the page's handlers, and the microtasks a trusted event
   // runs after each of them: a React update included), or in the task the
   // guard queues on the release when no click event gets there (stopped, a
-  // missed press, or no click at all).
-  win.addEventListener('click', report, { once: true });
-  c.disarm = () => win.removeEventListener('click', report);
+  // missed press, or no click at all), or when the click has a default
+  // action still to run (a form to submit, a label's control to toggle, a
+  // link to follow: it runs after the event, in the same task).
+  const onClick = (ev) => {
+    if (ev.defaultPrevented || !activates(ev)) report();
+  };
+  win.addEventListener('click', onClick, { once: true });
+  c.disarm = () => win.removeEventListener('click', onClick);
   globalThis.__mmcpClick = c;
+}
+
+// activates reports whether click event ev has a default action that runs
+// after it: on a link, a label, a summary, a checkbox, radio or submit
+// input, or a form's submit or reset button, on its path.
+function activates(ev) {
+  for (const n of ev.composedPath()) {
+    if (n.nodeType !== 1) continue;
+    switch (n.localName) {
+      case 'a': case 'area':
+        if (n.hasAttribute('href')) return true;
+        break;
+      case 'label': case 'summary':
+        return true;
+      case 'input':
+        if (['checkbox', 'radio', 'submit', 'image', 'reset'].includes(n.type)) return true;
+        break;
+      case 'button':
+        if (n.form && (n.type === 'submit' || n.type === 'reset')) return true;
+        break;
+    }
+  }
+  return false;
 }
 
 // finishClick measures the state after click c once and returns its JSON.
