@@ -121,7 +121,7 @@ func answerTimes(b *testing.B, h *Host, n int, floor, call func()) (floorMs, ans
 // 1,000+-node page and a 10,000+-node page, and reports the medians and
 // their ratio (x-floor, the answer of a call made on an idle session): the
 // speed targets of the project. b2b-ms is the median of the same calls back
-// to back.
+// to back; mcp-roundtrip is the share of every answer that is MCP itself.
 func BenchmarkPrimitives(b *testing.B) {
 	h, ws := walletHost(b)
 	launch(b, h, map[string]any{"stateMode": "default"})
@@ -132,6 +132,18 @@ func BenchmarkPrimitives(b *testing.B) {
 		{"10k-nodes", rowsPage(b, 800)},
 	}
 	ctx := context.Background()
+	// what every answer through MCP pays before any page work: a call that
+	// reads the knowledge store and touches no page
+	b.Run("mcp-roundtrip", func(b *testing.B) {
+		var ds []time.Duration
+		for i := 0; i < b.N; i++ {
+			must(b, h.Call("mm_knowledge_last", map[string]any{"n": 1}))
+			start := time.Now()
+			must(b, h.Call("mm_knowledge_last", map[string]any{"n": 1}))
+			ds = append(ds, time.Since(start))
+		}
+		b.ReportMetric(median(ds), "median-ms")
+	})
 	for _, pg := range pages {
 		if pg.url != "" {
 			must(b, h.Call("mm_navigate", map[string]any{"screen": "url", "url": pg.url}))
