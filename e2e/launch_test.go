@@ -200,11 +200,18 @@ func TestLaunchDefaultSession(t *testing.T) {
 		}) {
 			t.Fatalf("no transaction hash on the dapp: %q", hash)
 		}
+		// Anvil mines right after it answers the send: for a moment there
+		// is no receipt yet.
 		var receipt struct {
 			Status string
 			From   string
 		}
-		ethRPC(t, url, "eth_getTransactionReceipt", &receipt, hash)
+		if !eventually(10*time.Second, func() bool {
+			ethRPC(t, url, "eth_getTransactionReceipt", &receipt, hash)
+			return receipt.Status != ""
+		}) {
+			t.Fatalf("no receipt for %s", hash)
+		}
 		if receipt.Status != "0x1" || !strings.EqualFold(receipt.From, account0) {
 			t.Fatalf("receipt %+v", receipt)
 		}

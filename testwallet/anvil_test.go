@@ -142,9 +142,8 @@ func TestDappConnectAndSendThroughPopups(t *testing.T) {
 	if len(hash) != 66 {
 		t.Fatalf("eth_sendTransaction = %v, want a tx hash", got)
 	}
-	var receipt struct{ Status string }
-	if err := rpcCall(rpcURL, "eth_getTransactionReceipt", []any{hash}, &receipt); err != nil || receipt.Status != "0x1" {
-		t.Errorf("receipt status %q (%v), want 0x1", receipt.Status, err)
+	if status := waitReceipt(t, rpcURL, hash); status != "0x1" {
+		t.Errorf("receipt status %q, want 0x1", status)
 	}
 	w.waitGone(t, popup)
 

@@ -417,6 +417,26 @@ func startAnvil(t *testing.T) string {
 	}
 }
 
+// waitReceipt waits for the receipt of the transaction hash and returns its
+// status. Anvil answers eth_sendTransaction once the transaction is in its
+// pool and mines it right after (automine), so for a moment after the hash
+// comes back there is no receipt yet (eth_getTransactionReceipt is null).
+func waitReceipt(t *testing.T, rpcURL, hash string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var receipt *struct{ Status string }
+		err := rpcCall(rpcURL, "eth_getTransactionReceipt", []any{hash}, &receipt)
+		if err == nil && receipt != nil {
+			return receipt.Status
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no receipt for %s within 10s (last error %v)", hash, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func rpcCall(rpcURL, method string, params []any, out any) error {
 	if params == nil {
 		params = []any{}
