@@ -90,29 +90,31 @@ func timeN(b *testing.B, n int, f func()) float64 {
 // answerTimes runs floor and call n times each, interleaved in
 // alternating order (what one leaves behind, such as a frame just
 // captured, falls on both alike), each right after the session is idle
-// (the previous call's step record written; mm_knowledge_last waits for it
-// without taking the session), and returns their median times; then it
+// (idleTime), and returns their median times; then it
 // runs call n times back to back and returns that median too (each call
 // then also waits for the previous call's record: its state read, and for
 // click, navigate and screenshot the full observation of the page).
 func answerTimes(b *testing.B, h *Host, n int, floor, call func()) (floorMs, answer, backToBack float64) {
 	var fs, ds []time.Duration
-	timed := func(f func(), into *[]time.Duration) {
-		must(b, h.Call("mm_knowledge_last", map[string]any{"n": 1}))
-		start := time.Now()
-		f()
-		*into = append(*into, time.Since(start))
-	}
 	for i := 0; i < n; i++ {
 		if i%2 == 0 {
-			timed(floor, &fs)
-			timed(call, &ds)
+			fs = append(fs, idleTime(b, h, floor))
+			ds = append(ds, idleTime(b, h, call))
 		} else {
-			timed(call, &ds)
-			timed(floor, &fs)
+			ds = append(ds, idleTime(b, h, call))
+			fs = append(fs, idleTime(b, h, floor))
 		}
 	}
 	return median(fs), median(ds), timeN(b, n, call)
+}
+
+// idleTime times f right after the session is idle (mm_knowledge_last
+// waits for the previous call's step record without taking the session).
+func idleTime(b *testing.B, h *Host, f func()) time.Duration {
+	must(b, h.Call("mm_knowledge_last", map[string]any{"n": 1}))
+	start := time.Now()
+	f()
+	return time.Since(start)
 }
 
 // BenchmarkPrimitives times snapshot, navigate, screenshot and click
@@ -137,10 +139,7 @@ func BenchmarkPrimitives(b *testing.B) {
 	b.Run("mcp-roundtrip", func(b *testing.B) {
 		var ds []time.Duration
 		for i := 0; i < b.N; i++ {
-			must(b, h.Call("mm_knowledge_last", map[string]any{"n": 1}))
-			start := time.Now()
-			must(b, h.Call("mm_knowledge_last", map[string]any{"n": 1}))
-			ds = append(ds, time.Since(start))
+			ds = append(ds, idleTime(b, h, func() { must(b, h.Call("mm_knowledge_last", map[string]any{"n": 1})) }))
 		}
 		b.ReportMetric(median(ds), "median-ms")
 	})
