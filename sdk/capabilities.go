@@ -17,11 +17,6 @@ type Builder interface {
 	ExtensionPath(ctx context.Context) (string, error)
 }
 
-// DefaultExtensionPath is where a MetaMask checkout's test build lands,
-// relative to the workspace: the build plugin's default, and what mm_launch
-// loads when no build plugin runs and no extensionPath is given.
-const DefaultExtensionPath = "dist/chrome"
-
 // BuildOptions are the inputs of mm_build.
 type BuildOptions struct {
 	BuildType string `json:"buildType"`

@@ -53,7 +53,7 @@ func runDoctor(ctx context.Context, cfg config.Config, args []string, stdout, st
 	checks := []check{chromeCheck(rc), displayCheck(rc), anvilCheck(rc),
 		toolCheck("node", "needed by mm_build; install Node.js (apt-get install nodejs npm)"),
 		toolCheck("yarn", "needed by mm_build; npm install -g yarn"),
-		portCheck(8545, "Anvil's default port"), portCheck(12345, "the fixture server's port (MetaMask test builds read their state there)"),
+		portCheck(sdk.DefaultAnvilPort, "Anvil's default port"), portCheck(sdk.DefaultFixturePort, "the fixture server's port (MetaMask test builds read their state there)"),
 		workspaceCheck(rc)}
 	checks = append(checks, pluginChecks(h)...)
 	checks = append(checks, artifactsCheck(rc.ArtifactsDir))

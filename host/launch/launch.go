@@ -449,11 +449,18 @@ func (l *launcher) browser(ctx context.Context) error {
 		proxy = &browser.Proxy{Server: "http://" + m.Address, Bypass: proxyBypass, SPKI: m.SPKIHash}
 	}
 	ws := WalletStart{Extension: l.p.Extension, SlowMo: time.Duration(l.in.SlowMo) * time.Millisecond, Proxy: proxy}
-	if f := l.p.Fixture; f != nil && f.OriginPort != 0 {
+	if f := l.p.Fixture; f != nil {
 		// The extension fetches its state from the fixed fixture URL
 		// without an Origin header: this session's Chrome reaches its own
-		// state's port there instead.
-		ws.Localhost = &browser.PortMap{From: f.Port, To: f.OriginPort}
+		// state's port there instead (a port of its origin's own, or the
+		// server's when it listens elsewhere).
+		to := f.OriginPort
+		if to == 0 {
+			to = f.Port
+		}
+		if to != sdk.DefaultFixturePort {
+			ws.Localhost = &browser.PortMap{From: sdk.DefaultFixturePort, To: to}
+		}
 	}
 	w, err := l.d.StartWallet(ctx, ws)
 	if err != nil {

@@ -9,16 +9,10 @@ import (
 
 // Defaults of MetaMask's E2E Anvil.
 const (
-	// DefaultPort is the port MetaMask's wallet fixtures point at.
-	DefaultPort = 8545
-	// DefaultChainID is the chain id of the "Localhost 8545" network.
-	DefaultChainID int64 = 1337
 	// DefaultMnemonic is the SRP of MetaMask's default test wallet.
 	DefaultMnemonic = "spread raise short crane omit tent fringe mandate neglect detail suspect cradle"
 	// DefaultBalance is the balance of every dev account, in ether.
 	DefaultBalance int64 = 25
-	// DefaultHardfork is the EVM hardfork Anvil runs.
-	DefaultHardfork = "prague"
 	// DefaultBlockTime is 0: automine, one block per transaction.
 	DefaultBlockTime = 0
 )
@@ -63,11 +57,11 @@ func resolve(s Settings, o sdk.ChainOptions) (sdk.ChainOptions, error) {
 		return o, sdk.Errorf(sdk.CodeInvalidInput, "port, chainId, balance and blockTime must be positive")
 	}
 	r := sdk.ChainOptions{
-		Port:      firstInt(o.Port, s.Port, DefaultPort),
-		ChainID:   firstInt64(o.ChainID, s.ChainID, DefaultChainID),
+		Port:      firstInt(o.Port, s.Port, sdk.DefaultAnvilPort),
+		ChainID:   firstInt64(o.ChainID, s.ChainID, sdk.DefaultChainID),
 		Mnemonic:  firstString(o.Mnemonic, s.Mnemonic, DefaultMnemonic),
 		Balance:   firstInt64(o.Balance, s.Balance, DefaultBalance),
-		Hardfork:  firstString(o.Hardfork, s.Hardfork, DefaultHardfork),
+		Hardfork:  firstString(o.Hardfork, s.Hardfork, sdk.DefaultHardfork),
 		BlockTime: firstInt(o.BlockTime, s.BlockTime, DefaultBlockTime),
 		RPCURL:    firstString(o.RPCURL, s.RPCURL, ""),
 		FreePort:  o.FreePort,

@@ -3,26 +3,30 @@ package chain
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 const noArgsSchema = `{"type":"object","properties":{},"additionalProperties":false}`
 
+// startSchema is the start tool's input; its defaults are sdk's.
+var startSchema = fmt.Sprintf(`{"type":"object","properties":{`+
+	`"port":{"type":"integer","minimum":1,"maximum":65535,"description":"Port on 127.0.0.1 (default %d)"},`+
+	`"freePort":{"type":"boolean","description":"Listen on a free port instead (the status says which), so that several chains run side by side"},`+
+	`"chainId":{"type":"integer","minimum":1,"description":"Chain id (default %d)"},`+
+	`"mnemonic":{"type":"string","minLength":1,"description":"BIP39 mnemonic of the dev accounts (default: MetaMask's test SRP)"},`+
+	`"balance":{"type":"integer","minimum":1,"description":"Ether per dev account (default %d)"},`+
+	`"hardfork":{"type":"string","minLength":1,"description":"EVM hardfork (default %s)"},`+
+	`"blockTime":{"type":"integer","minimum":0,"description":"Seconds per block; 0 = automine (default)"},`+
+	`"rpcUrl":{"type":"string","minLength":1,"description":"Attach to this running node instead of starting Anvil"}`+
+	`},"additionalProperties":false}`, sdk.DefaultAnvilPort, sdk.DefaultChainID, DefaultBalance, sdk.DefaultHardfork)
+
 // Tools implements sdk.ToolProvider: the chain's standalone tools.
 func (p *Plugin) Tools() []sdk.Tool {
 	return []sdk.Tool{
-		{Name: "start", Description: "Start a local Anvil chain (MetaMask's E2E settings: chain id 1337, the test wallet's mnemonic, 25 ETH per account, automine) or attach to a running node with rpcUrl. Returns the chain status.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{` +
-				`"port":{"type":"integer","minimum":1,"maximum":65535,"description":"Port on 127.0.0.1 (default 8545)"},` +
-				`"freePort":{"type":"boolean","description":"Listen on a free port instead (the status says which), so that several chains run side by side"},` +
-				`"chainId":{"type":"integer","minimum":1,"description":"Chain id (default 1337)"},` +
-				`"mnemonic":{"type":"string","minLength":1,"description":"BIP39 mnemonic of the dev accounts (default: MetaMask's test SRP)"},` +
-				`"balance":{"type":"integer","minimum":1,"description":"Ether per dev account (default 25)"},` +
-				`"hardfork":{"type":"string","minLength":1,"description":"EVM hardfork (default prague)"},` +
-				`"blockTime":{"type":"integer","minimum":0,"description":"Seconds per block; 0 = automine (default)"},` +
-				`"rpcUrl":{"type":"string","minLength":1,"description":"Attach to this running node instead of starting Anvil"}` +
-				`},"additionalProperties":false}`)},
+		{Name: "start", Description: "Start a local Anvil chain (MetaMask's E2E settings: its chain id, the test wallet's mnemonic, 25 ETH per account, automine) or attach to a running node with rpcUrl. Returns the chain status.",
+			InputSchema: json.RawMessage(startSchema)},
 		{Name: "stop", Description: "Stop the local chain (Anvil and its process group).", InputSchema: json.RawMessage(noArgsSchema)},
 		{Name: "status", Description: "Whether the local chain runs, its RPC URL, chain id and block number.", InputSchema: json.RawMessage(noArgsSchema)},
 		{Name: "snapshot", Description: "Take an EVM snapshot (evm_snapshot); returns its id for revert.", InputSchema: json.RawMessage(noArgsSchema)},

@@ -187,7 +187,7 @@ func (p *Plugin) client(ctx context.Context, url string) (*rpc.Client, error) {
 // done undoes an impersonation.
 func (p *Plugin) openSession(ctx context.Context, rpcURL string, opts sdk.DeployOptions) (*session, func(), error) {
 	if rpcURL == "" {
-		rpcURL = DefaultRPCURL
+		rpcURL = sdk.DefaultRPCURL
 	}
 	do := opts.DeployerOptions
 	if do.FromAddress != "" && do.FromPrivateKey != "" {

@@ -14,9 +14,6 @@ import (
 // Version is the plugin's version string.
 const Version = "0.1.0"
 
-// DefaultRPCURL is the chain deployed to when no RPC URL is given.
-const DefaultRPCURL = "http://127.0.0.1:8545"
-
 // Plugin deploys seedable contracts and remembers what it deployed. It
 // implements sdk.Plugin, sdk.ContractSeeder and sdk.ToolProvider.
 type Plugin struct {

@@ -12,8 +12,8 @@ const deployerOptionsSchema = `"deployerOptions":{"type":"object","properties":{
 	`"fromPrivateKey":{"type":"string","pattern":"^(0x)?[0-9a-fA-F]{64}$","description":"Deploy from this key (funded with 1 ETH first; never logged)"}` +
 	`},"additionalProperties":false}`
 
-const commonProps = `"rpcUrl":{"type":"string","minLength":1,"description":"Chain RPC URL (default http://127.0.0.1:8545)"},` +
-	`"hardfork":{"type":"string","minLength":1,"description":"EVM hardfork of the chain (default prague; muirGlacier sends legacy transactions)"},` +
+var commonProps = `"rpcUrl":{"type":"string","minLength":1,"description":"Chain RPC URL (default ` + sdk.DefaultRPCURL + `)"},` +
+	`"hardfork":{"type":"string","minLength":1,"description":"EVM hardfork of the chain (default ` + sdk.DefaultHardfork + `; muirGlacier sends legacy transactions)"},` +
 	deployerOptionsSchema
 
 // Tools implements sdk.ToolProvider.
