@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/mmerr"
 )
 
 // Envelope is the JSON object an mmcp-style tool returns as its text content
@@ -19,7 +19,7 @@ type Envelope struct {
 	// Result is the tool's result object when OK.
 	Result json.RawMessage `json:"result,omitempty"`
 	// Error describes the failure when !OK.
-	Error *sdk.Error `json:"error,omitempty"`
+	Error *mmerr.Error `json:"error,omitempty"`
 	// Meta is the envelope's timing and session metadata.
 	Meta *EnvelopeMeta `json:"meta,omitempty"`
 }
@@ -68,7 +68,7 @@ func (e *Envelope) Err() error {
 		return nil
 	}
 	if e.Error == nil {
-		return sdk.Errorf(sdk.CodeInternal, "tool returned ok=false without an error")
+		return mmerr.Errorf(mmerr.CodeInternal, "tool returned ok=false without an error")
 	}
 	return e.Error
 }
@@ -102,7 +102,7 @@ func Text(res *mcp.CallToolResult) string {
 }
 
 // ResultError reports a failed call result: an error result (IsError) as an
-// error carrying its text, an envelope with "ok": false as its *sdk.Error,
+// error carrying its text, an envelope with "ok": false as its *mmerr.Error,
 // anything else as nil.
 func ResultError(res *mcp.CallToolResult) error {
 	if res == nil {

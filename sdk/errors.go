@@ -1,9 +1,6 @@
 package sdk
 
-import (
-	"errors"
-	"fmt"
-)
+import "github.com/mmcp-dev/mmcp/sdk/mmerr"
 
 // Error codes of the mmcp envelope (spec 000 section 7 and spec 001). A
 // plugin returns them inside an *Error; the host copies them verbatim into
@@ -13,7 +10,7 @@ const (
 	CodeInvalidConfig         = "MM_INVALID_CONFIG"
 	CodeCapabilityMissing     = "MM_CAPABILITY_MISSING"
 	CodePluginCrashed         = "MM_PLUGIN_CRASHED"
-	CodeInternal              = "MM_INTERNAL_ERROR"
+	CodeInternal              = mmerr.CodeInternal
 	CodeCancelled             = "MM_CANCELLED"
 	CodeTimeout               = "MM_TIMEOUT"
 	CodeBuildFailed           = "MM_BUILD_FAILED"
@@ -49,47 +46,13 @@ const (
 	CodeSessionLimit     = "MM_SESSION_LIMIT"
 )
 
-// Error is a domain failure: something the caller asked for could not be
-// done, and the code says why. It travels over the plugin protocol as data
-// (not as a gRPC error) and ends up as the envelope's error object. Any other
-// Go error returned by a plugin is treated as an internal failure.
-type Error struct {
-	// Code is one of the Code* constants (or a plugin's own MM_* code).
-	Code string `json:"code"`
-	// Message is one sentence for a human or an agent; it should say what
-	// to do next when there is something to do.
-	Message string `json:"message"`
-	// Details carries structured context (the offending field, a log tail).
-	Details map[string]any `json:"details,omitempty"`
-}
-
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+// Error is a domain failure with an MM_* code (see package mmerr, which
+// the Go client imports without the plugin protocol).
+type Error = mmerr.Error
 
 // Errorf returns an *Error with a formatted message.
-func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
-// WithDetails returns e with the given details merged in.
-func (e *Error) WithDetails(kv map[string]any) *Error {
-	if e.Details == nil {
-		e.Details = map[string]any{}
-	}
-	for k, v := range kv {
-		e.Details[k] = v
-	}
-	return e
-}
+func Errorf(code, format string, args ...any) *Error { return mmerr.Errorf(code, format, args...) }
 
 // AsError finds an *Error in err's chain. When there is none it wraps err as
 // an MM_INTERNAL_ERROR, so callers always get a code.
-func AsError(err error) *Error {
-	if err == nil {
-		return nil
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return e
-	}
-	return &Error{Code: CodeInternal, Message: err.Error()}
-}
+func AsError(err error) *Error { return mmerr.AsError(err) }
