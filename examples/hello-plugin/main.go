@@ -21,6 +21,9 @@ import (
 // ToolProvider methods because it contributes a tool.
 type hello struct{ workspace string }
 
+// A wrong method signature fails the build instead of dropping the capability.
+var _ sdk.ToolProvider = (*hello)(nil)
+
 func (h *hello) Info() sdk.Info { return sdk.Info{Name: "hello", Version: "1.0.0"} }
 
 func (h *hello) Configure(_ context.Context, cfg sdk.Config) error {

@@ -21,6 +21,9 @@ import (
 
 type screens struct{}
 
+// A wrong method signature fails the build instead of dropping the capability.
+var _ sdk.StateSnapshotter = screens{}
+
 func (screens) Info() sdk.Info                              { return sdk.Info{Name: "screens", Version: "1.0.0"} }
 func (screens) Configure(context.Context, sdk.Config) error { return nil }
 func (screens) Stop(context.Context) error                  { return nil }
