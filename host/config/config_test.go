@@ -1,0 +1,199 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host/knowledge"
+)
+
+// workspace makes a directory with a package.json and returns it.
+func workspace(t *testing.T) string {
+	t.Helper()
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "package.json"), []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// clearEnv unsets every variable Resolve reads, for the test's duration.
+func clearEnv(t *testing.T) {
+	for _, k := range []string{"MMCP_REPO", "MMCP_EXTENSION", "MMCP_PLUGIN_PATH", "MMCP_LOG_LEVEL", "CHROME_PATH",
+		"MMCP_MAX_SESSIONS", "MMCP_SETTLE_TIMEOUT", "MMCP_TRUST_WORKSPACE_PLUGINS", "MMCP_MAX_REQUEST_BYTES", "MMCP_MAX_RECORD_BYTES"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+}
+
+func TestResolveDefaultsInWorkspace(t *testing.T) {
+	clearEnv(t)
+	ws := workspace(t)
+	c := Config{Repo: ws}
+	if err := c.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if c.ArtifactsDir != filepath.Join(ws, "test-artifacts") || c.LogLevel != "info" || c.ToolPrefix != "mm" ||
+		c.MaxRequestBytes != DefaultMaxRequestBytes || c.MaxRecordBytes != knowledge.DefaultMaxRecordBytes {
+		t.Fatalf("defaults: %+v", c)
+	}
+}
+
+func TestResolveFindsWorkspaceAboveWorkingDirectory(t *testing.T) {
+	clearEnv(t)
+	ws := workspace(t)
+	sub := filepath.Join(ws, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	c := Config{}
+	if err := c.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Repo != ws {
+		t.Fatalf("repo %q, want %q", c.Repo, ws)
+	}
+	// Relative paths are resolved against the workspace, not the working
+	// directory.
+	if got := c.Path("dist/chrome"); got != filepath.Join(ws, "dist", "chrome") {
+		t.Fatalf("Path = %q", got)
+	}
+}
+
+func TestResolveNoWorkspaceUsesStateDir(t *testing.T) {
+	clearEnv(t)
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	t.Chdir(t.TempDir()) // no package.json above a temp dir
+	c := Config{}
+	if err := c.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Repo != "" || c.ArtifactsDir != filepath.Join(state, "mmcp") {
+		t.Fatalf("repo %q artifacts %q", c.Repo, c.ArtifactsDir)
+	}
+}
+
+// TestResolveFlagBeatsEnvironment: a value given as a flag (a field set
+// before Resolve) wins over the environment; the environment fills what
+// the flags left zero.
+func TestResolveFlagBeatsEnvironment(t *testing.T) {
+	clearEnv(t)
+	ws, other := workspace(t), workspace(t)
+	t.Setenv("MMCP_REPO", other)
+	t.Setenv("MMCP_LOG_LEVEL", "debug")
+	t.Setenv("MMCP_MAX_SESSIONS", "7")
+	t.Setenv("MMCP_SETTLE_TIMEOUT", "12s")
+	t.Setenv("MMCP_EXTENSION", "build/ext")
+	t.Setenv("MMCP_PLUGIN_PATH", "p1"+string(os.PathListSeparator)+"/abs/p2")
+	t.Setenv("MMCP_TRUST_WORKSPACE_PLUGINS", "1")
+	t.Setenv("MMCP_MAX_RECORD_BYTES", "1000")
+
+	c := Config{Repo: ws, LogLevel: "warn", MaxSessions: 2}
+	if err := c.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Repo != ws || c.LogLevel != "warn" || c.MaxSessions != 2 {
+		t.Fatalf("flags lost: repo %q level %q sessions %d", c.Repo, c.LogLevel, c.MaxSessions)
+	}
+	if c.SettleTimeout != 12*time.Second || c.Extension != filepath.Join(ws, "build", "ext") || !c.TrustWorkspacePlugins || c.MaxRecordBytes != 1000 {
+		t.Fatalf("environment not applied: %+v", c)
+	}
+	if len(c.PluginPath) != 2 || c.PluginPath[0] != filepath.Join(ws, "p1") || c.PluginPath[1] != "/abs/p2" {
+		t.Fatalf("plugin path %v", c.PluginPath)
+	}
+
+	c = Config{}
+	if err := c.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Repo != other || c.LogLevel != "debug" || c.MaxSessions != 7 {
+		t.Fatalf("environment: repo %q level %q sessions %d", c.Repo, c.LogLevel, c.MaxSessions)
+	}
+}
+
+// TestResolveRefusesBadValues: every bad value is refused with a message
+// naming the setting.
+func TestResolveRefusesBadValues(t *testing.T) {
+	for _, tc := range []struct {
+		name, env, val string
+		cfg            Config
+		want           string
+	}{
+		{name: "sessions env", env: "MMCP_MAX_SESSIONS", val: "zero", want: "MMCP_MAX_SESSIONS"},
+		{name: "sessions env 0", env: "MMCP_MAX_SESSIONS", val: "0", want: "MMCP_MAX_SESSIONS"},
+		{name: "settle env", env: "MMCP_SETTLE_TIMEOUT", val: "soon", want: "MMCP_SETTLE_TIMEOUT"},
+		{name: "trust env", env: "MMCP_TRUST_WORKSPACE_PLUGINS", val: "maybe", want: "MMCP_TRUST_WORKSPACE_PLUGINS"},
+		{name: "request bytes env", env: "MMCP_MAX_REQUEST_BYTES", val: "-5", want: "MMCP_MAX_REQUEST_BYTES"},
+		{name: "tool prefix", cfg: Config{ToolPrefix: "m_m"}, want: "--tool-prefix"},
+		{name: "max tabs", cfg: Config{MaxTabs: 1}, want: "--max-tabs"},
+		{name: "max sessions", cfg: Config{MaxSessions: -1}, want: "--max-sessions"},
+		{name: "record bytes", cfg: Config{MaxRecordBytes: -1}, want: "MMCP_MAX_RECORD_BYTES"},
+		{name: "repo not a dir", cfg: Config{Repo: "/no/such/dir"}, want: "not a directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clearEnv(t)
+			if tc.env != "" {
+				t.Setenv(tc.env, tc.val)
+			}
+			c := tc.cfg
+			if c.Repo == "" {
+				c.Repo = workspace(t)
+			}
+			err := c.Resolve()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one naming %s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestConfigFile(t *testing.T) {
+	clearEnv(t)
+	ws := workspace(t)
+	if err := os.MkdirAll(filepath.Join(ws, ".mmcp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := `{"plugins": {
+		"mine": {"path": "tools/mmcp-plugin-mine", "sha256": "abc"},
+		"build": {"settings": {"command": "yarn build:test"}}
+	}}`
+	if err := os.WriteFile(filepath.Join(ws, ".mmcp", "config.json"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := Config{Repo: ws}
+	if err := c.Resolve(); err != nil {
+		t.Fatal(err)
+	}
+	if e := c.PluginEntries()["mine"]; e.Path != "tools/mmcp-plugin-mine" || e.SHA256 != "abc" {
+		t.Fatalf("entries %+v", c.PluginEntries())
+	}
+	if _, ok := c.PluginEntries()["build"]; ok {
+		t.Fatal("a settings-only entry became a plugin entry")
+	}
+	if got := string(c.PluginSettings()["build"]); !strings.Contains(got, "yarn build:test") {
+		t.Fatalf("settings %q", got)
+	}
+
+	// A broken file is an error naming it; an explicit file that is
+	// missing is an error; a missing default file is not.
+	if err := os.WriteFile(filepath.Join(ws, ".mmcp", "config.json"), []byte(`{"plugins": [`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c = Config{Repo: ws}
+	if err := c.Resolve(); err == nil || !strings.Contains(err.Error(), "config.json") {
+		t.Fatalf("broken file: %v", err)
+	}
+	c = Config{Repo: ws, ConfigFile: "nope.json"}
+	if err := c.Resolve(); err == nil || !strings.Contains(err.Error(), "config file") {
+		t.Fatalf("missing explicit file: %v", err)
+	}
+	c = Config{Repo: workspace(t)}
+	if err := c.Resolve(); err != nil {
+		t.Fatalf("missing default file: %v", err)
+	}
+}
