@@ -245,10 +245,3 @@ var (
 	_ sdk.Plugin  = (*Plugin)(nil)
 	_ sdk.Builder = (*Plugin)(nil)
 )
-
-// The capabilities this plugin serves: a wrong method signature fails the
-// build instead of silently dropping the capability.
-var (
-	_ sdk.Plugin  = (*Plugin)(nil)
-	_ sdk.Builder = (*Plugin)(nil)
-)

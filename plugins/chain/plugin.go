@@ -101,11 +101,3 @@ var (
 	_ sdk.Chain        = (*Plugin)(nil)
 	_ sdk.ToolProvider = (*Plugin)(nil)
 )
-
-// The capabilities this plugin serves: a wrong method signature fails the
-// build instead of silently dropping the capability.
-var (
-	_ sdk.Plugin       = (*Plugin)(nil)
-	_ sdk.Chain        = (*Plugin)(nil)
-	_ sdk.ToolProvider = (*Plugin)(nil)
-)

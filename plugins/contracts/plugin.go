@@ -107,11 +107,3 @@ var (
 	_ sdk.ContractSeeder = (*Plugin)(nil)
 	_ sdk.ToolProvider   = (*Plugin)(nil)
 )
-
-// The capabilities this plugin serves: a wrong method signature fails the
-// build instead of silently dropping the capability.
-var (
-	_ sdk.Plugin         = (*Plugin)(nil)
-	_ sdk.ContractSeeder = (*Plugin)(nil)
-	_ sdk.ToolProvider   = (*Plugin)(nil)
-)
