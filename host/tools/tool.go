@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
@@ -52,6 +53,10 @@ type Tool struct {
 	// handler calls Release because it knows the value is not a secret.
 	// Other arguments are withheld by the rule of package redact.
 	HoldBack string
+	// Input is the Go type a handler registered with Add decodes its
+	// arguments into (nil for other handlers): a test holds it against
+	// Schema.
+	Input reflect.Type
 }
 
 // DefaultTimeout bounds a call whose tool sets no Timeout.
@@ -165,6 +170,7 @@ func (c *Call) Decode(v any) error {
 // Add registers a tool whose handler takes its arguments decoded into In
 // (schema defaults applied, see Call.Decode): one definition per tool.
 func Add[In any](r *Runner, t Tool, fn func(ctx context.Context, c *Call, in In) (any, error)) error {
+	t.Input = reflect.TypeFor[In]()
 	t.Handler = func(ctx context.Context, c *Call) (any, error) {
 		var in In
 		if err := c.Decode(&in); err != nil {
