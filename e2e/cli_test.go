@@ -210,34 +210,17 @@ func httpStatus(t testing.TB, url string, hdr map[string]string) int {
 	return res.StatusCode
 }
 
-// launchArgs are mm_launch arguments for a default session on a free Anvil
-// port (8545 is shared with other tests).
+// launchArgs are mm_launch arguments for a default session with Anvil and
+// the fixture server on free ports.
 func launchArgs(t testing.TB) map[string]any {
-	return map[string]any{"stateMode": "default", "ports": map[string]any{"anvil": testutil.FreePort(t)}}
+	return withFreePorts(t, map[string]any{"stateMode": "default"})
 }
 
-// portBusy reports whether err is MM_PORT_IN_USE: another test holds a
-// shared port (the fixture server's 12345); retrying is then right.
-func portBusy(err error) bool {
-	var se *sdk.Error
-	return errors.As(err, &se) && se.Code == sdk.CodePortInUse
-}
-
-// handleLaunch launches a default session through h, retrying while a
-// shared port is busy.
+// handleLaunch launches a default session through h.
 func handleLaunch(t testing.TB, h *client.Handle) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		_, err := h.CallEnvelope(context.Background(), "mm_launch", launchArgs(t))
-		if err == nil {
-			return
-		}
-		if !portBusy(err) || time.Now().After(deadline) {
-			t.Fatalf("launch: %v", err)
-		}
-		t.Logf("shared port busy, retrying: %v", err)
-		time.Sleep(2 * time.Second)
+	if _, err := h.CallEnvelope(context.Background(), "mm_launch", launchArgs(t)); err != nil {
+		t.Fatalf("launch: %v", err)
 	}
 }
 
@@ -437,19 +420,7 @@ func TestCLIReplay(t *testing.T) {
 		{"mm_cleanup", `{}`, true},
 	}
 	p := startServe(t, ws)
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		r := mmcpCLI(t, ws, "call", "--log", flowLog, flow[0].tool, flow[0].args)
-		if r.Code == 0 {
-			break
-		}
-		if !strings.Contains(r.Stdout, "MM_PORT_IN_USE") || time.Now().After(deadline) {
-			t.Fatalf("launch: exit %d\n%s", r.Code, r.Stdout)
-		}
-		_ = os.Remove(flowLog) // the log starts with the launch that worked
-		time.Sleep(2 * time.Second)
-	}
-	for _, c := range flow[1:] {
+	for _, c := range flow {
 		r := mmcpCLI(t, ws, "call", "--log", flowLog, c.tool, c.args)
 		if (r.Code == 0) != c.ok {
 			t.Fatalf("%s %s: exit %d\n%s", c.tool, c.args, r.Code, r.Stdout)
@@ -465,16 +436,7 @@ func TestCLIReplay(t *testing.T) {
 	}
 
 	startServe(t, ws)
-	var r cliResult
-	for {
-		r = mmcpCLI(t, ws, "replay", flowLog, "--keep-going", "--log", replayLog)
-		if !strings.Contains(r.Stdout, "FAIL line 1 mm_launch") || !strings.Contains(r.Stdout, "MM_PORT_IN_USE") || time.Now().After(deadline) {
-			break
-		}
-		_ = os.Remove(replayLog)
-		mmcpCLI(t, ws, "call", "mm_cleanup")
-		time.Sleep(2 * time.Second)
-	}
+	r := mmcpCLI(t, ws, "replay", flowLog, "--keep-going", "--log", replayLog)
 	if r.Code != 1 || !strings.Contains(r.Stdout, "replay: 7 calls, 6 ok, 1 failed") {
 		t.Fatalf("replay: exit %d\nstdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, tail(r.Stderr, 20))
 	}

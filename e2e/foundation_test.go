@@ -350,8 +350,8 @@ func TestDebugReattach(t *testing.T) {
 		t.Fatalf("greeting %q", out.Greeting)
 	}
 	h.Close()
-	// The host never kills a reattached plugin.
-	time.Sleep(200 * time.Millisecond)
+	// The host never kills a reattached plugin: it has exited, and the
+	// plugin still runs.
 	if err := dbg.Process.Signal(syscall.Signal(0)); err != nil {
 		t.Fatal("the host killed the reattached plugin")
 	}
@@ -366,7 +366,10 @@ func TestPluginCrashAndRelaunch(t *testing.T) {
 	must(t, h.Call("slow_pid", map[string]any{})).Decode(t, &first)
 	done := make(chan Envelope, 1)
 	go func() { done <- h.Call("slow_sleep", map[string]any{"ms": 20000, "lines": 3}) }()
-	time.Sleep(300 * time.Millisecond)
+	// The plugin logs its lines, then sleeps: the call is in flight.
+	if !eventually(10*time.Second, func() bool { return strings.Contains(h.Stderr.String(), "line 2 of noisy plugin output") }) {
+		t.Fatalf("the plugin never logged its lines; host stderr:\n%s", tail(h.Stderr.String(), 20))
+	}
 	if err := syscall.Kill(first.Pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

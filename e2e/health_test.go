@@ -81,7 +81,7 @@ func TestSessionHealth(t *testing.T) {
 			h, ws := walletHost(t)
 			port := testutil.FreePort(t)
 			args := map[string]any{"ports": map[string]any{"anvil": port}}
-			first := launchRetry(t, h, args)
+			first := launchFree(t, h, args)
 			tc.kill(t, h, ws, port)
 			killed := time.Now()
 
@@ -127,7 +127,7 @@ func TestSessionHealth(t *testing.T) {
 			}
 
 			// mm_launch replaces the broken session without mm_cleanup.
-			res := launchRetry(t, h, args)
+			res := launchFree(t, h, args)
 			if res["sessionId"] == first["sessionId"] || !slices.Contains(steps(res), "replace") {
 				t.Fatalf("relaunch: session %v (was %v), steps %v", res["sessionId"], first["sessionId"], steps(res))
 			}

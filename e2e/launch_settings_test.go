@@ -31,7 +31,9 @@ func TestLaunchChainSettings(t *testing.T) {
 	writeConfig(t, ws, `{"plugins":{"chain":{"settings":{"port":`+strconv.Itoa(port)+`,"chainId":31338}}}}`)
 	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless"}})
 	t.Cleanup(func() { h.Call("mm_cleanup", map[string]any{}) })
-	res := launchRetry(t, h, map[string]any{})
+	// The chain's port comes from the settings; the fixture's is free.
+	var res map[string]any
+	must(t, h.Call("mm_launch", map[string]any{"ports": map[string]any{"fixtureServer": testutil.FreePort(t)}})).Decode(t, &res)
 	st := launchState(t, res)
 	if st.ChainID == nil || *st.ChainID != 31338 {
 		t.Fatalf("wallet chain id %v, want the configured 31338 (state %+v)", st.ChainID, st)
@@ -75,7 +77,7 @@ func TestLaunchBuildSettingsExtensionPath(t *testing.T) {
 	if err := testwallet.WriteTo(filepath.Join(ws, "out", "wallet")); err != nil {
 		t.Fatal(err)
 	}
-	st := launchState(t, launchRetry(t, h, args))
+	st := launchState(t, launchFree(t, h, args))
 	if st.CurrentScreen != "home" {
 		t.Fatalf("launch state %+v", st)
 	}

@@ -20,24 +20,40 @@ import (
 
 const account1 = "0x09781764c08de8ca82e156bbf156a3ca217c7950"
 
-// launchRetry launches like launch, but reruns while another agent's test
-// holds a shared port (12345, 8545): MM_PORT_IN_USE is then not ours.
-func launchRetry(t testing.TB, h *Host, args map[string]any) map[string]any {
+// launchFree launches like launch, with Anvil and the fixture server on
+// free ports where args gives none, so that no test meets another's
+// leftover on a default port.
+func launchFree(t testing.TB, h *Host, args map[string]any) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		env := h.Call("mm_launch", args)
-		if env.OK {
-			var out map[string]any
-			env.Decode(t, &out)
-			return out
-		}
-		if env.Error.Code != "MM_PORT_IN_USE" || time.Now().After(deadline) {
-			t.Fatalf("launch failed: %+v\nstderr tail:\n%s", env.Error, tail(h.Stderr.String(), 20))
-		}
-		t.Logf("shared port busy, retrying: %s", env.Error.Message)
-		time.Sleep(2 * time.Second)
+	env := h.Call("mm_launch", withFreePorts(t, args))
+	if !env.OK {
+		t.Fatalf("launch failed: %+v\nstderr tail:\n%s", env.Error, tail(h.Stderr.String(), 20))
 	}
+	var out map[string]any
+	env.Decode(t, &out)
+	return out
+}
+
+// withFreePorts returns args with ports.anvil and ports.fixtureServer set
+// to free ports where args has none.
+func withFreePorts(t testing.TB, args map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range args {
+		out[k] = v
+	}
+	ports := map[string]any{}
+	if p, ok := args["ports"].(map[string]any); ok {
+		for k, v := range p {
+			ports[k] = v
+		}
+	}
+	for _, k := range []string{"anvil", "fixtureServer"} {
+		if _, ok := ports[k]; !ok {
+			ports[k] = testutil.FreePort(t)
+		}
+	}
+	out["ports"] = ports
+	return out
 }
 
 // launchState decodes a launch result's state.
@@ -150,7 +166,8 @@ func nothingLeft(t *testing.T, ws string, anvilPort int) {
 // lands on Anvil.
 func TestLaunchDefaultSession(t *testing.T) {
 	h, ws := walletHost(t)
-	res := launchRetry(t, h, map[string]any{"goal": "default launch", "flowTags": []string{"launch"}, "tags": []string{"e2e"}})
+	var res map[string]any
+	must(t, h.Call("mm_launch", map[string]any{"goal": "default launch", "flowTags": []string{"launch"}, "tags": []string{"e2e"}})).Decode(t, &res)
 	st := launchState(t, res)
 	if st.CurrentScreen != "home" || !st.IsUnlocked {
 		t.Fatalf("launch state %+v", st)
@@ -164,7 +181,7 @@ func TestLaunchDefaultSession(t *testing.T) {
 	if got := strings.Join(steps(res), ","); got != "chain,fixture,mocks,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
 	}
-	// Port 8545 is shared with other tests: remember our Anvil by pid.
+	// The default launch runs Anvil on its default port.
 	ours := anvilOn(8545)
 	if len(ours) != 1 {
 		t.Fatalf("Anvil processes on port 8545: %v", ours)
@@ -242,7 +259,7 @@ func pidAlive(pid int) bool {
 func TestLaunchAnvilPort(t *testing.T) {
 	h, ws := walletHost(t)
 	port := testutil.FreePort(t)
-	res := launchRetry(t, h, map[string]any{"ports": map[string]any{"anvil": port}})
+	res := launchFree(t, h, map[string]any{"ports": map[string]any{"anvil": port}})
 	st := launchState(t, res)
 	if st.CurrentScreen != "home" || st.Balance == nil || *st.Balance != "25 ETH" {
 		t.Fatalf("launch state %+v (balance %v)", st, st.Balance)
@@ -262,7 +279,7 @@ func TestLaunchAnvilPort(t *testing.T) {
 // TestLaunchOnboarding: the onboarding state lands on the welcome screen.
 func TestLaunchOnboarding(t *testing.T) {
 	h, _ := walletHost(t)
-	res := launchRetry(t, h, map[string]any{"stateMode": "onboarding", "ports": map[string]any{"anvil": testutil.FreePort(t)}})
+	res := launchFree(t, h, map[string]any{"stateMode": "onboarding", "ports": map[string]any{"anvil": testutil.FreePort(t)}})
 	if st := launchState(t, res); st.CurrentScreen != "onboarding-welcome" || st.IsUnlocked {
 		t.Fatalf("launch state %+v", st)
 	}
@@ -309,7 +326,7 @@ func TestLaunchCustomFixture(t *testing.T) {
 			"NetworkController": map[string]any{"providerConfig": map[string]any{
 				"rpcUrl": "http://localhost:" + strconv.Itoa(anvil), "chainId": "0x539", "nickname": "Localhost", "ticker": "ETH"}},
 		}
-		res := launchRetry(t, h, map[string]any{"stateMode": "custom", "fixture": fixture, "ports": map[string]any{"anvil": anvil}})
+		res := launchFree(t, h, map[string]any{"stateMode": "custom", "fixture": fixture, "ports": map[string]any{"anvil": anvil}})
 		if st := launchState(t, res); st.CurrentScreen != "onboarding-welcome" {
 			t.Fatalf("launch state %+v", st)
 		}
@@ -318,7 +335,7 @@ func TestLaunchCustomFixture(t *testing.T) {
 
 	t.Run("account 1 selected", func(t *testing.T) {
 		fx := defaultStateWith(t, h, account1)
-		res := launchRetry(t, h, map[string]any{"stateMode": "custom", "fixture": fx, "ports": map[string]any{"anvil": anvil}})
+		res := launchFree(t, h, map[string]any{"stateMode": "custom", "fixture": fx, "ports": map[string]any{"anvil": anvil}})
 		if st := launchState(t, res); st.CurrentScreen != "unlock" || st.IsUnlocked {
 			t.Fatalf("launch state %+v", st)
 		}
@@ -356,7 +373,7 @@ func TestLaunchPresetFile(t *testing.T) {
 		t.Fatalf("Anvil left after the refused preset")
 	}
 
-	res := launchRetry(t, h, map[string]any{"fixturePreset": "teamAccount1", "ports": map[string]any{"anvil": anvil}})
+	res := launchFree(t, h, map[string]any{"fixturePreset": "teamAccount1", "ports": map[string]any{"anvil": anvil}})
 	st := launchState(t, res)
 	if st.CurrentScreen != "home" || !st.IsUnlocked || st.AccountAddress == nil || !strings.EqualFold(*st.AccountAddress, account1) {
 		t.Fatalf("launch state %+v (account %v)", st, st.AccountAddress)
@@ -408,7 +425,7 @@ func TestLaunchFailsHalfway(t *testing.T) {
 		}
 		nothingLeft(t, ws, anvil)
 		// The host is clean: the next launch works.
-		res := launchRetry(t, h, map[string]any{"ports": map[string]any{"anvil": anvil}})
+		res := launchFree(t, h, map[string]any{"ports": map[string]any{"anvil": anvil}})
 		if st := launchState(t, res); st.CurrentScreen != "home" {
 			t.Fatalf("relaunch state %+v", st)
 		}
@@ -419,15 +436,7 @@ func TestLaunchFailsHalfway(t *testing.T) {
 	t.Run("Chrome fails after the fixture server", func(t *testing.T) {
 		h, ws := walletHost(t, "--chrome", "/bin/false")
 		anvil := testutil.FreePort(t)
-		var env Envelope
-		deadline := time.Now().Add(time.Minute)
-		for {
-			env = h.Call("mm_launch", map[string]any{"ports": map[string]any{"anvil": anvil}})
-			if env.OK || env.Error.Code != "MM_PORT_IN_USE" || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(2 * time.Second)
-		}
+		env := h.Call("mm_launch", withFreePorts(t, map[string]any{"ports": map[string]any{"anvil": anvil}}))
 		wantCode(t, env, "MM_LAUNCH_FAILED")
 		if env.Error.Details["step"] != "browser" {
 			t.Fatalf("error %+v", env.Error)

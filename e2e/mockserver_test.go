@@ -74,7 +74,7 @@ func TestMockServerSession(t *testing.T) {
 			h.Call("mm_cleanup", map[string]any{})
 		}
 	})
-	res := launchRetry(t, h, map[string]any{})
+	res := launchFree(t, h, map[string]any{})
 	if st := launchState(t, res); st.CurrentScreen != "home" || !st.IsUnlocked {
 		t.Fatalf("launch state %+v", st)
 	}

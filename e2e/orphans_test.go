@@ -79,17 +79,7 @@ func TestBuildPluginKilledLeavesNoBuild(t *testing.T) {
 // start.
 func TestKilledHostLeftoversRemoved(t *testing.T) {
 	h, _ := walletHost(t)
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		res := h.Call("mm_launch", launchArgs(t))
-		if res.OK {
-			break
-		}
-		if res.Error == nil || res.Error.Code != "MM_PORT_IN_USE" || time.Now().After(deadline) {
-			t.Fatalf("launch: %+v", res)
-		}
-		time.Sleep(2 * time.Second)
-	}
+	must(t, h.Call("mm_launch", launchArgs(t)))
 	pid := h.Cmd.Process.Pid
 	leftovers := func() []string {
 		var out []string

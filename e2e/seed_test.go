@@ -34,7 +34,7 @@ func TestSeedContracts(t *testing.T) {
 	wantCode(t, h.Call("mm_list_contracts", map[string]any{}), "MM_NO_ACTIVE_SESSION")
 
 	anvil := testutil.FreePort(t)
-	res := launchRetry(t, h, map[string]any{"seedContracts": []string{"hst", "nfts"}, "ports": map[string]any{"anvil": anvil}})
+	res := launchFree(t, h, map[string]any{"seedContracts": []string{"hst", "nfts"}, "ports": map[string]any{"anvil": anvil}})
 	if got := strings.Join(steps(res), ","); got != "chain,contracts,fixture,mocks,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
 	}
@@ -125,7 +125,7 @@ func TestSeedContracts(t *testing.T) {
 // its address.
 func TestSeedPresetNeedsContract(t *testing.T) {
 	h, _ := walletHost(t)
-	res := launchRetry(t, h, map[string]any{"fixturePreset": "withHSTToken", "ports": map[string]any{"anvil": testutil.FreePort(t)}})
+	res := launchFree(t, h, map[string]any{"fixturePreset": "withHSTToken", "ports": map[string]any{"anvil": testutil.FreePort(t)}})
 	if st := launchState(t, res); st.CurrentScreen != "home" || !st.IsUnlocked {
 		t.Fatalf("launch state %+v", st)
 	}
@@ -154,7 +154,7 @@ func TestSeedNoChain(t *testing.T) {
 			h.Call("mm_cleanup", map[string]any{})
 		}
 	})
-	launchRetry(t, h, map[string]any{"stateMode": "onboarding"})
+	launchFree(t, h, map[string]any{"stateMode": "onboarding"})
 	wantCode(t, h.Call("mm_seed_contract", map[string]any{"contractName": "hst"}), "MM_CHAIN_NOT_RUNNING")
 	wantCode(t, h.Call("mm_seed_contracts", map[string]any{"contracts": []string{"hst"}}), "MM_CHAIN_NOT_RUNNING")
 	var list struct{ Contracts []contractView }

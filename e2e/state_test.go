@@ -2,8 +2,11 @@ package e2e
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 )
 
 // TestStateFromTheWallet: the test wallet, like a real MetaMask build, has no
@@ -13,12 +16,14 @@ import (
 // active tab shows its screen without making the wallet look locked.
 func TestStateFromTheWallet(t *testing.T) {
 	h, ws := walletHost(t)
-	res := launch(t, h, map[string]any{"stateMode": "default"})
+	anvil := testutil.FreePort(t)
+	res := launch(t, h, map[string]any{"stateMode": "default", "ports": map[string]any{"anvil": anvil}})
 	sid := res["sessionId"].(string)
+	network := "Localhost " + strconv.Itoa(anvil) // the fixture names the local network by its port, as MetaMask's "Localhost 8545"
 
 	st := getState(t, h)
 	if st.CurrentScreen != "home" || !st.IsUnlocked || st.AccountAddress == nil || !strings.EqualFold(*st.AccountAddress, account0) ||
-		st.ChainID == nil || *st.ChainID != 1337 || st.NetworkName == nil || *st.NetworkName != "Localhost 8545" {
+		st.ChainID == nil || *st.ChainID != 1337 || st.NetworkName == nil || *st.NetworkName != network {
 		t.Fatalf("state %s", jsonOf(st))
 	}
 
@@ -55,12 +60,14 @@ func TestStateSnapshotPlugin(t *testing.T) {
 	installPlugin(t, filepath.Join(bin, "examples", "mmcp-plugin-screens"), filepath.Join(ws, ".mmcp", "plugins"), "screens")
 	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless", "--trust-workspace-plugins"}})
 	t.Cleanup(func() { h.Call("mm_cleanup", map[string]any{}) })
-	res := launch(t, h, map[string]any{"stateMode": "default"})
+	anvil := testutil.FreePort(t)
+	res := launch(t, h, map[string]any{"stateMode": "default", "ports": map[string]any{"anvil": anvil}})
 	sid := res["sessionId"].(string)
+	network := "Localhost " + strconv.Itoa(anvil) // the fixture names the local network by its port, as MetaMask's "Localhost 8545"
 
 	st := getState(t, h)
 	if st.CurrentScreen != "dashboard" || !st.IsUnlocked || st.AccountAddress == nil || !strings.EqualFold(*st.AccountAddress, account0) ||
-		st.ChainID == nil || *st.ChainID != 1337 || st.NetworkName == nil || *st.NetworkName != "Localhost 8545" {
+		st.ChainID == nil || *st.ChainID != 1337 || st.NetworkName == nil || *st.NetworkName != network {
 		t.Fatalf("state with the plugin: %s", jsonOf(st))
 	}
 	must(t, h.Call("mm_navigate", map[string]any{"screen": "settings"}))

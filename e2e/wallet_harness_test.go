@@ -45,9 +45,7 @@ func walletHost(t testing.TB, extra ...string) (*Host, string) {
 // launch launches a session and returns its result.
 func launch(t testing.TB, h *Host, args map[string]any) map[string]any {
 	t.Helper()
-	var out map[string]any
-	must(t, h.Call("mm_launch", args)).Decode(t, &out)
-	return out
+	return launchFree(t, h, args)
 }
 
 // chromeFor lists the Chrome processes of a workspace's extension.
