@@ -9,6 +9,9 @@
 // of the optional capability interfaces, found by type assertion:
 //
 //   - ToolProvider: contributes MCP tools, exposed to agents as <plugin>_<tool>.
+//     Keep a ToolSet and define each tool once with AddTool (name,
+//     description, schema, a handler taking its decoded input): calls are
+//     validated and get the schema's defaults the way the host's own tools do.
 //   - Builder, Chain, Fixture, ContractSeeder, MockServer: the typed
 //     capabilities the host uses to implement mm_build, mm_launch (the
 //     mock server is the proxy its Chrome runs through) and the mm_seed_*

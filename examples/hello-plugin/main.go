@@ -10,7 +10,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -18,11 +17,28 @@ import (
 )
 
 // hello is the plugin. It only needs Info, Configure and Stop, plus the
-// ToolProvider methods because it contributes a tool.
-type hello struct{ workspace string }
+// ToolProvider methods because it contributes a tool: the embedded
+// sdk.ToolSet provides them.
+type hello struct {
+	sdk.ToolSet
+	workspace string
+}
 
 // A wrong method signature fails the build instead of dropping the capability.
 var _ sdk.ToolProvider = (*hello)(nil)
+
+func newHello() *hello {
+	h := &hello{}
+	// The host exposes the tool as hello_greet; every call is checked
+	// against the schema and gets its defaults before the handler runs.
+	sdk.AddTool(&h.ToolSet, "greet", "Greets someone by name, from the workspace the host runs in.", `{
+		"type": "object",
+		"additionalProperties": false,
+		"properties": {"name": {"type": "string", "minLength": 1}, "shout": {"type": "boolean", "default": false}},
+		"required": ["name"]
+	}`, h.greet)
+	return h
+}
 
 func (h *hello) Info() sdk.Info { return sdk.Info{Name: "hello", Version: "1.0.0"} }
 
@@ -33,32 +49,13 @@ func (h *hello) Configure(_ context.Context, cfg sdk.Config) error {
 
 func (h *hello) Stop(context.Context) error { return nil }
 
-// Tools lists the tool; the host exposes it as hello_greet and validates
-// every call against the schema before it reaches CallTool.
-func (h *hello) Tools() []sdk.Tool {
-	return []sdk.Tool{{
-		Name:        "greet",
-		Description: "Greets someone by name, from the workspace the host runs in.",
-		InputSchema: json.RawMessage(`{
-			"type": "object",
-			"additionalProperties": false,
-			"properties": {"name": {"type": "string", "minLength": 1}, "shout": {"type": "boolean"}},
-			"required": ["name"]
-		}`),
-	}}
+// greetInput is greet's input, decoded from the call's arguments.
+type greetInput struct {
+	Name  string `json:"name"`
+	Shout bool   `json:"shout"`
 }
 
-func (h *hello) CallTool(_ context.Context, tool string, args json.RawMessage, ev sdk.Events) (any, error) {
-	if tool != "greet" {
-		return nil, sdk.Errorf(sdk.CodeInvalidInput, "unknown tool %q", tool)
-	}
-	var in struct {
-		Name  string `json:"name"`
-		Shout bool   `json:"shout"`
-	}
-	if err := json.Unmarshal(args, &in); err != nil {
-		return nil, sdk.Errorf(sdk.CodeInvalidInput, "bad arguments: %v", err)
-	}
+func (h *hello) greet(_ context.Context, in greetInput, ev sdk.Events) (any, error) {
 	ev.Log("info", "greeting "+in.Name) // goes to the host's log, never stdout
 	msg := fmt.Sprintf("hello, %s (from %s)", in.Name, h.workspace)
 	if in.Shout {
@@ -67,4 +64,4 @@ func (h *hello) CallTool(_ context.Context, tool string, args json.RawMessage, e
 	return map[string]string{"greeting": msg}, nil
 }
 
-func main() { sdk.Main(&hello{}) }
+func main() { sdk.Main(newHello()) }

@@ -103,7 +103,7 @@ func (r *Runner) Add(t *Tool) error {
 	if err != nil {
 		return err
 	}
-	defaults, err := schemaDefaults(t.Schema)
+	defaults, err := sdk.SchemaDefaults(t.Schema)
 	if err != nil {
 		return fmt.Errorf("tool %s: %w", t.Name, err)
 	}

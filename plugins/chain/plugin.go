@@ -18,6 +18,8 @@ const Version = "0.1.0"
 // sdk.Plugin, sdk.Chain and sdk.ToolProvider. The zero value is not usable;
 // call New.
 type Plugin struct {
+	sdk.ToolSet // the standalone tools (tools.go)
+
 	log hclog.Logger
 	env lookupEnv
 
@@ -42,7 +44,9 @@ func New(log hclog.Logger) *Plugin {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Plugin{log: log, env: osLookupEnv}
+	p := &Plugin{log: log, env: osLookupEnv}
+	p.addTools()
+	return p
 }
 
 // Info implements sdk.Plugin.

@@ -2,7 +2,6 @@ package chain
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -22,89 +21,63 @@ var startSchema = fmt.Sprintf(`{"type":"object","properties":{`+
 	`"rpcUrl":{"type":"string","minLength":1,"description":"Attach to this running node instead of starting Anvil"}`+
 	`},"additionalProperties":false}`, sdk.DefaultAnvilPort, sdk.DefaultChainID, DefaultBalance, sdk.DefaultHardfork)
 
-// Tools implements sdk.ToolProvider: the chain's standalone tools.
-func (p *Plugin) Tools() []sdk.Tool {
-	return []sdk.Tool{
-		{Name: "start", Description: "Start a local Anvil chain (MetaMask's E2E settings: its chain id, the test wallet's mnemonic, 25 ETH per account, automine) or attach to a running node with rpcUrl. Returns the chain status.",
-			InputSchema: json.RawMessage(startSchema)},
-		{Name: "stop", Description: "Stop the local chain (Anvil and its process group).", InputSchema: json.RawMessage(noArgsSchema)},
-		{Name: "status", Description: "Whether the local chain runs, its RPC URL, chain id and block number.", InputSchema: json.RawMessage(noArgsSchema)},
-		{Name: "snapshot", Description: "Take an EVM snapshot (evm_snapshot); returns its id for revert.", InputSchema: json.RawMessage(noArgsSchema)},
-		{Name: "revert", Description: "Revert the chain to a snapshot id (evm_revert). A snapshot can be reverted to once.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","minLength":1,"description":"Snapshot id from snapshot"}},"required":["id"],"additionalProperties":false}`)},
-		{Name: "set_balance", Description: "Set an account's ETH balance (anvil_setBalance).",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"address":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$","description":"Account address"},"wei":{"type":"string","pattern":"^(0x[0-9a-fA-F]+|[0-9]+)$","description":"Balance in wei, decimal or 0x hex"}},"required":["address","wei"],"additionalProperties":false}`)},
-		{Name: "mine", Description: "Mine blocks now (anvil_mine).",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"blocks":{"type":"integer","minimum":1,"maximum":10000,"description":"Number of blocks (default 1)"}},"additionalProperties":false}`)},
-	}
-}
-
-// CallTool implements sdk.ToolProvider.
-func (p *Plugin) CallTool(ctx context.Context, name string, args json.RawMessage, ev sdk.Events) (any, error) {
-	switch name {
-	case "start":
-		var o sdk.ChainOptions
-		if err := sdk.DecodeArgs(args, &o); err != nil {
-			return nil, err
-		}
-		return p.Start(ctx, o)
-	case "stop":
-		if err := sdk.DecodeArgs(args, &struct{}{}); err != nil {
-			return nil, err
-		}
-		if err := p.Stop(ctx); err != nil {
-			return nil, err
-		}
-		return map[string]any{"stopped": true}, nil
-	case "status":
-		if err := sdk.DecodeArgs(args, &struct{}{}); err != nil {
-			return nil, err
-		}
-		return p.Status(ctx)
-	case "snapshot":
-		if err := sdk.DecodeArgs(args, &struct{}{}); err != nil {
-			return nil, err
-		}
-		id, err := p.Snapshot(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"id": id}, nil
-	case "revert":
-		var a struct {
+// addTools defines the chain's standalone tools (sdk.ToolProvider through
+// the embedded sdk.ToolSet).
+func (p *Plugin) addTools() {
+	ts := &p.ToolSet
+	sdk.AddTool(ts, "start", "Start a local Anvil chain (MetaMask's E2E settings: its chain id, the test wallet's mnemonic, 25 ETH per account, automine) or attach to a running node with rpcUrl. Returns the chain status.",
+		startSchema, func(ctx context.Context, o sdk.ChainOptions, _ sdk.Events) (any, error) {
+			return p.Start(ctx, o)
+		})
+	sdk.AddTool(ts, "stop", "Stop the local chain (Anvil and its process group).", noArgsSchema,
+		func(ctx context.Context, _ struct{}, _ sdk.Events) (any, error) {
+			if err := p.Stop(ctx); err != nil {
+				return nil, err
+			}
+			return map[string]any{"stopped": true}, nil
+		})
+	sdk.AddTool(ts, "status", "Whether the local chain runs, its RPC URL, chain id and block number.", noArgsSchema,
+		func(ctx context.Context, _ struct{}, _ sdk.Events) (any, error) {
+			return p.Status(ctx)
+		})
+	sdk.AddTool(ts, "snapshot", "Take an EVM snapshot (evm_snapshot); returns its id for revert.", noArgsSchema,
+		func(ctx context.Context, _ struct{}, _ sdk.Events) (any, error) {
+			id, err := p.Snapshot(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"id": id}, nil
+		})
+	sdk.AddTool(ts, "revert", "Revert the chain to a snapshot id (evm_revert). A snapshot can be reverted to once.",
+		`{"type":"object","properties":{"id":{"type":"string","minLength":1,"description":"Snapshot id from snapshot"}},"required":["id"],"additionalProperties":false}`,
+		func(ctx context.Context, a struct {
 			ID string `json:"id"`
-		}
-		if err := sdk.DecodeArgs(args, &a); err != nil {
-			return nil, err
-		}
-		if err := p.Revert(ctx, a.ID); err != nil {
-			return nil, err
-		}
-		return map[string]any{"reverted": true, "id": a.ID}, nil
-	case "set_balance":
-		var a struct {
+		}, _ sdk.Events) (any, error) {
+			if err := p.Revert(ctx, a.ID); err != nil {
+				return nil, err
+			}
+			return map[string]any{"reverted": true, "id": a.ID}, nil
+		})
+	sdk.AddTool(ts, "set_balance", "Set an account's ETH balance (anvil_setBalance).",
+		`{"type":"object","properties":{"address":{"type":"string","pattern":"^0x[0-9a-fA-F]{40}$","description":"Account address"},"wei":{"type":"string","pattern":"^(0x[0-9a-fA-F]+|[0-9]+)$","description":"Balance in wei, decimal or 0x hex"}},"required":["address","wei"],"additionalProperties":false}`,
+		func(ctx context.Context, a struct {
 			Address string `json:"address"`
 			Wei     string `json:"wei"`
-		}
-		if err := sdk.DecodeArgs(args, &a); err != nil {
-			return nil, err
-		}
-		if err := p.SetBalance(ctx, a.Address, a.Wei); err != nil {
-			return nil, err
-		}
-		return map[string]any{"address": a.Address, "wei": a.Wei}, nil
-	case "mine":
-		a := struct {
+		}, _ sdk.Events) (any, error) {
+			if err := p.SetBalance(ctx, a.Address, a.Wei); err != nil {
+				return nil, err
+			}
+			return map[string]any{"address": a.Address, "wei": a.Wei}, nil
+		})
+	sdk.AddTool(ts, "mine", "Mine blocks now (anvil_mine).",
+		`{"type":"object","properties":{"blocks":{"type":"integer","minimum":1,"maximum":10000,"default":1,"description":"Number of blocks"}},"additionalProperties":false}`,
+		func(ctx context.Context, a struct {
 			Blocks int `json:"blocks"`
-		}{Blocks: 1}
-		if err := sdk.DecodeArgs(args, &a); err != nil {
-			return nil, err
-		}
-		if err := p.Mine(ctx, a.Blocks); err != nil {
-			return nil, err
-		}
-		st, _ := p.Status(ctx)
-		return map[string]any{"mined": a.Blocks, "blockNumber": st.BlockNumber}, nil
-	}
-	return nil, sdk.Errorf(sdk.CodeInvalidInput, "unknown tool %q", name)
+		}, _ sdk.Events) (any, error) {
+			if err := p.Mine(ctx, a.Blocks); err != nil {
+				return nil, err
+			}
+			st, _ := p.Status(ctx)
+			return map[string]any{"mined": a.Blocks, "blockNumber": st.BlockNumber}, nil
+		})
 }

@@ -17,6 +17,8 @@ const Version = "0.1.0"
 // Plugin deploys seedable contracts and remembers what it deployed. It
 // implements sdk.Plugin, sdk.ContractSeeder and sdk.ToolProvider.
 type Plugin struct {
+	sdk.ToolSet // the standalone tools (tools.go)
+
 	log        hclog.Logger
 	getenv     func(string) string
 	executable func() (string, error)
@@ -34,13 +36,15 @@ func New(log hclog.Logger) *Plugin {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Plugin{
+	p := &Plugin{
 		log:        log,
 		getenv:     os.Getenv,
 		executable: os.Executable,
 		catalog:    newCatalog(),
 		clients:    map[string]*rpc.Client{},
 	}
+	p.addTools()
+	return p
 }
 
 // Info implements sdk.Plugin.

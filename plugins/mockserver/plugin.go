@@ -20,6 +20,8 @@ const Version = "0.1.0"
 // sdk.MockServer and sdk.ToolProvider; the zero value is not usable, call
 // New.
 type Plugin struct {
+	sdk.ToolSet // the standalone tools (tools.go)
+
 	log   hclog.Logger
 	store *store
 
@@ -35,7 +37,9 @@ func New(log hclog.Logger) *Plugin {
 		log = hclog.NewNullLogger()
 	}
 	s, _ := parseSettings(nil)
-	return &Plugin{log: log, store: &store{}, settings: s}
+	p := &Plugin{log: log, store: &store{}, settings: s}
+	p.addTools()
+	return p
 }
 
 // Info implements sdk.Plugin.
