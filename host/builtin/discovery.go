@@ -50,8 +50,7 @@ func onTarget(g *reg, fn func(ctx, actx context.Context, c *tools.Call, s *sessi
 		}
 		actx, cancel := context.WithTimeout(ctx, in.timeout())
 		defer cancel()
-		actx = discovery.WithSlowMo(actx, s.Browser.SlowMo())
-		return fn(ctx, actx, c, s, in)
+		return fn(ctx, s.Interaction(actx), c, s, in)
 	}
 }
 
@@ -63,7 +62,7 @@ func (g *reg) discoveryTools() {
 	}, inSession(g.Sessions.Page, func(ctx context.Context, c *tools.Call, s *session.Session, in struct {
 		Limit int `json:"limit"`
 	}) (any, error) {
-		items, err := discovery.TestIDs(ctx, s.Browser.ActivePage(), in.Limit)
+		items, err := s.TestIDs(ctx, in.Limit)
 		if err != nil {
 			return nil, err
 		}
@@ -74,11 +73,10 @@ func (g *reg) discoveryTools() {
 		Description: "Trimmed accessibility tree of the active page with refs e1..eN for mm_click/mm_type; a new snapshot replaces the refs.",
 		Label:       knowledge.LabelDiscovery, Record: true,
 	}, inSession(g.Sessions.Page, func(ctx context.Context, c *tools.Call, s *session.Session, in struct{ RootSelector string }) (any, error) {
-		nodes, refs, err := discovery.Snapshot(ctx, s.Browser.ActivePage(), in.RootSelector)
+		nodes, err := s.Snapshot(ctx, in.RootSelector)
 		if err != nil {
 			return nil, err
 		}
-		s.Refs = refs
 		partialObservation(c, nil, nodes)
 		return map[string]any{"nodes": nodes}, nil
 	}))
@@ -119,23 +117,7 @@ func (g *reg) discoveryTools() {
 		Description: "Click an element given by exactly one of a11yRef, testId or selector; waits until it is visible, enabled and stable.",
 		Label:       knowledge.LabelInteraction, Observe: true, Record: true, Timeout: 75 * time.Second,
 	}, onTarget(g, func(ctx, actx context.Context, _ *tools.Call, s *session.Session, in targetInput) (any, error) {
-		page := s.Browser.ActivePage()
-		popup := s.Browser.Tabs().Active.Role == "notification"
-		var before string
-		if popup {
-			before = s.Browser.PageHref(actx, page)
-		}
-		tabsBefore := s.Browser.Tabs().Tracked
-		res, err := discovery.Click(actx, page, s.Refs, in.Target, s.Browser.ClickOptions(actx, page))
-		if err == nil && popup && !res.PageClosedAfterClick {
-			// The wallet's background closes a confirmation popup
-			// once the approval is settled (MetaMask: > 500 ms).
-			res.PageClosedAfterClick = s.Browser.WaitPopupClosed(ctx, page, before)
-		}
-		if res.Changes != nil {
-			res.Changes.TabsOpened = openedTabs(tabsBefore, s.Browser.Tabs().Tracked)
-		}
-		return res, err
+		return s.Click(ctx, actx, in.Target)
 	}))
 	add(g, "type", tools.Tool{
 		Description: "Replace the value of an input given by exactly one of a11yRef, testId or selector with text.",
@@ -143,7 +125,7 @@ func (g *reg) discoveryTools() {
 		// Until the field is known the record keeps no text at all.
 		HoldBack: "text",
 	}, onTarget(g, func(_, actx context.Context, c *tools.Call, s *session.Session, in targetInput) (any, error) {
-		res, err := discovery.Type(actx, s.Browser.ActivePage(), s.Refs, in.Target, in.Text)
+		res, err := s.Type(actx, in.Target, in.Text)
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +138,7 @@ func (g *reg) discoveryTools() {
 		Description: "Wait until an element given by exactly one of a11yRef, testId or selector is visible.",
 		Label:       knowledge.LabelInteraction, Observe: true, Record: true, Timeout: 135 * time.Second,
 	}, onTarget(g, func(_, actx context.Context, _ *tools.Call, s *session.Session, in targetInput) (any, error) {
-		return discovery.WaitFor(actx, s.Browser.ActivePage(), s.Refs, in.Target)
+		return s.WaitFor(actx, in.Target)
 	}))
 }
 
@@ -172,23 +154,6 @@ func partialObservation(c *tools.Call, ids []observation.TestIDItem, nodes []obs
 	}
 	c.Observation = obs
 	c.StateLater = true
-}
-
-// openedTabs lists the tabs (role and URL) in after that were not in before.
-func openedTabs(before, after []observation.Tab) []string {
-	seen := make(map[observation.Tab]int, len(before))
-	for _, t := range before {
-		seen[t]++
-	}
-	var out []string
-	for _, t := range after {
-		if seen[t] > 0 {
-			seen[t]--
-			continue
-		}
-		out = append(out, t.Role+" "+t.URL)
-	}
-	return out
 }
 
 // sensitiveField decides from the element, the target and the text itself

@@ -1,0 +1,92 @@
+package session
+
+import (
+	"context"
+
+	"github.com/mmcp-dev/mmcp/host/discovery"
+	"github.com/mmcp-dev/mmcp/host/observation"
+)
+
+// The in-page work of the discovery and interaction tools, on the
+// session's active page and its ref map. A tool's handler decodes its
+// input, calls one of these and shapes the answer. actx bounds the
+// interaction (the tool's timeoutMs); ctx is the whole call's.
+
+// TestIDs lists the visible data-testids of the active page.
+func (s *Session) TestIDs(ctx context.Context, limit int) ([]observation.TestIDItem, error) {
+	return discovery.TestIDs(ctx, s.Browser.ActivePage(), limit)
+}
+
+// Snapshot is the trimmed accessibility tree of the active page (below
+// rootSelector when given); its refs replace the session's.
+func (s *Session) Snapshot(ctx context.Context, rootSelector string) ([]observation.A11yNode, error) {
+	nodes, refs, err := discovery.Snapshot(ctx, s.Browser.ActivePage(), rootSelector)
+	if err != nil {
+		return nil, err
+	}
+	s.Refs = refs
+	return nodes, nil
+}
+
+// DescribeRef is the role and accessible name an a11yRef of the latest
+// snapshot stood for.
+func (s *Session) DescribeRef(ref string) (role, name string, ok bool) {
+	return s.Refs.Describe(ref)
+}
+
+// Click clicks t on the active page with the wallet's screen probe. On a
+// confirmation popup it also waits (within ctx) for the wallet to close
+// it once the approval is settled, and it lists the tabs the click
+// opened.
+func (s *Session) Click(ctx, actx context.Context, t discovery.Target) (discovery.ClickResult, error) {
+	page := s.Browser.ActivePage()
+	popup := s.Browser.Tabs().Active.Role == "notification"
+	var before string
+	if popup {
+		before = s.Browser.PageHref(actx, page)
+	}
+	tabsBefore := s.Browser.Tabs().Tracked
+	res, err := discovery.Click(actx, page, s.Refs, t, s.Browser.ClickOptions(actx, page))
+	if err == nil && popup && !res.PageClosedAfterClick {
+		// The wallet's background closes a confirmation popup once the
+		// approval is settled (MetaMask: > 500 ms).
+		res.PageClosedAfterClick = s.Browser.WaitPopupClosed(ctx, page, before)
+	}
+	if res.Changes != nil {
+		res.Changes.TabsOpened = openedTabs(tabsBefore, s.Browser.Tabs().Tracked)
+	}
+	return res, err
+}
+
+// Type replaces the value of the input t with text.
+func (s *Session) Type(actx context.Context, t discovery.Target, text string) (discovery.TypeResult, error) {
+	return discovery.Type(actx, s.Browser.ActivePage(), s.Refs, t, text)
+}
+
+// WaitFor waits until t is visible on the active page.
+func (s *Session) WaitFor(actx context.Context, t discovery.Target) (discovery.WaitResult, error) {
+	return discovery.WaitFor(actx, s.Browser.ActivePage(), s.Refs, t)
+}
+
+// Interaction returns actx for an interaction bounded by the tool's
+// timeout, with the session's slow motion.
+func (s *Session) Interaction(actx context.Context) context.Context {
+	return discovery.WithSlowMo(actx, s.Browser.SlowMo())
+}
+
+// openedTabs lists the tabs (role and URL) in after that were not in before.
+func openedTabs(before, after []observation.Tab) []string {
+	seen := make(map[observation.Tab]int, len(before))
+	for _, t := range before {
+		seen[t]++
+	}
+	var out []string
+	for _, t := range after {
+		if seen[t] > 0 {
+			seen[t]--
+			continue
+		}
+		out = append(out, t.Role+" "+t.URL)
+	}
+	return out
+}
