@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host/knowledge"
@@ -11,24 +10,32 @@ import (
 )
 
 // knowledgeTools are mm_knowledge_last, _search, _summarize, _sessions.
-// They read every session's records and never wait for the session lock.
+// They read every session's records and never wait for the session lock;
+// each first lets the previous call's record (made after it answered) be
+// written.
 func (g *reg) knowledgeTools() {
 	k := g.Knowledge
-	for _, t := range []struct {
-		base, desc string
-		fn         func(context.Context, string, json.RawMessage) (any, error)
-	}{
-		{"knowledge_last", "The last N recorded steps (scope current by default; all or {sessionId} too), compact.", k.HandleLast},
-		{"knowledge_search", "Search recorded steps of all sessions by tool, screen, testId, accessible name or label (synonyms: send/transfer, approve/confirm ...).", k.HandleSearch},
-		{"knowledge_summarize", "A recipe of one session's steps (scope current or {sessionId}).", k.HandleSummarize},
-		{"knowledge_sessions", "Recent sessions with goal, flow tags, tags and git branch, newest first.", k.HandleSessions},
-	} {
-		add(g, t.base, tools.Tool{Description: t.desc, NoSession: true},
-			func(ctx context.Context, c *tools.Call, _ struct{}) (any, error) {
-				g.r.Settle() // the previous call's record, made after it answered
-				return t.fn(ctx, g.Sessions.SessionID(ctx), c.Args)
-			})
-	}
+	tool := func(desc string) tools.Tool { return tools.Tool{Description: desc, NoSession: true} }
+	add(g, "knowledge_last", tool("The last N recorded steps (scope current by default; all or {sessionId} too), compact."),
+		func(ctx context.Context, _ *tools.Call, q knowledge.LastQuery) (any, error) {
+			g.r.Settle()
+			return k.Last(ctx, g.Sessions.SessionID(ctx), q)
+		})
+	add(g, "knowledge_search", tool("Search recorded steps of all sessions by tool, screen, testId, accessible name or label (synonyms: send/transfer, approve/confirm ...)."),
+		func(ctx context.Context, _ *tools.Call, q knowledge.SearchQuery) (any, error) {
+			g.r.Settle()
+			return k.Search(ctx, g.Sessions.SessionID(ctx), q)
+		})
+	add(g, "knowledge_summarize", tool("A recipe of one session's steps (scope current or {sessionId})."),
+		func(ctx context.Context, _ *tools.Call, q knowledge.SummarizeQuery) (any, error) {
+			g.r.Settle()
+			return k.Summarize(ctx, g.Sessions.SessionID(ctx), q)
+		})
+	add(g, "knowledge_sessions", tool("Recent sessions with goal, flow tags, tags and git branch, newest first."),
+		func(ctx context.Context, _ *tools.Call, q knowledge.SessionsQuery) (any, error) {
+			g.r.Settle()
+			return k.Sessions(ctx, q)
+		})
 }
 
 // priorKnowledge is mm_describe_screen's hint block, or nil.

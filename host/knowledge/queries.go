@@ -2,19 +2,37 @@ package knowledge
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/host/schemas"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// Defaults of spec 004 section 5.
-const (
-	DefaultLastN         = 20
-	DefaultSearchLimit   = 20
-	DefaultSessionsLimit = 10
+// Defaults of spec 004 section 5, for a query that leaves them zero. Their
+// one home is the tools' schemas (host/schemas), read here.
+var (
+	DefaultLastN         = schemaDefault("knowledge_last", "n")
+	DefaultSearchLimit   = schemaDefault("knowledge_search", "limit")
+	DefaultSessionsLimit = schemaDefault("knowledge_sessions", "limit")
 )
+
+// schemaDefault is the integer default of a tool's top-level property.
+func schemaDefault(tool, prop string) int {
+	defaults, err := sdk.SchemaDefaults(schemas.Get(tool))
+	if err != nil {
+		panic(err)
+	}
+	var m map[string]json.RawMessage
+	var n int
+	if err := json.Unmarshal(defaults, &m); err != nil || json.Unmarshal(m[prop], &n) != nil || n == 0 {
+		panic(fmt.Sprintf("schema of %s has no integer default for %s", tool, prop))
+	}
+	return n
+}
 
 // LastQuery is the input of mm_knowledge_last.
 type LastQuery struct {

@@ -275,34 +275,45 @@ func TestSessionsDefaultLimit(t *testing.T) {
 	}
 }
 
-func TestHandlersApplySpecDefaults(t *testing.T) {
+// decodeQuery decodes a tool's JSON arguments into its query, as the
+// host does before it calls the store.
+func decodeQuery[Q any](t *testing.T, args string) Q {
+	t.Helper()
+	var q Q
+	if err := json.Unmarshal([]byte(args), &q); err != nil {
+		t.Fatalf("%s: %v", args, err)
+	}
+	return q
+}
+
+func TestQueriesApplySpecDefaults(t *testing.T) {
 	s := fixture(t)
 	ctx := context.Background()
 	// search: default scope all.
-	out, err := s.HandleSearch(ctx, "mm-swap-1", json.RawMessage(`{"query":"send"}`))
+	sr, err := s.Search(ctx, "mm-swap-1", decodeQuery[SearchQuery](t, `{"query":"send"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := out.(*SearchResult); len(r.Matches) == 0 || r.Matches[0].SessionID == "mm-swap-1" {
-		t.Errorf("search default scope: %+v", r)
+	if len(sr.Matches) == 0 || sr.Matches[0].SessionID == "mm-swap-1" {
+		t.Errorf("search default scope: %+v", sr)
 	}
 	// last: default scope current.
-	out, err = s.HandleLast(ctx, "mm-swap-1", json.RawMessage(`{}`))
-	if err != nil || tools(out.(*LastResult).Steps) != "mm-swap-1/mm_click" {
-		t.Errorf("last: %+v %v", out, err)
+	lr, err := s.Last(ctx, "mm-swap-1", decodeQuery[LastQuery](t, `{}`))
+	if err != nil || tools(lr.Steps) != "mm-swap-1/mm_click" {
+		t.Errorf("last: %+v %v", lr, err)
 	}
-	out, err = s.HandleLast(ctx, "", json.RawMessage(`{"n":1,"scope":{"sessionId":"mm-send-old"},"filters":{"screen":"home"}}`))
-	if err != nil || tools(out.(*LastResult).Steps) != "mm-send-old/mm_click" {
-		t.Errorf("last scoped: %+v %v", out, err)
+	lr, err = s.Last(ctx, "", decodeQuery[LastQuery](t, `{"n":1,"scope":{"sessionId":"mm-send-old"},"filters":{"screen":"home"}}`))
+	if err != nil || tools(lr.Steps) != "mm-send-old/mm_click" {
+		t.Errorf("last scoped: %+v %v", lr, err)
 	}
-	_, err = s.HandleSummarize(ctx, "mm-swap-1", json.RawMessage(`{"scope":"all"}`))
+	_, err = s.Summarize(ctx, "mm-swap-1", decodeQuery[SummarizeQuery](t, `{"scope":"all"}`))
 	wantCode(t, err, sdk.CodeInvalidInput)
-	out, err = s.HandleSessions(ctx, "", nil)
-	if err != nil || len(out.(*SessionsResult).Sessions) != 3 {
-		t.Errorf("sessions: %+v %v", out, err)
+	ss, err := s.Sessions(ctx, SessionsQuery{})
+	if err != nil || len(ss.Sessions) != 3 {
+		t.Errorf("sessions: %+v %v", ss, err)
 	}
 	// Results encode as the spec's shapes.
-	b, _ := json.Marshal(out)
+	b, _ := json.Marshal(ss)
 	if !strings.HasPrefix(string(b), `{"sessions":[{"sessionId":"mm-send-new","createdAt":`) {
 		t.Errorf("json = %s", b)
 	}

@@ -149,9 +149,9 @@ func TestTraversalIsRefused(t *testing.T) {
 		})
 	}
 	// The handlers refuse the same through JSON.
-	_, err := s.HandleSearch(ctx, "", json.RawMessage(`{"query":"x","scope":{"sessionId":"../x"}}`))
+	_, err := s.Search(ctx, "", decodeQuery[SearchQuery](t, `{"query":"x","scope":{"sessionId":"../x"}}`))
 	wantCode(t, err, sdk.CodeInvalidInput)
-	_, err = s.HandleSummarize(ctx, "", json.RawMessage(`{"sessionId":"../../etc"}`))
+	_, err = s.Summarize(ctx, "", decodeQuery[SummarizeQuery](t, `{"sessionId":"../../etc"}`))
 	wantCode(t, err, sdk.CodeInvalidInput)
 }
 
