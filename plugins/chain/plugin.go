@@ -23,10 +23,10 @@ type Plugin struct {
 	log hclog.Logger
 	env lookupEnv
 
-	mu       sync.Mutex
-	cfg      sdk.Config
-	settings Settings
-	node     *node // nil while no chain runs
+	conf sdk.Configured[Settings]
+
+	mu   sync.Mutex
+	node *node // nil while no chain runs
 }
 
 // node is the running (or attached) chain.
@@ -54,15 +54,7 @@ func (p *Plugin) Info() sdk.Info { return sdk.Info{Name: "chain", Version: Versi
 
 // Configure implements sdk.Plugin: it reads the settings.
 func (p *Plugin) Configure(ctx context.Context, cfg sdk.Config) error {
-	s, err := parseSettings(cfg.Settings)
-	if err != nil {
-		return err
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.cfg = cfg
-	p.settings = s
-	return nil
+	return p.conf.Set("chain", cfg, (*Settings).check)
 }
 
 // Stop implements sdk.Plugin and sdk.Chain: it stops Anvil (the whole

@@ -1,7 +1,6 @@
 package chain
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -38,17 +37,13 @@ type Settings struct {
 	RPCURL string `json:"rpcUrl,omitempty"`
 }
 
-// parseSettings decodes the settings strictly: an unknown field is an
-// MM_INVALID_CONFIG error naming it.
-func parseSettings(raw json.RawMessage) (Settings, error) {
-	var s Settings
-	if err := sdk.DecodeSettings("chain", raw, &s); err != nil {
-		return s, err
-	}
+// check refuses settings out of range (sdk.Configured.Set decodes them
+// strictly first).
+func (s *Settings) check() error {
 	if s.Port < 0 || s.Port > 65535 || s.BlockTime < 0 || s.Balance < 0 || s.ChainID < 0 {
-		return s, sdk.Errorf(sdk.CodeInvalidConfig, "invalid chain settings: port, chainId, balance and blockTime must be positive")
+		return sdk.Errorf(sdk.CodeInvalidConfig, "invalid chain settings: port, chainId, balance and blockTime must be positive")
 	}
-	return s, nil
+	return nil
 }
 
 // resolve merges start options over settings over defaults.

@@ -38,7 +38,8 @@ func (p *Plugin) Start(ctx context.Context, opts sdk.ChainOptions) (sdk.ChainSta
 		return p.statusOf(ctx, p.node), nil
 	}
 	p.node = nil
-	o, err := resolve(p.settings, opts)
+	_, settings := p.conf.Get()
+	o, err := resolve(settings, opts)
 	if err != nil {
 		return sdk.ChainStatus{}, err
 	}
@@ -80,7 +81,8 @@ func (p *Plugin) attach(ctx context.Context, o sdk.ChainOptions) (*node, error) 
 
 // launch starts Anvil and waits for it to answer.
 func (p *Plugin) launch(ctx context.Context, o sdk.ChainOptions) (*node, error) {
-	bin, err := findAnvil(p.settings.AnvilPath, p.cfg.Workspace, p.env)
+	cfg, settings := p.conf.Get()
+	bin, err := findAnvil(settings.AnvilPath, cfg.Workspace, p.env)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -83,6 +84,14 @@ func TestStartWithoutAnvilIsDependenciesMissing(t *testing.T) {
 	}
 	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: testutil.FreePort(t)})
 	wantCode(t, err, sdk.CodeDependenciesMissing)
+}
+
+// parseSettings decodes and checks settings as Configure does.
+func parseSettings(raw json.RawMessage) (Settings, error) {
+	var c sdk.Configured[Settings]
+	err := c.Set("chain", sdk.Config{Settings: raw}, (*Settings).check)
+	_, s := c.Get()
+	return s, err
 }
 
 func TestSettingsAndOptions(t *testing.T) {

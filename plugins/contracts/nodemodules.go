@@ -8,9 +8,8 @@ import (
 
 // nodeModulesDirs lists the node_modules directories to search, in order.
 func (p *Plugin) nodeModulesDirs() []string {
-	p.mu.Lock()
-	ws, nm := p.cfg.Workspace, p.settings.NodeModules
-	p.mu.Unlock()
+	cfg, settings := p.conf.Get()
+	ws, nm := cfg.Workspace, settings.NodeModules
 	var dirs []string
 	if nm != "" {
 		if !filepath.IsAbs(nm) && ws != "" {

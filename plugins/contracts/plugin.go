@@ -25,10 +25,10 @@ type Plugin struct {
 	catalog    *catalog
 	registry   registry
 
-	mu       sync.Mutex
-	cfg      sdk.Config
-	settings Settings
-	clients  map[string]*rpc.Client // by RPC URL
+	conf sdk.Configured[Settings]
+
+	mu      sync.Mutex
+	clients map[string]*rpc.Client // by RPC URL
 }
 
 // New returns a contracts plugin logging to log (nil means no logging).
@@ -52,14 +52,7 @@ func (p *Plugin) Info() sdk.Info { return sdk.Info{Name: "contracts", Version: V
 
 // Configure implements sdk.Plugin: it reads the settings.
 func (p *Plugin) Configure(ctx context.Context, cfg sdk.Config) error {
-	s, err := parseSettings(cfg.Settings)
-	if err != nil {
-		return err
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.cfg, p.settings = cfg, s
-	return nil
+	return p.conf.Set("contracts", cfg, nil)
 }
 
 // Stop implements sdk.Plugin: it closes the RPC clients. The registry is
@@ -97,9 +90,8 @@ func (p *Plugin) Available(ctx context.Context) ([]string, error) {
 
 // customArtifacts scans the configured artifact directories.
 func (p *Plugin) customArtifacts() map[string]customArtifact {
-	p.mu.Lock()
-	ws, dirs := p.cfg.Workspace, p.settings.ArtifactDirs
-	p.mu.Unlock()
+	cfg, settings := p.conf.Get()
+	ws, dirs := cfg.Workspace, settings.ArtifactDirs
 	if len(dirs) == 0 {
 		return nil
 	}

@@ -1,11 +1,5 @@
 package contracts
 
-import (
-	"encoding/json"
-
-	"github.com/mmcp-dev/mmcp/sdk"
-)
-
 // Settings is the plugin's section of the mmcp config.
 type Settings struct {
 	// NodeModules is a node_modules directory searched first for
@@ -17,11 +11,4 @@ type Settings struct {
 	// artifact with bytecode and no constructor arguments is deployable by
 	// its contract name.
 	ArtifactDirs []string `json:"artifactDirs,omitempty"`
-}
-
-// parseSettings decodes settings strictly (unknown field = MM_INVALID_CONFIG).
-func parseSettings(raw json.RawMessage) (Settings, error) {
-	var s Settings
-	err := sdk.DecodeSettings("contracts", raw, &s)
-	return s, err
 }

@@ -24,11 +24,10 @@ type Plugin struct {
 
 	log   hclog.Logger
 	store *store
+	conf  sdk.Configured[Settings]
 
-	mu       sync.Mutex
-	cfg      sdk.Config
-	settings Settings
-	proxy    *proxy // nil while stopped
+	mu    sync.Mutex
+	proxy *proxy // nil while stopped
 }
 
 // New returns a mock server plugin logging to log (nil means no logging).
@@ -36,8 +35,8 @@ func New(log hclog.Logger) *Plugin {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	s, _ := parseSettings(nil)
-	p := &Plugin{log: log, store: &store{}, settings: s}
+	p := &Plugin{log: log, store: &store{}}
+	_ = p.conf.Set("mockserver", sdk.Config{}, (*Settings).check) // the defaults until Configure
 	p.addTools()
 	return p
 }
@@ -49,13 +48,11 @@ func (p *Plugin) Info() sdk.Info { return sdk.Info{Name: "mockserver", Version: 
 // mocks (the defaults and the workspace's files). A bad mock file is only
 // logged here; Start reports it.
 func (p *Plugin) Configure(_ context.Context, cfg sdk.Config) error {
-	s, err := parseSettings(cfg.Settings)
-	if err != nil {
+	if err := p.conf.Set("mockserver", cfg, (*Settings).check); err != nil {
 		return err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.cfg, p.settings = cfg, s
 	if err := p.loadLocked(); err != nil {
 		p.log.Warn("mock files", "error", err)
 	}
@@ -64,7 +61,8 @@ func (p *Plugin) Configure(_ context.Context, cfg sdk.Config) error {
 
 // loadLocked (re)loads the mocks of the defaults and the mock files.
 func (p *Plugin) loadLocked() error {
-	ms, err := loadMocks(p.settings.defaults(), sdk.WorkspaceDirs(p.cfg.Workspace, "mocks", p.settings.MockDirs))
+	cfg, settings := p.conf.Get()
+	ms, err := loadMocks(settings.defaults(), sdk.WorkspaceDirs(cfg.Workspace, "mocks", settings.MockDirs))
 	if err != nil {
 		return err
 	}
@@ -89,15 +87,16 @@ func (p *Plugin) Start(_ context.Context, opts sdk.MockServerOptions) (sdk.MockS
 	if err := p.loadLocked(); err != nil {
 		return sdk.MockServerStatus{}, err
 	}
+	_, settings := p.conf.Get()
 	port := opts.Port
 	if port == 0 {
-		port = p.settings.Port
+		port = settings.Port
 	}
 	ca, err := newAuthority()
 	if err != nil {
 		return sdk.MockServerStatus{}, fmt.Errorf("generate the session CA: %w", err)
 	}
-	px, err := listen(fmt.Sprintf("127.0.0.1:%d", port), ca, p.store, p.settings.UnmatchedStatus, p.log)
+	px, err := listen(fmt.Sprintf("127.0.0.1:%d", port), ca, p.store, settings.UnmatchedStatus, p.log)
 	if errors.Is(err, syscall.EADDRINUSE) {
 		return sdk.MockServerStatus{}, sdk.Errorf(sdk.CodePortInUse, "the mock server cannot listen on 127.0.0.1:%d: the port is in use; stop what listens there or leave the port unset for a free one", port).
 			WithDetails(map[string]any{"port": port})

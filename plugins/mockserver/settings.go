@@ -1,7 +1,6 @@
 package mockserver
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -27,25 +26,19 @@ type Settings struct {
 	UnmatchedStatus int `json:"unmatchedStatus,omitempty"`
 }
 
-// parseSettings decodes the settings strictly: an unknown key is
-// MM_INVALID_CONFIG naming it.
-func parseSettings(raw json.RawMessage) (Settings, error) {
-	var s Settings
-	if err := sdk.DecodeSettings("mockserver", raw, &s); err != nil {
-		e := sdk.AsError(err)
-		e.Message += "; allowed keys are port, defaultMocks, mockDirs and unmatchedStatus"
-		return s, e
-	}
+// check refuses settings out of range and fills in the defaults
+// (sdk.Configured.Set decodes them strictly first).
+func (s *Settings) check() error {
 	if s.Port < 0 || s.Port > 65535 {
-		return s, sdk.Errorf(sdk.CodeInvalidConfig, "mockserver plugin setting port must be between 0 and 65535, got %d", s.Port)
+		return sdk.Errorf(sdk.CodeInvalidConfig, "mockserver plugin setting port must be between 0 and 65535, got %d", s.Port)
 	}
 	if s.UnmatchedStatus != 0 && (s.UnmatchedStatus < 400 || s.UnmatchedStatus > 999) {
-		return s, sdk.Errorf(sdk.CodeInvalidConfig, "mockserver plugin setting unmatchedStatus must be a failure status (400-999), got %d", s.UnmatchedStatus)
+		return sdk.Errorf(sdk.CodeInvalidConfig, "mockserver plugin setting unmatchedStatus must be a failure status (400-999), got %d", s.UnmatchedStatus)
 	}
 	if s.UnmatchedStatus == 0 {
 		s.UnmatchedStatus = DefaultUnmatchedStatus
 	}
-	return s, nil
+	return nil
 }
 
 // defaults reports whether the built-in mocks load.
