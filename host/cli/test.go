@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -88,6 +89,9 @@ func runTest(ctx context.Context, cfg config.Config, args []string, stdout, stde
 	}
 	if *parallel > max(cfg.MaxSessions, hostsession.DefaultMaxSessions) {
 		cfg.MaxSessions = *parallel
+	}
+	if cfg.LogLevel == "" && os.Getenv("MMCP_LOG_LEVEL") == "" {
+		cfg.LogLevel = "warn" // the runner reports; the host's chatter goes only with --log-level
 	}
 	start := time.Now()
 	h, err := startHost(ctx, cfg)

@@ -127,14 +127,16 @@ func (e *ExpectError) Error() string {
 	return "expectations not met: " + strings.Join(e.Failed, "; ")
 }
 
-// view is one look at the session, each part fetched once when a check
-// first needs it.
+// view is one look at the session: each tool's answer is fetched once,
+// when a check first needs it.
 type view struct {
 	c       Caller
-	state   *walletState
-	testIDs []testIDItem
-	nodes   []a11yNode
-	fetched map[string]error
+	fetched map[string]fetched
+}
+
+type fetched struct {
+	raw json.RawMessage
+	err error
 }
 
 type walletState struct {
@@ -157,46 +159,43 @@ type a11yNode struct {
 	Name string `json:"name"`
 }
 
-func (v *view) load(ctx context.Context, what string, tool string, args map[string]any, into any) error {
+func (v *view) load(ctx context.Context, tool string, args map[string]any, into any) error {
 	if v.fetched == nil {
-		v.fetched = map[string]error{}
+		v.fetched = map[string]fetched{}
 	}
-	if err, ok := v.fetched[what]; ok {
-		return err
+	f, ok := v.fetched[tool]
+	if !ok {
+		f.raw, f.err = v.c.Call(ctx, tool, args)
+		v.fetched[tool] = f
 	}
-	raw, err := v.c.Call(ctx, tool, args)
-	if err == nil {
-		err = json.Unmarshal(raw, into)
+	if f.err != nil {
+		return f.err
 	}
-	v.fetched[what] = err
-	return err
+	return json.Unmarshal(f.raw, into)
 }
 
 func (v *view) getState(ctx context.Context) (*walletState, error) {
 	var out struct{ State walletState }
-	if err := v.load(ctx, "state", ToolGetState, map[string]any{}, &out); err != nil {
+	if err := v.load(ctx, ToolGetState, map[string]any{}, &out); err != nil {
 		return nil, err
 	}
-	v.state = &out.State
-	return v.state, nil
+	return &out.State, nil
 }
 
 func (v *view) items(ctx context.Context) ([]testIDItem, error) {
 	var out struct{ Items []testIDItem }
-	if err := v.load(ctx, "testids", ToolListTestIDs, map[string]any{"limit": 500}, &out); err != nil {
+	if err := v.load(ctx, ToolListTestIDs, map[string]any{"limit": 500}, &out); err != nil {
 		return nil, err
 	}
-	v.testIDs = out.Items
-	return v.testIDs, nil
+	return out.Items, nil
 }
 
 func (v *view) a11y(ctx context.Context) ([]a11yNode, error) {
 	var out struct{ Nodes []a11yNode }
-	if err := v.load(ctx, "a11y", ToolSnapshot, map[string]any{}, &out); err != nil {
+	if err := v.load(ctx, ToolSnapshot, map[string]any{}, &out); err != nil {
 		return nil, err
 	}
-	v.nodes = out.Nodes
-	return v.nodes, nil
+	return out.Nodes, nil
 }
 
 // want checks that el is present (or absent).
@@ -302,7 +301,7 @@ func (t *TxExpect) check(ctx context.Context, v *view) error {
 	var chain struct {
 		RPCURL string `json:"rpcUrl"`
 	}
-	if err := v.load(ctx, "chain", ToolChainStatus, map[string]any{}, &chain); err != nil {
+	if err := v.load(ctx, ToolChainStatus, map[string]any{}, &chain); err != nil {
 		return err
 	}
 	var receipt *struct {

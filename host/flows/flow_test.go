@@ -189,7 +189,7 @@ func mustParse(t *testing.T, doc string) *Flow {
 
 func TestRunPassFailFlaky(t *testing.T) {
 	out := t.TempDir()
-	pass := mustParse(t, "name: pass\nsteps: [{tool: mm_click, target: {role: button, name: Send}}]\nexpect: {state: {screen: home}, present: [{testId: a, text: hi}], absent: [{text: nope}]}\n")
+	pass := mustParse(t, "name: pass\nsteps: [{tool: mm_click, target: {role: button, name: Send}}]\nexpect: {state: {screen: home}, present: [{testId: a, text: hi}, {testId: b}], absent: [{text: nope}]}\n")
 	fail := mustParse(t, "name: fail\nsteps: [{tool: mm_click, args: {testId: x}}]\nexpect: {timeoutMs: 0, present: [{testId: missing}]}\n")
 	flaky := mustParse(t, "name: flaky\nsteps: [{tool: mm_type, args: {testId: x, text: y}}]\n")
 	sessions := map[string]*fakeSession{}
@@ -199,7 +199,7 @@ func TestRunPassFailFlaky(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			s := &fakeSession{fail: map[string]int{}, state: map[string]any{"currentScreen": "home"},
-				items: []map[string]any{{"testId": "a", "text": "hi there"}},
+				items: []map[string]any{{"testId": "a", "text": "hi there"}, {"testId": "b"}},
 				nodes: []map[string]any{{"ref": "e7", "role": "button", "name": "Send"}}}
 			if strings.HasPrefix(owner, "flow:flaky#1") {
 				s.fail["mm_type"] = 1
