@@ -277,3 +277,58 @@ func assertOnce(t testing.TB, names []string, suite flowSummary) {
 		t.Fatalf("the shards ran\n%s\nwant each of\n%s", strings.Join(names, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestFlowExport: a session that clicked by a11yRef is exported to a flow
+// file whose steps name the elements by role and name, and `mmcp test` of
+// that file passes on the same build.
+func TestFlowExport(t *testing.T) {
+	h, ws := walletHost(t)
+	var launched struct {
+		SessionID string `json:"sessionId"`
+	}
+	must(t, h.Call("mm_launch", map[string]any{"stateMode": "default", "goal": "open settings and come back by refs"})).Decode(t, &launched)
+	clickByRef := func(role, name string) {
+		t.Helper()
+		var snap struct {
+			Nodes []struct{ Ref, Role, Name string }
+		}
+		must(t, h.Call("mm_accessibility_snapshot", map[string]any{})).Decode(t, &snap)
+		for _, n := range snap.Nodes {
+			if n.Role == role && n.Name == name {
+				must(t, h.Call("mm_click", map[string]any{"a11yRef": n.Ref}))
+				return
+			}
+		}
+		t.Fatalf("no %s %q in %+v", role, name, snap.Nodes)
+	}
+	clickByRef("button", "Settings")
+	clickByRef("button", "Back")
+	clickByRef("button", "Settings")
+	must(t, h.Call("mm_cleanup", map[string]any{}))
+
+	flow := filepath.Join(t.TempDir(), "exported.flow.yaml")
+	r := mmcpRun(t, nil, "--repo", ws, "flow", "export", launched.SessionID, "--out", flow)
+	if r.Code != 0 {
+		t.Fatalf("export exit %d: %s %s", r.Code, r.Stdout, r.Stderr)
+	}
+	b, _ := os.ReadFile(flow)
+	t.Logf("exported flow:\n%s", b)
+	for _, want := range []string{"name: open settings and come back by refs", "role: button", "name: Back", "recordedRef: e", "screen: settings"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the export lacks %q", want)
+		}
+	}
+	if strings.Contains(string(b), "a11yRef") {
+		t.Error("the export kept an a11yRef")
+	}
+	r = mmcpRun(t, nil, "--repo", ws, "--headless", "test", flow)
+	if r.Code != 0 {
+		t.Fatalf("mmcp test of the export: exit %d\n%s\n%s", r.Code, r.Stdout, tail(r.Stderr, 20))
+	}
+
+	// A session id that was never recorded is a clear error.
+	r = mmcpRun(t, nil, "--repo", ws, "flow", "export", "mm-20200101-000000-000000", "--out", flow)
+	if r.Code != 1 || !strings.Contains(r.Stderr, "no recorded session") {
+		t.Fatalf("unknown session: exit %d %s", r.Code, r.Stderr)
+	}
+}

@@ -1,6 +1,7 @@
 package flows
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -134,7 +135,13 @@ func (f *Flow) YAML() ([]byte, error) {
 		return nil, err
 	}
 	blockStyle(&n)
-	return yaml.Marshal(&n)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&n); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), enc.Close()
 }
 
 func blockStyle(n *yaml.Node) {
