@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mmcp-dev/mmcp/deploy"
 )
 
 // flowDappServer is dappServer (connect, send, counter) plus /broken, a
@@ -177,8 +179,9 @@ const brokenFlow = "broken dapp page (expected to fail)"
 // the test wallet (dapp connect and send among them), each in a session
 // of its own; the one expected to fail fails with its screenshot, last
 // snapshot and console errors; the JUnit report parses strictly with one
-// testcase per flow; the exit code is 1. The same suite as three shard
-// processes runs every flow exactly once, and merge-reports joins them.
+// testcase per flow; the exit code is 1. The same suite as the Kubernetes
+// Job's shard commands (--shard 1/3, 2/3, 3/3), run as three processes,
+// runs every flow exactly once, and merge-reports joins them.
 func TestFlowSuite(t *testing.T) {
 	ws := walletWorkspace(t)
 	srv := flowDappServer(t)
@@ -230,13 +233,39 @@ func TestFlowSuite(t *testing.T) {
 		}
 	}
 
-	t.Run("three shards", func(t *testing.T) {
+	// The shards are the commands the Kubernetes Job runs: its container
+	// script, once per completion index, with its volumes mapped to local
+	// directories.
+	t.Run("the Job's shards", func(t *testing.T) {
+		j, err := deploy.Job()
+		if err != nil {
+			t.Fatal(err)
+		}
+		script := j.Spec.Template.Spec.Containers[0].Args[0]
+		n := int(*j.Spec.Completions)
+		if !strings.HasSuffix(script, " /flows") {
+			t.Fatalf("the Job's script does not end with its flows volume: %s", script)
+		}
+		results := filepath.Join(out, "results")
+		script = strings.ReplaceAll(strings.TrimSuffix(script, "/flows")+flowSuiteDir(), "/results", results)
 		var names []string
 		var jsons, xmls []string
-		for i := 1; i <= 3; i++ {
-			sj, sx := filepath.Join(out, fmt.Sprintf("shard%d.json", i)), filepath.Join(out, fmt.Sprintf("shard%d.xml", i))
-			r := mmcpRun(t, env, "--repo", ws, "--headless", "test", "--shard", fmt.Sprintf("%d/3", i), "--parallel", "3", "--json", sj, "--junit", sx, flowSuiteDir())
-			t.Logf("shard %d/3 (exit %d):\n%s", i, r.Code, r.Stdout)
+		for i := 0; i < n; i++ {
+			cmd := exec.Command("/bin/sh", "-c", script)
+			cmd.Dir = t.TempDir() // no workspace: the embedded test wallet, as in the image
+			cmd.Env = append(os.Environ(), env[0], "PATH="+bin+":"+os.Getenv("PATH"), fmt.Sprintf("JOB_COMPLETION_INDEX=%d", i))
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("index %d (exit %d):\n%s", i, code, stdout.String())
+			sj, sx := filepath.Join(results, fmt.Sprintf("summary-%d.json", i)), filepath.Join(results, fmt.Sprintf("junit-%d.xml", i))
 			s := readSummary(t, sj)
 			wantCode := 0
 			for _, f := range s.Flows {
@@ -245,20 +274,20 @@ func TestFlowSuite(t *testing.T) {
 					wantCode = 1
 				}
 			}
-			if r.Code != wantCode || s.Shard != fmt.Sprintf("%d/3", i) {
-				t.Errorf("shard %d/3: exit %d, want %d; summary shard %q", i, r.Code, wantCode, s.Shard)
+			if code != wantCode || s.Shard != fmt.Sprintf("%d/%d", i+1, n) {
+				t.Errorf("index %d: exit %d, want %d; summary shard %q\n%s", i, code, wantCode, s.Shard, tail(stderr.String(), 10))
 			}
 			jsons, xmls = append(jsons, sj), append(xmls, sx)
 		}
 		assertOnce(t, names, s)
-		m := mmcpRun(t, nil, "test", "merge-reports", "--json", filepath.Join(out, "merged.json"), "--junit", filepath.Join(out, "merged.xml"), jsons[0], jsons[1], jsons[2], xmls[0], xmls[1], xmls[2])
+		m := mmcpRun(t, nil, append([]string{"test", "merge-reports", "--json", filepath.Join(out, "merged.json"), "--junit", filepath.Join(out, "merged.xml")}, append(jsons, xmls...)...)...)
 		if m.Code != 1 {
 			t.Fatalf("merge-reports exit %d (want 1: a flow failed): %s %s", m.Code, m.Stdout, m.Stderr)
 		}
 		if ms := readSummary(t, filepath.Join(out, "merged.json")); ms.Total != 8 || ms.Failed != 1 {
 			t.Fatalf("merged summary %d flows, %d failed", ms.Total, ms.Failed)
 		}
-		if mj := readJUnit(t, filepath.Join(out, "merged.xml")); mj.Tests != 8 || mj.Failures != 1 || len(mj.Suites) != 3 {
+		if mj := readJUnit(t, filepath.Join(out, "merged.xml")); mj.Tests != 8 || mj.Failures != 1 || len(mj.Suites) != n {
 			t.Fatalf("merged junit %d tests %d failures %d suites", mj.Tests, mj.Failures, len(mj.Suites))
 		}
 	})

@@ -103,7 +103,8 @@ func runTest(ctx context.Context, cfg config.Config, args []string, stdout, stde
 	if *outDir == "" {
 		*outDir = filepath.Join(h.Config().ArtifactsDir, "flows")
 	}
-	fmt.Fprintf(stdout, "mmcp test: %d flows%s, %d at once\n", len(suite), shardNote(shard), *parallel)
+	fmt.Fprintf(stdout, "mmcp test: %d flows%s, %d at once\n", len(suite), shardNote(shard), min(*parallel, len(suite)))
+	hostStarted := time.Since(start)
 	results := flows.Run(ctx, suite, flows.Options{
 		Parallel: *parallel, Retries: *retries, Timeout: *timeout, OutDir: *outDir,
 		KnowledgeDir: filepath.Join(h.Config().ArtifactsDir, "llm-knowledge"),
@@ -111,6 +112,7 @@ func runTest(ctx context.Context, cfg config.Config, args []string, stdout, stde
 		Progress:     stdout,
 	})
 	sum := flows.Summarize(results, shard, time.Since(start))
+	sum.HostStartMs = hostStarted.Milliseconds()
 	fmt.Fprintf(stdout, "mmcp test: %d passed, %d failed, %d flaky of %d in %.1fs\n", sum.Passed, sum.Failed, sum.Flaky, sum.Total, time.Since(start).Seconds())
 	if code := writeReports(sum.WriteJUnit, sum.WriteJSON, *junit, *jsonOut, stderr); code != 0 {
 		return code

@@ -12,13 +12,16 @@ import (
 
 // Summary is the JSON report of `mmcp test` (--json).
 type Summary struct {
-	Shard      string   `json:"shard,omitempty"`
-	Total      int      `json:"total"`
-	Passed     int      `json:"passed"`
-	Failed     int      `json:"failed"`
-	Flaky      int      `json:"flaky"`
-	DurationMs int64    `json:"durationMs"`
-	Flows      []Result `json:"flows"`
+	Shard      string `json:"shard,omitempty"`
+	Total      int    `json:"total"`
+	Passed     int    `json:"passed"`
+	Failed     int    `json:"failed"`
+	Flaky      int    `json:"flaky"`
+	DurationMs int64  `json:"durationMs"`
+	// HostStartMs is the part of DurationMs the host took to start (its
+	// plugins) before the first flow.
+	HostStartMs int64    `json:"hostStartMs,omitempty"`
+	Flows       []Result `json:"flows"`
 }
 
 // Summarize counts results.

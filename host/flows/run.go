@@ -77,17 +77,21 @@ type Options struct {
 
 // Result is one flow's outcome.
 type Result struct {
-	Name       string       `json:"name"`
-	Path       string       `json:"path,omitempty"`
-	Status     string       `json:"status"`
-	Attempts   int          `json:"attempts"`
-	DurationMs int64        `json:"durationMs"`
-	Error      string       `json:"error,omitempty"`
-	ErrorCode  string       `json:"errorCode,omitempty"`
-	FailedStep int          `json:"failedStep,omitempty"`
-	SessionID  string       `json:"sessionId,omitempty"`
-	Steps      []StepResult `json:"steps,omitempty"`
-	Artifacts  *Artifacts   `json:"artifacts,omitempty"`
+	Name       string `json:"name"`
+	Path       string `json:"path,omitempty"`
+	Status     string `json:"status"`
+	Attempts   int    `json:"attempts"`
+	DurationMs int64  `json:"durationMs"`
+	Error      string `json:"error,omitempty"`
+	ErrorCode  string `json:"errorCode,omitempty"`
+	FailedStep int    `json:"failedStep,omitempty"`
+	// LaunchMs and ExpectMs are the last attempt's launch and the wait for
+	// its expectations (its steps' times are in Steps).
+	LaunchMs  int64        `json:"launchMs"`
+	ExpectMs  int64        `json:"expectMs"`
+	SessionID string       `json:"sessionId,omitempty"`
+	Steps     []StepResult `json:"steps,omitempty"`
+	Artifacts *Artifacts   `json:"artifacts,omitempty"`
 	// Shard is the shard that ran the flow ("1/3"), when sharded.
 	Shard string `json:"shard,omitempty"`
 }
@@ -217,7 +221,9 @@ func runAttempt(parent context.Context, f *Flow, o Options, attempt int) Result 
 	for k, v := range f.Launch {
 		launch[k] = v
 	}
+	t0 := time.Now()
 	raw, err := s.Call(ctx, ToolLaunch, launch)
+	r.LaunchMs = time.Since(t0).Milliseconds()
 	if err != nil {
 		return fail(0, fmt.Errorf("launch: %w", err))
 	}
@@ -238,7 +244,10 @@ func runAttempt(parent context.Context, f *Flow, o Options, attempt int) Result 
 			return fail(i+1, fmt.Errorf("step %d %s: %w", i+1, st.Tool, err))
 		}
 	}
-	if err := f.Expect.verify(ctx, s); err != nil {
+	t0 = time.Now()
+	err = f.Expect.verify(ctx, s)
+	r.ExpectMs = time.Since(t0).Milliseconds()
+	if err != nil {
 		return fail(0, err)
 	}
 	return r
