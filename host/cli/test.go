@@ -79,6 +79,10 @@ func runTest(ctx context.Context, cfg config.Config, args []string, stdout, stde
 		}
 		suite = append(suite, f)
 	}
+	if err := flows.UniqueNames(suite); err != nil {
+		fmt.Fprintln(stderr, "mmcp test:", err)
+		return 2
+	}
 	suite = flows.Grep(suite, re)
 	if len(suite) == 0 {
 		fmt.Fprintf(stderr, "mmcp test: no flows to run (%d flow files under %s, shard %q, grep %q)\n", len(paths), strings.Join(pos, " "), *shardFlag, *grep)

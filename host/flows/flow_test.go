@@ -201,7 +201,7 @@ func TestRunPassFailFlaky(t *testing.T) {
 			s := &fakeSession{fail: map[string]int{}, state: map[string]any{"currentScreen": "home"},
 				items: []map[string]any{{"testId": "a", "text": "hi there"}, {"testId": "b"}},
 				nodes: []map[string]any{{"ref": "e7", "role": "button", "name": "Send"}}}
-			if strings.HasPrefix(owner, "flow:flaky#1") {
+			if strings.HasSuffix(owner, ":flaky#1") {
 				s.fail["mm_type"] = 1
 			}
 			sessions[owner] = s
@@ -213,8 +213,8 @@ func TestRunPassFailFlaky(t *testing.T) {
 	if res[0].Status != StatusPassed || res[0].Attempts != 1 {
 		t.Fatalf("pass: %+v", res[0])
 	}
-	if got := sessions["flow:pass#1"].called(`mm_click {"a11yRef":"e7"}`); got != 1 {
-		t.Fatalf("role+name not resolved to the ref: %v", sessions["flow:pass#1"].calls)
+	if got := sessions["flow:flows/pass.yaml:pass#1"].called(`mm_click {"a11yRef":"e7"}`); got != 1 {
+		t.Fatalf("role+name not resolved to the ref: %v", sessions["flow:flows/pass.yaml:pass#1"].calls)
 	}
 	if res[1].Status != StatusFailed || res[1].Attempts != 2 || !strings.Contains(res[1].Error, `present testId "missing"`) {
 		t.Fatalf("fail: %+v", res[1])

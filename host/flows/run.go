@@ -199,7 +199,7 @@ func runAttempt(parent context.Context, f *Flow, o Options, attempt int) Result 
 	}
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
-	s := o.Session(fmt.Sprintf("flow:%s#%d", f.ID(), attempt))
+	s := o.Session(fmt.Sprintf("flow:%s:%s#%d", f.Path, f.ID(), attempt))
 	defer func() {
 		cctx, ccancel := context.WithTimeout(context.WithoutCancel(parent), artifactBudget)
 		defer ccancel()

@@ -106,3 +106,16 @@ func Grep(flows []*Flow, re *regexp.Regexp) []*Flow {
 	}
 	return out
 }
+
+// UniqueNames fails when two flows share a name (their testcases and
+// artifact directories would be one).
+func UniqueNames(flows []*Flow) error {
+	seen := map[string]string{}
+	for _, f := range flows {
+		if prev, ok := seen[f.ID()]; ok {
+			return fmt.Errorf("%s and %s have the same name %q: give each flow a name of its own", prev, f.Path, f.Name)
+		}
+		seen[f.ID()] = f.Path
+	}
+	return nil
+}
