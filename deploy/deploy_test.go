@@ -155,3 +155,66 @@ func TestWorkflowActionlint(t *testing.T) {
 		t.Fatal("actionlint passed a reference to a matrix key that does not exist")
 	}
 }
+
+// instructions reads a Dockerfile's instructions (continuations joined,
+// comments dropped) as [keyword, rest] pairs.
+func instructions(t *testing.T, path string) [][2]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][2]string
+	cur := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "#") || (line == "" && cur == "") {
+			continue
+		}
+		cur += " " + strings.TrimSuffix(line, "\\")
+		if strings.HasSuffix(line, "\\") {
+			continue
+		}
+		kw, rest, _ := strings.Cut(strings.TrimSpace(cur), " ")
+		out = append(out, [2]string{strings.ToUpper(kw), strings.TrimSpace(rest)})
+		cur = ""
+	}
+	return out
+}
+
+// TestDockerfile: the image is Debian with Chromium, Node.js and npm from
+// Debian's packages, Anvil from the pinned npm lock file, mmcp built from
+// this tree; every file it copies from the build context exists.
+func TestDockerfile(t *testing.T) {
+	var final string
+	var apt, npm bool
+	for _, in := range instructions(t, "Dockerfile") {
+		switch in[0] {
+		case "FROM":
+			final = in[1]
+		case "RUN":
+			if strings.Contains(in[1], "apt-get install") {
+				apt = true
+				for _, p := range []string{"chromium", "nodejs", "npm"} {
+					if !regexp.MustCompile(`\s` + p + `(\s|$)`).MatchString(in[1]) {
+						t.Errorf("apt-get install lacks %s", p)
+					}
+				}
+			}
+			npm = npm || strings.Contains(in[1], "npm ci --prefix tools")
+		case "COPY":
+			if strings.HasPrefix(in[1], "--from=") {
+				continue
+			}
+			f := strings.Fields(in[1])
+			for _, src := range f[:len(f)-1] {
+				if _, err := os.Stat(filepath.Join("..", src)); err != nil {
+					t.Errorf("COPY %s: not in the build context: %v", src, err)
+				}
+			}
+		}
+	}
+	if !strings.HasPrefix(final, "debian:") || !apt || !npm {
+		t.Fatalf("final image %q, apt install %v, npm ci of the pinned tools %v", final, apt, npm)
+	}
+}
