@@ -353,3 +353,27 @@ func TestExport(t *testing.T) {
 		t.Fatalf("a ref without role: %v", err)
 	}
 }
+
+// TestRunInterrupted: flows not started when the run is interrupted are
+// reported failed as not run, and the running one ends.
+func TestRunInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	a := mustParse(t, "name: a\nsteps: [{tool: mm_click, args: {testId: x}}]\n")
+	b := mustParse(t, "name: b\nsteps: [{tool: mm_get_state}]\n")
+	started := make(chan struct{})
+	var once sync.Once
+	s := &fakeSession{fail: map[string]int{}, block: true}
+	res := make(chan []Result)
+	go func() {
+		res <- Run(ctx, []*Flow{a, b}, Options{Parallel: 1, OutDir: t.TempDir(), Session: func(string) Session {
+			once.Do(func() { close(started) })
+			return s
+		}})
+	}()
+	<-started
+	cancel()
+	r := <-res
+	if r[0].Status != StatusFailed || r[1].Status != StatusFailed || !strings.HasPrefix(r[1].Error, "not run") {
+		t.Fatalf("%+v", r)
+	}
+}

@@ -126,6 +126,10 @@ func Run(ctx context.Context, flows []*Flow, o Options) []Result {
 		go func() {
 			defer wg.Done()
 			for i := range work {
+				if ctx.Err() != nil {
+					out[i] = notRun(flows[i], ctx.Err())
+					continue
+				}
 				out[i] = runFlow(ctx, flows[i], o)
 				if o.Progress != nil {
 					progress.Lock()
@@ -138,18 +142,23 @@ func Run(ctx context.Context, flows []*Flow, o Options) []Result {
 	for i := range flows {
 		select {
 		case work <- i:
+			continue
 		case <-ctx.Done():
 		}
-		if ctx.Err() != nil {
-			for j := i; j < len(flows); j++ {
-				out[j] = Result{Name: flows[j].Name, Path: flows[j].Path, Status: StatusFailed, Error: "not run: " + ctx.Err().Error()}
-			}
-			break
+		// Interrupted: the flows not handed out did not run.
+		for j := i; j < len(flows); j++ {
+			out[j] = notRun(flows[j], ctx.Err())
 		}
+		break
 	}
 	close(work)
 	wg.Wait()
 	return out
+}
+
+// notRun is the result of a flow an interrupted run never started.
+func notRun(f *Flow, err error) Result {
+	return Result{Name: f.Name, Path: f.Path, Status: StatusFailed, Error: "not run: " + err.Error()}
 }
 
 func progressLine(r Result) string {
