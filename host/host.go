@@ -165,3 +165,6 @@ func (h *Host) Log() hclog.Logger { return h.log }
 
 // Config returns the resolved configuration.
 func (h *Host) Config() config.Config { return h.cfg }
+
+// Sessions returns the session manager.
+func (h *Host) Sessions() *session.Manager { return h.sessions }

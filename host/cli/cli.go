@@ -42,6 +42,14 @@ Commands:
                rerun the calls of a JSONL call log (its "before" lines); stops at the
                first failure unless --keep-going; values the log withheld (typed text,
                keys) come from --secret, else nothing runs (attach or spawn, as call)
+  test [--parallel N] [--shard I/N] [--grep RE] [--retries N] [--timeout D]
+       [--junit FILE] [--json FILE] [--out DIR] [PATHS...]
+               run flow files (a directory: every *.yaml in it) as tests, each in a
+               wallet session of its own; exit 0 only when every flow passed
+  test merge-reports [--junit OUT] [--json OUT] FILES...
+               join shards' JUnit (*.xml) and JSON reports
+  flow export SESSION_ID --out FILE
+               write a flow file from a session recorded in the knowledge store
   gen [--out FILE] [--package NAME] [--all]
                write typed Go handles of the host's own tools (default
                client/mmcp/tools_gen.go; --all includes plugin tools)
@@ -116,6 +124,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runGen(ctx, cfg, rest, stdout, stderr)
 	case "plugins":
 		return runPlugins(ctx, cfg, rest, stdout, stderr)
+	case "test":
+		return runTest(ctx, cfg, rest, stdout, stderr)
+	case "flow":
+		return runFlowCmd(ctx, cfg, rest, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, cfg, stdout, stderr)
 	case "doctor":

@@ -86,7 +86,8 @@ type ToolCall struct {
 	Withheld []string `json:"-"`
 }
 
-// Target is the element a tool acted on: at most one field is set.
+// Target is the element a tool acted on: one of Selector, TestID and
+// A11yRef is set; Role and Name go with an A11yRef.
 type Target struct {
 	// Selector is a CSS selector.
 	Selector string `json:"selector,omitempty"`
@@ -94,6 +95,10 @@ type Target struct {
 	TestID string `json:"testId,omitempty"`
 	// A11yRef is an accessibility ref such as "e5".
 	A11yRef string `json:"a11yRef,omitempty"`
+	// Role and Name are the role and accessible name the a11yRef was
+	// given with: a target that outlives the snapshot (flow export).
+	Role string `json:"role,omitempty"`
+	Name string `json:"name,omitempty"`
 }
 
 // Timing is the timing block of a StepRecord.

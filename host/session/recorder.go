@@ -55,7 +55,8 @@ func (r *Recorder) Record(_ context.Context, s tools.Step) {
 		rec.Tool.Input = input
 	}
 	if len(s.Target) > 0 {
-		rec.Tool.Target = &knowledge.Target{Selector: s.Target["selector"], TestID: s.Target["testId"], A11yRef: s.Target["a11yRef"]}
+		rec.Tool.Target = &knowledge.Target{Selector: s.Target["selector"], TestID: s.Target["testId"], A11yRef: s.Target["a11yRef"],
+			Role: s.Target["role"], Name: s.Target["name"]}
 	}
 	rec.Labels = knowledge.Labels(s.Label, rec.Tool.Target, rec.Outcome.OK)
 	if s.Err != nil {

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/host/config"
+	"github.com/mmcp-dev/mmcp/host/flows"
+	"github.com/mmcp-dev/mmcp/host/knowledge"
+)
+
+// runFlowCmd is `mmcp flow export SESSION_ID --out FILE [--name NAME]`:
+// a flow file from a session recorded in the knowledge store of the
+// workspace (--repo, --artifacts-dir).
+func runFlowCmd(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
+	const use = "usage: mmcp [flags] flow export SESSION_ID --out FILE [--name NAME]"
+	if len(args) == 0 || args[0] != "export" {
+		fmt.Fprintln(stderr, use)
+		return 2
+	}
+	fs := subcommand("flow export", use, stderr)
+	out := fs.String("out", "", "write the flow to `FILE` (- for stdout)")
+	name := fs.String("name", "", "the flow's name (default: the session's goal)")
+	pos, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return 2
+	}
+	if len(pos) != 1 || *out == "" {
+		fs.Usage()
+		return 2
+	}
+	if err := cfg.Resolve(); err != nil {
+		fmt.Fprintln(stderr, "mmcp flow export:", err)
+		return 1
+	}
+	k, err := knowledge.Open(filepath.Join(cfg.ArtifactsDir, "llm-knowledge"), hclog.NewNullLogger())
+	if err != nil {
+		fmt.Fprintln(stderr, "mmcp flow export:", err)
+		return 1
+	}
+	meta, recs, err := k.SessionSteps(ctx, pos[0])
+	if err != nil {
+		fmt.Fprintln(stderr, "mmcp flow export:", err)
+		return 1
+	}
+	f, err := flows.Export(*name, meta, recs)
+	if err != nil {
+		fmt.Fprintf(stderr, "mmcp flow export %s: %v\n", pos[0], err)
+		return 1
+	}
+	b, err := f.YAML()
+	if err != nil {
+		fmt.Fprintln(stderr, "mmcp flow export:", err)
+		return 1
+	}
+	b = append([]byte("# mmcp flow exported from session "+pos[0]+" (schema: host/flows/flow.schema.json)\n"), b...)
+	if *out == "-" {
+		_, _ = stdout.Write(b)
+		return 0
+	}
+	if err := os.WriteFile(*out, b, 0o644); err != nil {
+		fmt.Fprintln(stderr, "mmcp flow export:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d steps, %s\n", *out, len(f.Steps), f.Name)
+	return 0
+}

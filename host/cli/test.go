@@ -1,0 +1,233 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/host"
+	"github.com/mmcp-dev/mmcp/host/config"
+	"github.com/mmcp-dev/mmcp/host/flows"
+	hostsession "github.com/mmcp-dev/mmcp/host/session"
+	"github.com/mmcp-dev/mmcp/host/tools"
+)
+
+// defaultParallel is how many flows `mmcp test` runs at once without
+// --parallel: two a core (a flow mostly waits on Chrome and the chain),
+// at most the host's session limit.
+func defaultParallel(maxSessions int) int {
+	if maxSessions <= 0 {
+		maxSessions = hostsession.DefaultMaxSessions
+	}
+	return max(1, min(2*runtime.NumCPU(), maxSessions))
+}
+
+// runTest is `mmcp test [flags] [PATHS...]` and `mmcp test merge-reports`.
+func runTest(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "merge-reports" {
+		return runMergeReports(args[1:], stdout, stderr)
+	}
+	const use = "usage: mmcp [flags] test [--parallel N] [--shard I/N] [--grep RE] [--retries N] [--timeout D] [--junit FILE] [--json FILE] [--out DIR] [PATHS...]\n       mmcp test merge-reports [--junit OUT] [--json OUT] FILES..."
+	fs := subcommand("test", use, stderr)
+	parallel := fs.Int("parallel", 0, "flows run at once, each in a session of its own (default: 2 a core, at most --max-sessions)")
+	shardFlag := fs.String("shard", "", "run shard `I/N` of the suite: flow k of the sorted paths goes to shard k mod N + 1")
+	grep := fs.String("grep", "", "run only the flows whose name or path matches this `regexp`")
+	retries := fs.Int("retries", 0, "run a failed flow again up to `N` times; one that then passes is reported flaky")
+	timeout := fs.Duration("timeout", flows.DefaultTimeout, "bound of one attempt of a flow (a flow's timeoutMs overrides it)")
+	junit := fs.String("junit", "", "write a JUnit XML report to `FILE`")
+	jsonOut := fs.String("json", "", "write a JSON summary to `FILE`")
+	outDir := fs.String("out", "", "directory of failed flows' artifacts (default <artifacts-dir>/flows)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) == 0 {
+		pos = []string{"."}
+	}
+	shard := flows.Shard{Index: 1, Count: 1}
+	if *shardFlag != "" {
+		if shard, err = flows.ParseShard(*shardFlag); err != nil {
+			fmt.Fprintln(stderr, "mmcp test:", err)
+			return 2
+		}
+	}
+	var re *regexp.Regexp
+	if *grep != "" {
+		if re, err = regexp.Compile(*grep); err != nil {
+			fmt.Fprintln(stderr, "mmcp test: --grep:", err)
+			return 2
+		}
+	}
+	paths, err := flows.Collect(pos)
+	if err != nil {
+		fmt.Fprintln(stderr, "mmcp test:", err)
+		return 2
+	}
+	var suite []*flows.Flow
+	for _, p := range shard.Pick(paths) {
+		f, err := flows.Load(p)
+		if err != nil {
+			fmt.Fprintln(stderr, "mmcp test:", err)
+			return 2
+		}
+		suite = append(suite, f)
+	}
+	if err := flows.UniqueNames(suite); err != nil {
+		fmt.Fprintln(stderr, "mmcp test:", err)
+		return 2
+	}
+	suite = flows.Grep(suite, re)
+	if len(suite) == 0 {
+		fmt.Fprintf(stderr, "mmcp test: no flows to run (%d flow files under %s, shard %q, grep %q)\n", len(paths), strings.Join(pos, " "), *shardFlag, *grep)
+		return 1
+	}
+	if *parallel <= 0 {
+		*parallel = defaultParallel(cfg.MaxSessions)
+	}
+	if *parallel > max(cfg.MaxSessions, hostsession.DefaultMaxSessions) {
+		cfg.MaxSessions = *parallel
+	}
+	if cfg.LogLevel == "" && os.Getenv("MMCP_LOG_LEVEL") == "" {
+		cfg.LogLevel = "warn" // the runner reports; the host's chatter goes only with --log-level
+	}
+	start := time.Now()
+	h, err := startHost(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "mmcp test:", err)
+		return 1
+	}
+	defer h.Close()
+	if *outDir == "" {
+		*outDir = filepath.Join(h.Config().ArtifactsDir, "flows")
+	}
+	fmt.Fprintf(stdout, "mmcp test: %d flows%s, %d at once\n", len(suite), shardNote(shard), min(*parallel, len(suite)))
+	hostStarted := time.Since(start)
+	results := flows.Run(ctx, suite, flows.Options{
+		Parallel: *parallel, Retries: *retries, Timeout: *timeout, OutDir: *outDir,
+		KnowledgeDir: filepath.Join(h.Config().ArtifactsDir, "llm-knowledge"),
+		Session:      func(owner string) flows.Session { return flowSession{h: h, owner: owner} },
+		Progress:     stdout,
+	})
+	sum := flows.Summarize(results, shard, time.Since(start))
+	sum.HostStartMs = hostStarted.Milliseconds()
+	fmt.Fprintf(stdout, "mmcp test: %d passed, %d failed, %d flaky of %d in %.1fs\n", sum.Passed, sum.Failed, sum.Flaky, sum.Total, time.Since(start).Seconds())
+	if code := writeReports(sum.WriteJUnit, sum.WriteJSON, *junit, *jsonOut, stderr); code != 0 {
+		return code
+	}
+	if !sum.OK() {
+		return 1
+	}
+	return 0
+}
+
+func shardNote(s flows.Shard) string {
+	if s.Count <= 1 {
+		return ""
+	}
+	return " (shard " + s.String() + ")"
+}
+
+// writeReports writes the JUnit and JSON reports that were asked for.
+func writeReports(junit, js func(string) error, junitPath, jsonPath string, stderr io.Writer) int {
+	if junitPath != "" {
+		if err := junit(junitPath); err != nil {
+			fmt.Fprintln(stderr, "mmcp test: --junit:", err)
+			return 1
+		}
+	}
+	if jsonPath != "" {
+		if err := js(jsonPath); err != nil {
+			fmt.Fprintln(stderr, "mmcp test: --json:", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// runMergeReports is `mmcp test merge-reports [--junit OUT] [--json OUT]
+// FILES...`: *.xml inputs are JUnit reports, the others JSON summaries.
+func runMergeReports(args []string, stdout, stderr io.Writer) int {
+	fs := subcommand("test merge-reports", "usage: mmcp test merge-reports [--junit OUT] [--json OUT] FILES...", stderr)
+	junit := fs.String("junit", "", "write the merged JUnit XML of the *.xml inputs to `OUT`")
+	jsonOut := fs.String("json", "", "write the merged JSON summary of the *.json inputs to `OUT`")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	var xmls, jsons []string
+	for _, p := range pos {
+		if strings.HasSuffix(p, ".xml") {
+			xmls = append(xmls, p)
+		} else {
+			jsons = append(jsons, p)
+		}
+	}
+	if len(pos) == 0 || (*junit == "") != (len(xmls) == 0) || (*jsonOut == "") != (len(jsons) == 0) {
+		fmt.Fprintln(stderr, "mmcp test merge-reports: give --junit OUT with *.xml inputs and --json OUT with *.json inputs")
+		return 2
+	}
+	failed := 0
+	if *junit != "" {
+		j, err := flows.MergeJUnit(xmls)
+		if err == nil {
+			err = flows.WriteMergedJUnit(*junit, j)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "mmcp test merge-reports:", err)
+			return 1
+		}
+		failed = j.Failures
+		fmt.Fprintf(stdout, "merged %d JUnit reports: %d tests, %d failures -> %s\n", len(xmls), j.Tests, j.Failures, *junit)
+	}
+	if *jsonOut != "" {
+		s, err := flows.MergeJSON(jsons)
+		if err == nil {
+			err = s.WriteJSON(*jsonOut)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "mmcp test merge-reports:", err)
+			return 1
+		}
+		failed = max(failed, s.Failed)
+		fmt.Fprintf(stdout, "merged %d JSON summaries: %d passed, %d failed, %d flaky -> %s\n", len(jsons), s.Passed, s.Failed, s.Flaky, *jsonOut)
+	}
+	if failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// flowSession is a flow's session in the in-process host: its calls carry
+// an owner of their own, so each flow launches and drives its own wallet
+// session (as each HTTP client of `mmcp serve --http` does).
+type flowSession struct {
+	h     *host.Host
+	owner string
+}
+
+func (s flowSession) Call(ctx context.Context, tool string, args map[string]any) (json.RawMessage, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	out := s.h.Runner().Run(tools.WithOwner(ctx, s.owner), tools.Request{Tool: tool, Args: b})
+	if !out.Envelope.OK {
+		return nil, out.Envelope.Error
+	}
+	return json.Marshal(out.Envelope.Result)
+}
+
+func (s flowSession) ConsoleErrors(ctx context.Context) []string {
+	sess, err := s.h.Sessions().Active(tools.WithOwner(ctx, s.owner))
+	if err != nil {
+		return nil
+	}
+	return sess.Browser.ConsoleErrors()
+}
