@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -230,6 +231,16 @@ func runAttempt(parent context.Context, f *Flow, o Options, attempt int) Result 
 	for k, v := range f.Launch {
 		launch[k] = v
 	}
+	if _, ok := launch["ports"]; !ok {
+		// Free ports, so that flows of several hosts (shards on one
+		// machine) never meet on Anvil's 8545 or the fixture's 12345;
+		// the session's Chrome is pointed at its fixture port.
+		ports, err := freePorts(2)
+		if err != nil {
+			return fail(0, fmt.Errorf("launch: %w", err))
+		}
+		launch["ports"] = map[string]any{"anvil": ports[0], "fixtureServer": ports[1]}
+	}
 	t0 := time.Now()
 	raw, err := s.Call(ctx, ToolLaunch, launch)
 	r.LaunchMs = time.Since(t0).Milliseconds()
@@ -359,4 +370,24 @@ func (f *Flow) ID() string {
 		id = "flow"
 	}
 	return id
+}
+
+// freePorts returns n distinct free loopback ports.
+func freePorts(n int) ([]int, error) {
+	var ports []int
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			_ = l.Close()
+		}
+	}()
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("find a free port: %w", err)
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	return ports, nil
 }
