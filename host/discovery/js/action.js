@@ -2,7 +2,9 @@
 // that it is attached, visible, enabled and stable; then for mode "click"
 // scroll it into view and hit-test its centre (through same-origin frames)
 // returning top-level viewport coordinates, for mode "type" focus it and
-// select its content, for mode "wait" stop after the visibility check.
+// select its content, for mode "wait" stop after the visibility check, for
+// mode "text" (text: the most characters) read its visible text (a field:
+// its value) after the visibility check.
 // Stability costs a frame only when something may move the element: the
 // scroll into view moved it, an animation or transition runs on it or an
 // ancestor, or the click asks for it (click.stable: an earlier press of this
@@ -10,7 +12,7 @@
 // click's hit check (clicktrack.js armClick) stops a press that lands on
 // anything else. A click given click ({token, cap, probe, stable}) arms that
 // check and the measure of what it changes. Returns a JSON
-// string {state, count, reason, x, y, field}; state "ok" means go ahead.
+// string {state, count, reason, x, y, field, text, length, truncated, password, cover}; state "ok" means go ahead.
 const out = (o) => {
   // the match count is only worth its walk when the action fails
   if (o.count < 0) o.count = o.state === 'ok' ? 1 : matchCount(loc);
@@ -27,6 +29,17 @@ if (!visible(el)) {
   return out({ state: 'hidden', count, reason: 'the element is not visible: ' + why });
 }
 if (mode === 'wait') return out({ state: 'ok', count });
+if (mode === 'text') {
+  // text is the most characters to return; innerText leaves out what is
+  // not rendered (display:none, visibility:hidden, collapsed whitespace)
+  const tg = el.localName;
+  const t = (el.getAttribute('type') || '').toLowerCase();
+  const field = tg === 'textarea' || tg === 'select' || (tg === 'input' && t !== 'button' && t !== 'submit' && t !== 'reset');
+  const all = field ? String(el.value || '') : (el.innerText || '');
+  // a password field's value never leaves the page
+  if (tg === 'input' && t === 'password') return out({ state: 'ok', count, text: '', length: all.length, password: true });
+  return out({ state: 'ok', count, text: all.slice(0, text), length: all.length, truncated: all.length > text });
+}
 if (isDisabled(el)) return out({ state: 'disabled', count, reason: 'the element is disabled' });
 
 const tag = el.localName;
@@ -98,7 +111,7 @@ let y = (top + bottom) / 2;
 const root = el.getRootNode();
 const hit = (root.elementFromPoint ? root : el.ownerDocument).elementFromPoint(x, y);
 if (!hit || !composedContains(el, hit)) {
-  return out({ state: 'covered', count, reason: 'the element is covered by ' + describe(hit) });
+  return out({ state: 'covered', count, reason: 'the element is covered by ' + describe(hit), cover: hit ? coverOf(hit) : null });
 }
 for (let w = win; w.frameElement; ) {
   const fe = w.frameElement;
@@ -108,9 +121,56 @@ for (let w = win; w.frameElement; ) {
   y += fr.top + fe.clientTop + (parseFloat(st.paddingTop) || 0);
   const pr = fe.getRootNode();
   const h = (pr.elementFromPoint ? pr : fe.ownerDocument).elementFromPoint(x, y);
-  if (h !== fe) return out({ state: 'covered', count, reason: 'the frame holding the element is covered by ' + describe(h) });
+  if (h !== fe) return out({ state: 'covered', count, reason: 'the frame holding the element is covered by ' + describe(h), cover: h ? coverOf(h) : null });
   w = fe.ownerDocument.defaultView;
 }
 // what the page shows right before the click, and the measure after it
 if (click) armClick(el, click.token, click.cap, click.probe);
 return out({ state: 'ok', count, x, y });
+
+// coverOf describes hit, the element over the target's click point: hit,
+// its ancestors up to the body ({tag, testId, class, role}, innermost
+// first), the outermost dialog-like ancestor (within, "" when it is hit),
+// and a close control inside it
+// (role dialog, aria-modal, a modal/popover/overlay class, or fixed
+// position).
+function coverOf(hit) {
+  const chain = [];
+  let box = null;
+  for (let n = hit; n && n.nodeType === 1 && n.localName !== 'body' && n.localName !== 'html' && chain.length < 12; n = composedParent(n)) {
+    const cls = typeof n.className === 'string' ? n.className : '';
+    const role = n.getAttribute('role') || '';
+    chain.push({ tag: n.localName, testId: n.getAttribute('data-testid') || '', class: cls.slice(0, 200), role });
+    let fixed = false;
+    try { fixed = n.ownerDocument.defaultView.getComputedStyle(n).position === 'fixed'; } catch (e) { fixed = false; }
+    if (role === 'dialog' || n.getAttribute('aria-modal') === 'true' || /modal|popover|overlay|dialog/i.test(cls) || fixed) box = n;
+  }
+  const close = { testId: '', selector: '' };
+  if (box) {
+    const sels = ['[data-testid*="close" i]', '[aria-label="Close" i]', '[aria-label*="close" i]', 'button[class*="close" i]'];
+    let c = null;
+    for (const s of sels) {
+      for (const e of box.querySelectorAll(s)) if (visible(e)) { c = e; break; }
+      if (c) break;
+    }
+    if (c) {
+      const tid = c.getAttribute('data-testid');
+      if (tid) close.testId = tid;
+      else {
+        const btid = box.getAttribute('data-testid');
+        const bcls = typeof box.className === 'string' ? box.className.trim().split(/\s+/)[0] : '';
+        const scope = btid ? '[data-testid="' + btid + '"] ' : bcls ? '.' + bcls + ' ' : '';
+        const al = c.getAttribute('aria-label');
+        close.selector = scope + (al ? c.localName + '[aria-label="' + al + '"]' : c.localName + '.' + String(c.className).trim().split(/\s+/).join('.'));
+      }
+    }
+  }
+  let within = '';
+  if (box && box !== hit) {
+    within = box.localName + (box.id ? '#' + box.id : '');
+    if (typeof box.className === 'string' && box.className.trim()) within += '.' + box.className.trim().split(/\s+/).slice(0, 3).join('.');
+    const btid = box.getAttribute('data-testid');
+    if (btid) within += '[data-testid="' + btid + '"]';
+  }
+  return { hit: describe(hit), within, chain, close };
+}
