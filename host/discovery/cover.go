@@ -1,9 +1,12 @@
 package discovery
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/go-rod/rod"
 
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -100,10 +103,9 @@ func (c *cover) howToClose() string {
 	}
 }
 
-// coveredError is MM_TARGET_COVERED for a's cover: it names the covering
-// element, the known wallet overlay it belongs to, and how to close it.
-func coveredError(t Target, a attempt) error {
-	c := a.Cover
+// named is what covers: the known overlay's name with the covering
+// element (and the box it is inside), or that element alone.
+func (c *cover) named() string {
 	what := c.Hit
 	if c.Within != "" {
 		what += " inside " + c.Within
@@ -111,18 +113,65 @@ func coveredError(t Target, a attempt) error {
 	if name := c.overlay(); name != "" {
 		what = name + " (" + what + ")"
 	}
-	details := map[string]any{"target": t.String(), "matched": a.Count, "coveredBy": c.Hit, "coveredForMs": CoveredFor.Milliseconds()}
+	return what
+}
+
+// addDetails adds what covers, and its close control, to d.
+func (c *cover) addDetails(d map[string]any) map[string]any {
+	d["coveredBy"] = c.Hit
 	if c.Within != "" {
-		details["coveredWithin"] = c.Within
+		d["coveredWithin"] = c.Within
 	}
 	if name := c.overlay(); name != "" {
-		details["overlay"] = name
+		d["overlay"] = name
 	}
 	if c.Close.TestID != "" {
-		details["closeTestId"] = c.Close.TestID
+		d["closeTestId"] = c.Close.TestID
 	} else if c.Close.Selector != "" {
-		details["closeSelector"] = c.Close.Selector
+		d["closeSelector"] = c.Close.Selector
 	}
+	return d
+}
+
+// coveredError is MM_TARGET_COVERED for a's cover: it names the covering
+// element, the known wallet overlay it belongs to, and how to close it.
+func coveredError(t Target, a attempt) error {
+	c := a.Cover
+	details := c.addDetails(map[string]any{"target": t.String(), "matched": a.Count, "coveredForMs": CoveredFor.Milliseconds()})
 	return sdk.Errorf(sdk.CodeTargetCovered, "cannot click %s: it has been covered by %s for %v; %s",
-		t, what, CoveredFor, c.howToClose()).WithDetails(details)
+		t, c.named(), CoveredFor, c.howToClose()).WithDetails(details)
+}
+
+// ScreenCovered checks that a wallet screen really shows: when a known
+// wallet overlay (knownOverlays: a modal or popover left open) covers the
+// centre of p's viewport for CoveredFor, it returns MM_TARGET_COVERED
+// naming it and how to close it. It returns nil when nothing known covers
+// the screen, or when the page cannot be read (the caller's own checks
+// have the say then).
+func ScreenCovered(ctx context.Context, p *rod.Page, screen string) error {
+	ctx, cancel := context.WithTimeout(ctx, CoveredFor+time.Second)
+	defer cancel()
+	p = p.Context(ctx)
+	main, err := mainFrame(p)
+	if err != nil {
+		return nil
+	}
+	var since time.Time
+	for {
+		var c *cover
+		if err := evalIn(p, main, jsCentreCover, idem, &c); err != nil || c == nil || c.overlay() == "" {
+			return nil
+		}
+		if since.IsZero() {
+			since = time.Now()
+		} else if time.Since(since) >= CoveredFor {
+			return sdk.Errorf(sdk.CodeTargetCovered, "the %s screen loaded but %s is still open over it; %s, then navigate again", screen, c.named(), c.howToClose()).
+				WithDetails(c.addDetails(map[string]any{"screen": screen}))
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
