@@ -49,6 +49,7 @@ func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration
 			ti := found[len(found)-1]
 			page, err := s.attach(ti.ID)
 			if err == nil {
+				s.fitPopup(wctx, ti.ID)
 				err = s.waitLoaded(wctx, page, false, func(href string) bool {
 					return strings.HasPrefix(href, "chrome-extension://"+s.extID+"/")
 				})
