@@ -14,11 +14,7 @@ import (
 // naming the menu and its close button, not ok; once the menu is closed
 // with that button the same navigation answers ok.
 func TestNavigateSeesModalLeftOpen(t *testing.T) {
-	s := launchTest(t)
-	ctx := tctx(t)
-	if err := s.Unlock(ctx, testPassword); err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := unlockedTest(t)
 	if err := s.clickTestID(ctx, s.ActivePage(), "open-account-menu"); err != nil {
 		t.Fatal(err)
 	}

@@ -49,11 +49,7 @@ func TestNotificationTimeoutNamesTheCause(t *testing.T) {
 // a timeout, which says what it waited for and what the tabs were; an
 // error logged while waiting is.
 func TestNotificationTimeoutLeavesNoise(t *testing.T) {
-	s := launchTest(t)
-	ctx := tctx(t)
-	if err := s.Unlock(ctx, testPassword); err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := unlockedTest(t)
 	home := s.ActivePage()
 	for _, id := range []string{"log-error", "log-benign"} {
 		if err := s.clickTestID(ctx, home, id); err != nil {

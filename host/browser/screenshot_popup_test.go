@@ -10,11 +10,7 @@ import (
 // at the popup's size (the profile's PopupSize, the window the wallet
 // asks for), not at the main window's 1280 wide.
 func TestPopupScreenshotSize(t *testing.T) {
-	s := launchTest(t)
-	ctx := tctx(t)
-	if err := s.Unlock(ctx, testPassword); err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := unlockedTest(t)
 	if err := s.clickTestID(ctx, s.ActivePage(), "open-notification"); err != nil {
 		t.Fatal(err)
 	}
