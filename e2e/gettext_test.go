@@ -51,6 +51,9 @@ func TestGetTextAfterConnect(t *testing.T) {
 	for _, r := range records(t, ws, sid) {
 		if r.Tool.Name == "mm_get_text" && r.Outcome.OK {
 			n++
+			if u, _ := r.Observation.State["currentUrl"].(string); !strings.HasPrefix(u, srv.URL) {
+				t.Errorf("mm_get_text step recorded without the state: %v", r.Observation.State)
+			}
 		}
 	}
 	if n < 2 {

@@ -20,8 +20,14 @@ func (g *reg) textTool() {
 		targetInput
 		MaxChars int `json:"maxChars"`
 	}) (any, error) {
-		return onTarget(g, func(_, actx context.Context, _ *tools.Call, s *session.Session, t targetInput) (any, error) {
-			return discovery.Text(actx, s.Browser.ActivePage(), s.Refs, t.Target, in.MaxChars)
+		return onTarget(g, func(_, actx context.Context, c *tools.Call, s *session.Session, t targetInput) (any, error) {
+			res, err := discovery.Text(actx, s.Browser.ActivePage(), s.Refs, t.Target, in.MaxChars)
+			if err != nil {
+				return nil, err
+			}
+			// the record keeps the state, not the text
+			partialObservation(c, nil, nil)
+			return res, nil
 		})(ctx, c, in.targetInput)
 	})
 }
