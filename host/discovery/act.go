@@ -104,7 +104,7 @@ func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode
 		case a.State == "badselector":
 			return attempt{}, sdk.Errorf(sdk.CodeInvalidInput, "selector %q is not valid CSS: %s", t.Selector, a.Reason).
 				WithDetails(map[string]any{"target": t.String()})
-		case a.State == "covered" && a.Cover != nil:
+		case a.State == "covered" && a.Cover != nil && !a.Cover.transient():
 			if coveredSince.IsZero() {
 				coveredSince = time.Now()
 			} else if time.Since(coveredSince) >= CoveredFor {
@@ -114,7 +114,7 @@ func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode
 		default:
 			last = a
 		}
-		if a.State != "covered" {
+		if a.State != "covered" || a.Cover == nil || a.Cover.transient() {
 			coveredSince = time.Time{}
 		}
 		select {

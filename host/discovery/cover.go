@@ -14,7 +14,8 @@ import (
 // CoveredFor is how long a click's target must stay covered by another
 // element, at every try, before the click fails with MM_TARGET_COVERED
 // instead of waiting for its whole timeout: a modal or popover left open
-// does not go away by itself, a transition's overlay does within it.
+// does not go away by itself, a transition's overlay does within it (a
+// loading veil is waited for up to the timeout: see cover.transient).
 const CoveredFor = time.Second
 
 // cover is what js/action.js found at the target's click point.
@@ -39,6 +40,8 @@ type coverNode struct {
 	TestID string `json:"testId"`
 	Class  string `json:"class"`
 	Role   string `json:"role"`
+	// Busy is aria-busy="true".
+	Busy bool `json:"busy"`
 }
 
 // coverClose names a close control: by testid when it has one, else by a
@@ -65,6 +68,19 @@ var knownOverlays = []knownOverlay{
 	{class: "mm-popover", name: "a MetaMask popover"},
 	{class: "popover-wrap", name: "a MetaMask popover"},
 	{class: "menu__container", name: "a MetaMask menu"},
+}
+
+// transient reports whether the cover is a loading veil (a class with
+// "loading" or "spinner", role progressbar, aria-busy): it goes away by
+// itself, so a click waits for it up to its own timeout.
+func (c *cover) transient() bool {
+	for _, n := range c.Chain {
+		l := strings.ToLower(n.Class)
+		if strings.Contains(l, "loading") || strings.Contains(l, "spinner") || n.Role == "progressbar" || n.Busy {
+			return true
+		}
+	}
+	return false
 }
 
 // overlay names the known overlay in chain, "" for none.

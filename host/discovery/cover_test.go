@@ -55,3 +55,17 @@ func TestClickCoveredNamesOverlay(t *testing.T) {
 		t.Errorf("details %v", se.Details)
 	}
 }
+
+// A loading veil goes away by itself: the click waits for it past
+// CoveredFor, up to its own timeout, and lands.
+func TestClickWaitsForLoadingVeil(t *testing.T) {
+	p := openHTML(t, `<button data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Confirm</button>
+<div id="veil" class="loading-overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.3)"><div class="spinner"></div></div>
+<script>setTimeout(() => document.getElementById('veil').remove(), 1600)</script>`)
+	if _, err := click(ctxT(t, 10*time.Second), p, nil, Target{TestID: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if attr(t, p, "body", "data-hit") != "1" {
+		t.Error("not clicked once the veil went")
+	}
+}
