@@ -13,6 +13,7 @@ mm_run_steps batch with includeObservations "none" (or "failures" to keep full c
 describe again when the screen has changed a lot. Prefer testId targets in batches: an a11yRef
 acts only on the element it named in the latest mm_accessibility_snapshot or mm_describe_screen,
 while it is still on the page with the same role and name; otherwise MM_TARGET_NOT_FOUND (describe
-again). Screenshots are taken only on request (mm_screenshot).
+again). Screenshots are taken only on request (mm_screenshot); to read text the page shows (a dapp's
+result, an address, an error line) use mm_get_text.
 Before a flow, mm_knowledge_search / mm_knowledge_sessions show what earlier runs learned.`, "mm_", prefix+"_")
 }

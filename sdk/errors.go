@@ -44,6 +44,9 @@ const (
 	CodeSessionNotFound  = "MM_SESSION_NOT_FOUND"
 	CodeSessionAmbiguous = "MM_SESSION_AMBIGUOUS"
 	CodeSessionLimit     = "MM_SESSION_LIMIT"
+	// A click's target stayed covered by another element (a modal or
+	// popover left open) for discovery.CoveredFor.
+	CodeTargetCovered = "MM_TARGET_COVERED"
 )
 
 // Error is a domain failure with an MM_* code (see package mmerr, which

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-rod/rod"
 
+	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -28,7 +29,9 @@ type NavigateResult struct {
 // extension tab (the home tab when the active page is not an extension
 // page) and return once its app has rendered (bounded); url loads rawURL
 // in the session's URL tab (see openURL). Errors: MM_INVALID_INPUT
-// (unknown screen, url missing or not absolute), MM_NAVIGATION_FAILED.
+// (unknown screen, url missing or not absolute), MM_NAVIGATION_FAILED,
+// MM_TARGET_COVERED (a wallet screen loaded but a known modal or popover
+// stayed over it for discovery.CoveredFor; the page is active).
 func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (NavigateResult, error) {
 	var target string
 	switch screen {
@@ -59,6 +62,11 @@ func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (Navigate
 		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "the wallet page closed while rendering: %v", err)
 	}
 	s.activate(ctx, page.TargetID)
+	// A modal or popover left open (MetaMask's account menu) stays over
+	// the new screen: the page is active, so the agent can close it.
+	if err := discovery.ScreenCovered(ctx, page, screen); err != nil {
+		return NavigateResult{}, err
+	}
 	return NavigateResult{Navigated: true, CurrentURL: s.pageURL(ctx, page)}, nil
 }
 

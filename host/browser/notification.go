@@ -3,7 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
-
+	"fmt"
 	"strings"
 	"time"
 
@@ -39,9 +39,7 @@ func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration
 	if timeout <= 0 {
 		timeout = DefaultNotificationTimeout
 	}
-	// A popup Chrome refused was refused right after the dapp's request,
-	// usually before this call.
-	since := time.Now().Add(-time.Minute)
+	start := time.Now()
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var seen *notificationSeen // the last notification page that did not render
@@ -51,6 +49,7 @@ func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration
 			ti := found[len(found)-1]
 			page, err := s.attach(ti.ID)
 			if err == nil {
+				s.fitPopup(wctx, ti.ID)
 				err = s.waitLoaded(wctx, page, false, func(href string) bool {
 					return strings.HasPrefix(href, "chrome-extension://"+s.extID+"/")
 				})
@@ -75,7 +74,7 @@ func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration
 			if errors.Is(ctx.Err(), context.Canceled) {
 				return NotificationResult{}, sdk.Errorf(sdk.CodeCancelled, "cancelled while waiting for the notification page")
 			}
-			return NotificationResult{}, s.notificationTimeout(timeout, s.consoleSince(since), seen)
+			return NotificationResult{}, s.notificationTimeout(timeout, start, seen)
 		}
 	}
 }
@@ -87,34 +86,58 @@ type notificationSeen struct {
 	Error string `json:"error"`
 }
 
+// refusedEarlier is how far before the wait a console line of Chrome
+// refusing the popup's window is still taken as the cause: it comes right
+// after the dapp's request, usually before mm_wait_for_notification.
+const refusedEarlier = time.Minute
+
 // notificationTimeout explains a notification page that never came (or
-// came, as seen, and never rendered), from the console errors of the
-// extension (its service worker and pages) and the dapps seen meanwhile;
-// its details list the session's tabs.
-func (s *Session) notificationTimeout(timeout time.Duration, logged []string, seen *notificationSeen) error {
-	details := map[string]any{"consoleErrors": logged, "tabs": s.Tabs().Tracked}
+// came, as seen, and never rendered) from the console errors of the
+// extension (its service worker and pages) and the dapps logged since the
+// wait started (start), the wallet build's benign lines left out (a
+// refused popup window counts from refusedEarlier before); the message
+// says what was waited for and lists the session's tabs, as the details
+// do.
+func (s *Session) notificationTimeout(timeout time.Duration, start time.Time, seen *notificationSeen) error {
+	logged := relevant(s.consoleSince(start))
+	tabs := s.Tabs().Tracked
+	details := map[string]any{"consoleErrors": logged, "tabs": tabs, "waitedFor": s.notificationWanted()}
+	var open []string
+	for _, t := range tabs {
+		open = append(open, t.Role+" "+t.URL)
+	}
+	tabList := "the tabs were: " + strings.Join(open, ", ")
+	if len(open) == 0 {
+		tabList = "no tab was open"
+	}
 	if seen != nil {
 		details["notificationPage"] = seen
 		return sdk.Errorf(sdk.CodeNotificationTimeout,
-			"a notification page opened (%s) but did not load and render within %s: %s", seen.URL, timeout, seen.Error).
+			"a notification page opened (%s) but did not load and render within %s: %s; %s", seen.URL, timeout, seen.Error, tabList).
 			WithDetails(details)
 	}
-	for _, l := range logged {
+	waited := fmt.Sprintf("no notification page (%s) opened within %s", s.notificationWanted(), timeout)
+	for _, l := range relevant(s.consoleSince(start.Add(-refusedEarlier))) {
 		if strings.Contains(strings.ToLower(l), "bounds") {
 			return sdk.Errorf(sdk.CodeNotificationTimeout,
-				"no notification page opened within %s: the wallet tried to open its popup and Chrome refused the window (%q). A popup must be at least half inside the screen; mmcp gives headless Chrome a 1920x1080 screen, so when headed make the display at least as large as the browser window (or launch headless)", timeout, l).
+				"%s: the wallet tried to open its popup and Chrome refused the window (%q). A popup must be at least half inside the screen; mmcp gives headless Chrome a 1920x1080 screen, so when headed make the display at least as large as the browser window (or launch headless); %s", waited, l, tabList).
 				WithDetails(details)
 		}
 	}
 	if len(logged) > 0 {
 		last := logged[max(0, len(logged)-3):]
 		return sdk.Errorf(sdk.CodeNotificationTimeout,
-			"no notification page opened within %s; the console showed errors meanwhile (the extension's or the dapp's): %s", timeout, strings.Join(last, " | ")).
+			"%s; the console showed errors while waiting (the extension's or the dapp's): %s; %s", waited, strings.Join(last, " | "), tabList).
 			WithDetails(details)
 	}
 	return sdk.Errorf(sdk.CodeNotificationTimeout,
-		"no notification page opened within %s and no console error was seen: no request that needs approval reached the wallet (did the dapp's call run? is the dapp already connected, so no popup is needed?)", timeout).
+		"%s and no console error was seen while waiting: no request that needs approval reached the wallet (did the dapp's call run? is the dapp already connected, so no popup is needed?); %s", waited, tabList).
 		WithDetails(details)
+}
+
+// notificationWanted is the page WaitForNotification waits for.
+func (s *Session) notificationWanted() string {
+	return s.extURL(s.profile.NotificationPage)
 }
 
 // WaitPopupClosed is called after a click in the notification popup page

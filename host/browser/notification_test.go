@@ -43,3 +43,48 @@ func TestNotificationTimeoutNamesTheCause(t *testing.T) {
 		t.Fatalf("details %v", se.Details)
 	}
 }
+
+// TestNotificationTimeoutLeavesNoise: the wallet build's benign console
+// lines and errors logged before the wait are not offered as the cause of
+// a timeout, which says what it waited for and what the tabs were; an
+// error logged while waiting is.
+func TestNotificationTimeoutLeavesNoise(t *testing.T) {
+	s, ctx := unlockedTest(t)
+	home := s.ActivePage()
+	for _, id := range []string{"log-error", "log-benign"} {
+		if err := s.clickTestID(ctx, home, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The lines are in before the wait starts.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(s.ConsoleErrors()) < 4 && time.Now().Before(deadline) {
+		<-time.After(20 * time.Millisecond)
+	}
+	if n := len(s.ConsoleErrors()); n < 4 {
+		t.Fatalf("%d console lines seen, want the 4 logged: %v", n, s.ConsoleErrors())
+	}
+	_, err := s.WaitForNotification(ctx, 300*time.Millisecond)
+	wantCode(t, err, sdk.CodeNotificationTimeout)
+	msg := err.Error()
+	for _, noise := range []string{"requestAnimationFrame", "Receiving end", "early failure"} {
+		if strings.Contains(msg, noise) {
+			t.Errorf("timeout offers %q as the cause: %s", noise, msg)
+		}
+	}
+	for _, want := range []string{"no console error was seen", s.notificationWanted(), "the tabs were: extension chrome-extension://" + s.ExtensionID() + "/home.html"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("timeout lacks %q: %s", want, msg)
+		}
+	}
+
+	if err := s.clickTestID(ctx, home, "log-errors-on"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.WaitForNotification(ctx, 500*time.Millisecond)
+	wantCode(t, err, sdk.CodeNotificationTimeout)
+	msg = err.Error()
+	if !strings.Contains(msg, "real failure") || strings.Contains(msg, "requestAnimationFrame") || strings.Contains(msg, "early failure") {
+		t.Errorf("timeout with an error while waiting: %s", msg)
+	}
+}

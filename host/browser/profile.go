@@ -25,6 +25,12 @@ type Profile struct {
 	// these is a notification (popup) page.
 	NotificationMarkers []string
 
+	// PopupSize is the window size the wallet opens its notification
+	// popup at. Headless Chrome opens every window at the browser's
+	// window size whatever the wallet asks: the session sizes the popup's
+	// window to PopupSize when it finds the popup (see fitPopup).
+	PopupSize Viewport
+
 	// Routes map the page's hash route to a screen, first match wins.
 	Routes []Route
 
@@ -101,9 +107,12 @@ func testIDSelector(id string) string { return `[data-testid="` + id + `"]` }
 // MetaMask's UI and test/e2e.
 func MetaMask() *Profile {
 	return &Profile{
-		Name:                "metamask",
-		HomePage:            "home.html",
-		NotificationPage:    "notification.html",
+		Name:             "metamask",
+		HomePage:         "home.html",
+		NotificationPage: "notification.html",
+		// MetaMask's NOTIFICATION_WIDTH and NOTIFICATION_HEIGHT
+		// (app/scripts/lib/notification-manager).
+		PopupSize:           Viewport{Width: 360, Height: 620},
 		SettingsFragment:    "#settings",
 		NotificationMarkers: []string{"notification.html"},
 		Routes: []Route{

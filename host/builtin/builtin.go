@@ -61,6 +61,7 @@ func Register(r *tools.Runner, d Deps) error {
 	g.buildTool()
 	g.sessionTools()
 	g.discoveryTools()
+	g.textTool()
 	g.knowledgeTools()
 	g.contractTools()
 	if g.err == nil {

@@ -30,6 +30,7 @@ const (
 	modeClick mode = "click"
 	modeType  mode = "type"
 	modeWait  mode = "wait"
+	modeText  mode = "text"
 )
 
 // attempt is one run of js/action.js.
@@ -40,14 +41,26 @@ type attempt struct {
 	X      float64    `json:"x"`
 	Y      float64    `json:"y"`
 	Field  *FieldInfo `json:"field"`
+	// Text, Length and Truncated are mode text's read (Length: of the
+	// whole text, Truncated: Text is cut);
+	// Password is set for a password field, whose value is not read.
+	Text      string `json:"text"`
+	Length    int    `json:"length"`
+	Truncated bool   `json:"truncated"`
+	Password  bool   `json:"password"`
+	// Cover is what covers a click's target (state "covered").
+	Cover *cover `json:"cover"`
 }
 
 // actionable polls js/action.js until the target is ready for m or ctx ends.
 // Stale and unknown refs fail at once; the deadline yields the error of m
 // with the last reason the element was not ready.
 // click (nil but for a click) arms the page's measure of what the click
-// changes (js/clicktrack.js armClick).
-func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode, text string, click *clickArm) (attempt, error) {
+// changes (js/clicktrack.js armClick). A click target covered by another
+// element at every try for CoveredFor fails at once with MM_TARGET_COVERED
+// (see coveredError). text is mode type's text, or mode text's most
+// characters.
+func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode, text any, click *clickArm) (attempt, error) {
 	if err := t.Validate(); err != nil {
 		return attempt{}, err
 	}
@@ -60,6 +73,7 @@ func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode
 	}
 
 	var last attempt
+	var coveredSince time.Time
 	backoff := 10 * time.Millisecond
 	for {
 		a, err := tryOnce(p, main, refs, t, m, text, click)
@@ -90,8 +104,18 @@ func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode
 		case a.State == "badselector":
 			return attempt{}, sdk.Errorf(sdk.CodeInvalidInput, "selector %q is not valid CSS: %s", t.Selector, a.Reason).
 				WithDetails(map[string]any{"target": t.String()})
+		case a.State == "covered" && a.Cover != nil && !a.Cover.transient():
+			if coveredSince.IsZero() {
+				coveredSince = time.Now()
+			} else if time.Since(coveredSince) >= CoveredFor {
+				return attempt{}, coveredError(t, a)
+			}
+			last = a
 		default:
 			last = a
+		}
+		if a.State != "covered" || a.Cover == nil || a.Cover.transient() {
+			coveredSince = time.Time{}
 		}
 		select {
 		case <-ctx.Done():
@@ -105,7 +129,7 @@ func actionable(ctx context.Context, p *rod.Page, refs *RefMap, t Target, m mode
 }
 
 // tryOnce locates and checks the target once.
-func tryOnce(p *rod.Page, main proto.PageFrameID, refs *RefMap, t Target, m mode, text string, click *clickArm) (attempt, error) {
+func tryOnce(p *rod.Page, main proto.PageFrameID, refs *RefMap, t Target, m mode, text any, click *clickArm) (attempt, error) {
 	var a attempt
 	var arm any // untyped nil: undefined in the page
 	if click != nil {
@@ -138,7 +162,10 @@ func deadlineOr(ctx context.Context, err error, last attempt, t Target, m mode) 
 		}
 		return sdk.Errorf(sdk.CodeWaitTimeout, "%s", msg).WithDetails(details)
 	}
-	if last.State == "" || last.State == "missing" {
+	if last.State == "" || last.State == "missing" || m == modeText {
+		if m == modeText && last.Reason != "" {
+			return sdk.Errorf(sdk.CodeTargetNotFound, "%s has no visible text to read: %s", t, last.Reason).WithDetails(details)
+		}
 		return sdk.Errorf(sdk.CodeTargetNotFound, "no element matches %s; check mm_list_testids or take a fresh snapshot", t).
 			WithDetails(details)
 	}

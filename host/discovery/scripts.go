@@ -25,6 +25,9 @@ var jsActionBody string
 //go:embed js/clicktrack.js
 var jsClickTrack string
 
+//go:embed js/cover.js
+var jsCoverLib string
+
 // A script is a page-side function: its text, and for this package's own
 // functions the name they are installed under in a world. The first call
 // into a world sends every function's text once (jsInstall, about 60 KB),
@@ -42,12 +45,15 @@ var (
 	jsCollect = script{"collect", "function(opts) {\n" + jsLib + "\n" + jsCollectBody + "\n}"}
 	// jsAction(loc, mode, text, click) locates a target and checks or
 	// prepares it for a click, a type or a wait (see action.js).
-	jsAction = script{"action", "async function(loc, mode, text, click) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsActionBody + "\n}"}
+	jsAction = script{"action", "async function(loc, mode, text, click) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsCoverLib + "\n" + jsActionBody + "\n}"}
+	// jsCentreCover() says what covers the viewport's centre when it is
+	// a modal or popover (see cover.js).
+	jsCentreCover = script{"centreCover", "function() {\n" + jsLib + "\n" + jsCoverLib + "\nreturn JSON.stringify(centreCover());\n}"}
 	// jsAfter(token, probe) reports what a click changed (see after.js).
 	jsAfter = script{"after", "function(token, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsAfterBody + "\n}"}
 
 	// jsInstall defines them all in the world's globalThis.__mmcpFns.
-	jsInstall = install(jsCollect, jsAction, jsAfter)
+	jsInstall = install(jsCollect, jsAction, jsAfter, jsCentreCover)
 )
 
 func install(fns ...script) string {

@@ -493,7 +493,9 @@ func (l *launcher) unlock(ctx context.Context) error {
 		return l.failed(ctx, "extension", "the wallet shows its error page")
 	}
 	if l.d.Log != nil {
-		l.d.Log.Info("launch", "step", "extension", "detail", "extension ready on "+st.CurrentScreen)
+		now := time.Now()
+		l.d.Log.Info("launch", "step", "extension", "ms", now.Sub(l.last).Milliseconds(), "detail", "extension ready on "+st.CurrentScreen)
+		l.last = now
 	}
 	if l.in.StateMode != "default" || !stateHasVault(l.state) || st.IsUnlocked {
 		return nil

@@ -26,7 +26,7 @@ type Recorder struct {
 
 func (r *Recorder) facts() {
 	r.once.Do(func() {
-		r.env = &knowledge.Environment{Platform: runtime.GOOS, NodeVersion: cmdOutput("", "node", "--version"), YarnVersion: cmdOutput("", "yarn", "--version")}
+		r.env = &knowledge.Environment{Platform: runtime.GOOS, NodeVersion: cmdOutput("", "node", "--version"), YarnVersion: yarnVersion(r.m.cfg.Repo)}
 		r.git = gitInfo(r.m.cfg.Repo)
 	})
 }

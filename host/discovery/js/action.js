@@ -2,7 +2,9 @@
 // that it is attached, visible, enabled and stable; then for mode "click"
 // scroll it into view and hit-test its centre (through same-origin frames)
 // returning top-level viewport coordinates, for mode "type" focus it and
-// select its content, for mode "wait" stop after the visibility check.
+// select its content, for mode "wait" stop after the visibility check, for
+// mode "text" (text: the most characters) read its visible text (a field:
+// its value) after the visibility check.
 // Stability costs a frame only when something may move the element: the
 // scroll into view moved it, an animation or transition runs on it or an
 // ancestor, or the click asks for it (click.stable: an earlier press of this
@@ -10,7 +12,7 @@
 // click's hit check (clicktrack.js armClick) stops a press that lands on
 // anything else. A click given click ({token, cap, probe, stable}) arms that
 // check and the measure of what it changes. Returns a JSON
-// string {state, count, reason, x, y, field}; state "ok" means go ahead.
+// string {state, count, reason, x, y, field, text, length, truncated, password, cover}; state "ok" means go ahead.
 const out = (o) => {
   // the match count is only worth its walk when the action fails
   if (o.count < 0) o.count = o.state === 'ok' ? 1 : matchCount(loc);
@@ -27,6 +29,17 @@ if (!visible(el)) {
   return out({ state: 'hidden', count, reason: 'the element is not visible: ' + why });
 }
 if (mode === 'wait') return out({ state: 'ok', count });
+if (mode === 'text') {
+  // text is the most characters to return; innerText leaves out what is
+  // not rendered (display:none, visibility:hidden, collapsed whitespace)
+  const tg = el.localName;
+  const t = (el.getAttribute('type') || '').toLowerCase();
+  const field = tg === 'textarea' || tg === 'select' || (tg === 'input' && t !== 'button' && t !== 'submit' && t !== 'reset');
+  const all = field ? String(el.value || '') : (el.innerText || '');
+  // a password field's value never leaves the page
+  if (tg === 'input' && t === 'password') return out({ state: 'ok', count, text: '', length: all.length, password: true });
+  return out({ state: 'ok', count, text: all.slice(0, text), length: all.length, truncated: all.length > text });
+}
 if (isDisabled(el)) return out({ state: 'disabled', count, reason: 'the element is disabled' });
 
 const tag = el.localName;
@@ -98,7 +111,7 @@ let y = (top + bottom) / 2;
 const root = el.getRootNode();
 const hit = (root.elementFromPoint ? root : el.ownerDocument).elementFromPoint(x, y);
 if (!hit || !composedContains(el, hit)) {
-  return out({ state: 'covered', count, reason: 'the element is covered by ' + describe(hit) });
+  return out({ state: 'covered', count, reason: 'the element is covered by ' + describe(hit), cover: hit ? coverOf(hit) : null });
 }
 for (let w = win; w.frameElement; ) {
   const fe = w.frameElement;
@@ -108,7 +121,7 @@ for (let w = win; w.frameElement; ) {
   y += fr.top + fe.clientTop + (parseFloat(st.paddingTop) || 0);
   const pr = fe.getRootNode();
   const h = (pr.elementFromPoint ? pr : fe.ownerDocument).elementFromPoint(x, y);
-  if (h !== fe) return out({ state: 'covered', count, reason: 'the frame holding the element is covered by ' + describe(h) });
+  if (h !== fe) return out({ state: 'covered', count, reason: 'the frame holding the element is covered by ' + describe(h), cover: h ? coverOf(h) : null });
   w = fe.ownerDocument.defaultView;
 }
 // what the page shows right before the click, and the measure after it

@@ -11,4 +11,10 @@ chrome.runtime.onMessage.addListener((msg, _sender, reply) => {
     chrome.windows.create({ url: 'notification.html', type: 'popup', width: 360, height: 620, left: 9000, top: 0 });
     reply({ ok: true });
   }
+  if (msg && msg.type === 'log-benign') {
+    // The lines every session of MetaMask's build prints.
+    console.error("This browser doesn't support requestAnimationFrame. Make sure that you load a polyfill in older browsers.");
+    console.error('Uncaught (in promise) Error: Could not establish connection. Receiving end does not exist.');
+    reply({ ok: true });
+  }
 });

@@ -28,6 +28,10 @@ function view() {
     '<main><span data-testid="eth-overview__primary-currency">25\nETH</span>' +
     '<button data-testid="open-notification">Open notification</button>' +
     '<button data-testid="open-offscreen-notification">Open off screen</button>' +
+    '<button data-testid="log-benign">Log benign lines</button>' +
+    '<button data-testid="log-error">Log an error</button>' +
+    '<button data-testid="log-errors-on">Log errors every 100 ms</button>' +
+    '<button data-testid="open-account-menu">Open the account menu</button>' +
     '<button data-testid="lock">Lock</button></main>';
 }
 
@@ -68,6 +72,29 @@ app.addEventListener('click', (e) => {
     chrome.runtime.sendMessage({ type: 'open-notification' });
   } else if (id === 'open-offscreen-notification') {
     chrome.runtime.sendMessage({ type: 'open-offscreen-notification' });
+  } else if (id === 'log-benign') {
+    chrome.runtime.sendMessage({ type: 'log-benign' });
+    console.error("This browser doesn't support requestAnimationFrame. Make sure that you load a polyfill in older browsers.");
+  } else if (id === 'log-error') {
+    console.error('early failure: logged before the wait');
+  } else if (id === 'log-errors-on') {
+    let n = 0;
+    const t = setInterval(() => {
+      console.error("This browser doesn't support requestAnimationFrame.");
+      console.error('real failure: the request was dropped');
+      if (++n >= 50) clearInterval(t);
+    }, 100);
+  } else if (id === 'open-account-menu') {
+    // MetaMask's account menu: a modal outside the app's root, so it
+    // stays over every screen until closed.
+    const m = document.createElement('div');
+    m.className = 'mm-modal multichain-account-menu-popover';
+    m.style.cssText = 'position:fixed;inset:0;z-index:10';
+    m.innerHTML = '<div class="mm-modal-overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>' +
+      '<section class="mm-modal-content" role="dialog" style="position:fixed;top:0;left:0;width:200px;height:40px;background:#fff">' +
+      '<button class="mm-button-icon" aria-label="Close">x</button></section>';
+    m.querySelector('button').addEventListener('click', () => m.remove());
+    document.body.appendChild(m);
   } else if (id === 'lock') {
     localStorage.removeItem('unlocked');
     render();

@@ -1,0 +1,71 @@
+package discovery
+
+import (
+	"testing"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// accountMenu is MetaMask's account menu left open over the page: an
+// mm-modal with its overlay and a close button.
+const accountMenu = `<button data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Confirm</button>
+<div id="menu" class="mm-modal multichain-account-menu-popover" style="position:fixed;inset:0">
+ <div class="mm-modal-overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>
+ <section class="mm-modal-content" role="dialog" style="position:fixed;top:0;left:0;width:200px;height:40px;background:#fff">
+  <button class="mm-button-icon" aria-label="Close" onclick="document.getElementById('menu').remove()">x</button>
+ </section>
+</div>`
+
+// A click on a button a modal covers answers MM_TARGET_COVERED once the
+// cover has held for CoveredFor, long before its own timeout, naming the
+// modal and its close button; closing the modal with that button lets the
+// same click through.
+func TestClickCoveredFailsFast(t *testing.T) {
+	p := openHTML(t, accountMenu)
+	// Only the fast path answers MM_TARGET_COVERED: the 15 s deadline
+	// would answer MM_CLICK_FAILED.
+	_, err := click(ctxT(t, 15*time.Second), p, nil, Target{TestID: "b"})
+	se := wantCode(t, err, sdk.CodeTargetCovered, "MetaMask's account menu", "div#menu.mm-modal.multichain-account-menu-popover", `button[aria-label=\"Close\"]`)
+	if se.Details["overlay"] != "MetaMask's account menu" || se.Details["closeSelector"] == nil {
+		t.Errorf("details %v", se.Details)
+	}
+	if attr(t, p, "body", "data-hit") != "" {
+		t.Fatal("a covered button was clicked")
+	}
+	sel, _ := se.Details["closeSelector"].(string)
+	if _, err := click(ctxT(t, 5*time.Second), p, nil, Target{Selector: sel}); err != nil {
+		t.Fatalf("the advised close control %q: %v", sel, err)
+	}
+	if _, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if attr(t, p, "body", "data-hit") != "1" {
+		t.Error("not clicked once the modal was closed")
+	}
+}
+
+// An unknown overlay is named by what it is; its close button by testid.
+func TestClickCoveredNamesOverlay(t *testing.T) {
+	p := openHTML(t, `<button data-testid="b">Confirm</button>
+<div class="sheet" data-testid="promo-sheet" style="position:fixed;inset:0;background:#eee"><button data-testid="promo-close">Not now</button></div>`)
+	_, err := click(ctxT(t, 15*time.Second), p, nil, Target{TestID: "b"})
+	se := wantCode(t, err, sdk.CodeTargetCovered, `inside div.sheet[data-testid="promo-sheet"]`, `mm_click {"testId": "promo-close"}`)
+	if se.Details["closeTestId"] != "promo-close" {
+		t.Errorf("details %v", se.Details)
+	}
+}
+
+// A loading veil goes away by itself: the click waits for it past
+// CoveredFor, up to its own timeout, and lands.
+func TestClickWaitsForLoadingVeil(t *testing.T) {
+	p := openHTML(t, `<button data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Confirm</button>
+<div id="veil" class="loading-overlay" style="position:fixed;inset:0;background:rgba(0,0,0,.3)"><div class="spinner"></div></div>
+<script>setTimeout(() => document.getElementById('veil').remove(), 1600)</script>`)
+	if _, err := click(ctxT(t, 10*time.Second), p, nil, Target{TestID: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if attr(t, p, "body", "data-hit") != "1" {
+		t.Error("not clicked once the veil went")
+	}
+}
