@@ -47,6 +47,10 @@ const (
 	CodeSessionNotFound  = "MM_SESSION_NOT_FOUND"
 	CodeSessionAmbiguous = "MM_SESSION_AMBIGUOUS"
 	CodeSessionLimit     = "MM_SESSION_LIMIT"
+	// A visual check's baseline cannot be compared: the file is not a
+	// PNG, or its size differs from the new screenshot's.
+	CodeBaselineInvalid      = "MM_BASELINE_INVALID"
+	CodeBaselineSizeMismatch = "MM_BASELINE_SIZE_MISMATCH"
 )
 
 // Error is a domain failure: something the caller asked for could not be
