@@ -36,8 +36,8 @@ type SteadyCapture struct {
 }
 
 // CaptureSteady takes a screenshot for a visual check: the page steadied
-// first (discovery.Steady: no animation, transition or caret, fonts
-// loaded), captured at its device scale factor, and released after.
+// first (discovery.Steady: no animation, transition or caret from then on,
+// fonts loaded), captured at its device scale factor.
 // Errors: MM_TARGET_NOT_FOUND (a scope or mask target matches nothing),
 // MM_SCREENSHOT_FAILED.
 func (s *Session) CaptureSteady(ctx context.Context, refs *discovery.RefMap, o SteadyOptions) (SteadyCapture, error) {
@@ -54,7 +54,6 @@ func (s *Session) CaptureSteady(ctx context.Context, refs *discovery.RefMap, o S
 		}
 		return SteadyCapture{}, sdk.Errorf(sdk.CodeScreenshotFailed, "%v", err)
 	}
-	defer discovery.Release(context.WithoutCancel(ctx), page)
 	out := SteadyCapture{Page: page, Frame: f, OriginX: f.ScrollX, OriginY: f.ScrollY, Browser: s.browserMajor(ctx)}
 	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, OptimizeForSpeed: true}
 	var clip *discovery.Box

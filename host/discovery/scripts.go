@@ -50,7 +50,7 @@ var (
 	jsAfter = script{"after", "function(token, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsAfterBody + "\n}"}
 	// jsVisual(op, arg) steadies the page for a visual check and names
 	// the elements under changed regions (see visual.js).
-	jsVisual = script{"visual", "async function(op, arg) {\n" + jsLib + "\n" + jsVisualBody + "\n}"}
+	jsVisual = script{"visual", "async function(op, arg) {\n" + jsLib + "\nconst v = await (async () => {\n" + jsVisualBody + "\n})();\nreturn JSON.stringify(v === undefined ? null : v);\n}"}
 
 	// jsInstall defines them all in the world's globalThis.__mmcpFns.
 	jsInstall = install(jsCollect, jsAction, jsAfter, jsVisual)

@@ -41,7 +41,8 @@ type boxOrMissing struct {
 }
 
 // Steady prepares p for a deterministic capture: animations, transitions
-// and the caret off (a style Release removes), fonts loaded, two frames
+// and the caret off (a style that stays until the document goes: removed,
+// the page re-rasters slightly differently), fonts loaded, two frames
 // painted; it measures the viewport and locates the scope (may be nil)
 // and the masks. A target that matches nothing is MM_TARGET_NOT_FOUND.
 func Steady(ctx context.Context, p *rod.Page, refs *RefMap, scope *Target, masks []Target) (Frame, error) {
@@ -114,15 +115,6 @@ func located(b *boxOrMissing, t Target, field string) (Box, error) {
 		return Box{}, staleRef(t.A11yRef, b.Reason)
 	}
 	return b.Box, nil
-}
-
-// Release removes the style Steady added; errors are ignored (a page that
-// navigated away has none).
-func Release(ctx context.Context, p *rod.Page) {
-	p = p.Context(ctx)
-	if main, err := mainFrame(p); err == nil {
-		_ = evalIn(p, main, jsVisual, idem, nil, "release", nil)
-	}
 }
 
 // UnderElement is an element under a changed region.

@@ -1,8 +1,10 @@
 // visual(op, arg): the page side of mm_visual_check (see visual.go).
-//   steady: turn animations, transitions and the caret off, wait for the
-//     fonts and two frames, and measure the viewport and the boxes of the
-//     scope and mask locators (document coordinates).
-//   release: remove the style steady added.
+//   steady: turn animations, transitions and the caret off for the rest
+//     of the document's life (removing the style again re-rasters the page
+//     a little differently: the next capture would differ by a few
+//     anti-aliased pixels), wait for the fonts and two frames, and measure
+//     the viewport and the boxes of the scope and mask locators (document
+//     coordinates).
 //   under: name the elements under each box (document coordinates).
 const STYLE_ID = '__mmcp_visual_style';
 const docBox = (r) => ({ x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height });
@@ -30,11 +32,6 @@ if (op === 'steady') {
     scope: arg.scope ? box(arg.scope) : null,
     masks: (arg.masks || []).map(box),
   };
-}
-if (op === 'release') {
-  const st = document.getElementById(STYLE_ID);
-  if (st) st.remove();
-  return null;
 }
 // under
 const refs = globalThis.__mmcpRefs;
