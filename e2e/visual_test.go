@@ -118,6 +118,46 @@ func TestVisualCheck(t *testing.T) {
 		t.Fatalf("after approve: %+v", after)
 	}
 
+	// The knowledge store answers which checks changed in this session.
+	var found struct {
+		Matches []struct {
+			Tool          string   `json:"tool"`
+			MatchedFields []string `json:"matchedFields"`
+		} `json:"matches"`
+	}
+	must(t, h.Call("mm_knowledge_search", map[string]any{"query": "visual:changed", "scope": "current"})).Decode(t, &found)
+	if len(found.Matches) == 0 || found.Matches[0].Tool != "mm_visual_check" || !slices.Contains(found.Matches[0].MatchedFields, "label:visual:changed:home") {
+		t.Fatalf("knowledge search for changed checks: %+v", found.Matches)
+	}
+	// The records keep the outcome, never the images.
+	recs, _ := filepath.Glob(filepath.Join(ws, "test-artifacts", "llm-knowledge", "*", "steps", "*mm_visual_check.json"))
+	changedRecs := 0
+	for _, p := range recs {
+		b, _ := os.ReadFile(p)
+		if strings.Contains(string(b), "iVBOR") {
+			t.Fatalf("record %s holds a PNG", p)
+		}
+		var rec struct {
+			Artifacts struct {
+				Visual struct {
+					Status  string `json:"status"`
+					Regions []struct {
+						TestIDs []string `json:"testIds"`
+					} `json:"regions"`
+				} `json:"visual"`
+			} `json:"artifacts"`
+		}
+		if err := jsonUnmarshal(b, &rec); err != nil {
+			t.Fatalf("record %s: %v", p, err)
+		}
+		if v := rec.Artifacts.Visual; v.Status == "changed" && len(v.Regions) > 0 && slices.Contains(v.Regions[0].TestIDs, "eth-overview-send") {
+			changedRecs++
+		}
+	}
+	if changedRecs == 0 {
+		t.Fatalf("no record of %d keeps the changed outcome with its regions' testIds", len(recs))
+	}
+
 	wantCode(t, h.Call("mm_visual_check", map[string]any{"name": "../escape"}), "MM_INVALID_INPUT")
 	wantCode(t, h.Call("mm_visual_check", map[string]any{"name": "x", "mask": []any{map[string]any{"testId": "no-such-thing"}}}), "MM_TARGET_NOT_FOUND")
 	if err := os.WriteFile(first.BaselinePath, []byte("not a png"), 0o644); err != nil {
