@@ -2,9 +2,9 @@
 //   steady: turn animations, transitions and the caret off for the rest
 //     of the document's life (removing the style again re-rasters the page
 //     a little differently: the next capture would differ by a few
-//     anti-aliased pixels), wait for the fonts and two frames, and measure
-//     the viewport and the boxes of the scope and mask locators (document
-//     coordinates).
+//     anti-aliased pixels), wait two frames the first time, wait for the
+//     fonts, and measure the viewport and the boxes of the scope and mask
+//     locators (document coordinates).
 //   under: name the elements under each box (document coordinates).
 const STYLE_ID = '__mmcp_visual_style';
 const docBox = (r) => ({ x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height });
@@ -14,12 +14,14 @@ if (op === 'steady') {
     st.id = STYLE_ID;
     st.textContent = '*,*::before,*::after{animation:none!important;transition:none!important;caret-color:transparent!important;scroll-behavior:auto!important}';
     (document.head || document.documentElement).appendChild(st);
+    // Let the style reach a painted frame once; afterwards the capture's
+    // own frame is enough (it recalculates style and paints first).
+    await frameTick();
+    await frameTick();
   }
-  if (document.fonts && document.fonts.ready) {
+  if (document.fonts && document.fonts.status !== 'loaded') {
     await Promise.race([document.fonts.ready, new Promise((r) => setTimeout(r, 3000))]);
   }
-  await frameTick();
-  await frameTick();
   const box = (loc) => {
     const r = locate(loc);
     if (!r.el) return { missing: r.state || 'missing', reason: r.reason || '' };
