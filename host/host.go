@@ -95,7 +95,7 @@ func (h *Host) Start(ctx context.Context) error {
 	h.runner.SetRecorder(h.sessions.Recorder())
 	return builtin.Register(h.runner, builtin.Deps{
 		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.Path,
-		Sessions: h.sessions, Plugins: h.plugins, Knowledge: k, Log: h.log,
+		Sessions: h.sessions, Plugins: h.plugins, Knowledge: k, Visual: c.VisualStore(), Log: h.log,
 	})
 }
 

@@ -47,6 +47,10 @@ const (
 	// A click's target stayed covered by another element (a modal or
 	// popover left open) for discovery.CoveredFor.
 	CodeTargetCovered = "MM_TARGET_COVERED"
+	// A visual check's baseline cannot be compared: the file is not a
+	// PNG, or its size differs from the new screenshot's.
+	CodeBaselineInvalid      = "MM_BASELINE_INVALID"
+	CodeBaselineSizeMismatch = "MM_BASELINE_SIZE_MISMATCH"
 )
 
 // Error is a domain failure with an MM_* code (see package mmerr, which

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/mmcp-dev/mmcp/host/discovery"
@@ -88,12 +89,7 @@ func (s *Session) Screenshot(ctx context.Context, o ScreenshotOptions) (Screensh
 	if err != nil {
 		return ScreenshotResult{}, err
 	}
-	if s.headed || s.launcher == nil {
-		// A headed background tab does not paint: bring it to the front.
-		// Headless tabs paint anyway: no round trip (an attached Chrome
-		// may be headed: always).
-		_ = proto.TargetActivateTarget{TargetID: page.TargetID}.Call(s.browser.Context(ctx))
-	}
+	s.front(ctx, page)
 	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, OptimizeForSpeed: true}
 	switch {
 	case o.Selector != "":
@@ -138,4 +134,13 @@ func (s *Session) Screenshot(ctx context.Context, o ScreenshotOptions) (Screensh
 		res.Base64 = base64.StdEncoding.EncodeToString(shot.Data)
 	}
 	return res, nil
+}
+
+// front brings page's tab to the front before a capture where that
+// matters: a headed background tab does not paint. Headless tabs paint
+// anyway: no round trip (an attached Chrome may be headed: always).
+func (s *Session) front(ctx context.Context, page *rod.Page) {
+	if s.headed || s.launcher == nil {
+		_ = proto.TargetActivateTarget{TargetID: page.TargetID}.Call(s.browser.Context(ctx))
+	}
 }

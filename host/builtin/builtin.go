@@ -15,6 +15,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/schemas"
 	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/host/visual"
 )
 
 // Deps are what the built-in tools work with.
@@ -27,7 +28,9 @@ type Deps struct {
 	Sessions  *session.Manager
 	Plugins   *plugins.Manager
 	Knowledge *knowledge.Store
-	Log       hclog.Logger
+	// Visual keeps mm_visual_check's baselines and last results.
+	Visual visual.Store
+	Log    hclog.Logger
 }
 
 // reg registers tools on a runner, keeping the first error.
@@ -64,6 +67,7 @@ func Register(r *tools.Runner, d Deps) error {
 	g.textTool()
 	g.knowledgeTools()
 	g.contractTools()
+	g.visualTools()
 	if g.err == nil {
 		t := g.spec("run_steps", tools.Tool{
 			Description: "Run up to 50 tool calls in one request. includeObservations: all (default; full observation recorded after each step), none (state only, fastest; prefer testId targets), failures (full observation only for failing steps).",

@@ -54,6 +54,7 @@ func spawnArgs(raw config.Config, repo string) []string {
 		}
 	}
 	add("--artifacts-dir", raw.ArtifactsDir)
+	add("--visual-baselines", raw.VisualBaselines)
 	if len(raw.PluginPath) > 0 {
 		args = append(args, "--plugin-path", strings.Join(raw.PluginPath, string(os.PathListSeparator)))
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/config"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	hostsession "github.com/mmcp-dev/mmcp/host/session"
+	"github.com/mmcp-dev/mmcp/host/visual"
 )
 
 // usage is printed by -h.
@@ -50,6 +51,9 @@ Commands:
                join shards' JUnit (*.xml) and JSON reports
   flow export SESSION_ID --out FILE
                write a flow file from a session recorded in the knowledge store
+  visual approve NAME
+               promote the last screenshot of visual check NAME (mm_visual_check)
+               to its baseline
   gen [--out FILE] [--package NAME] [--all]
                write typed Go handles of the host's own tools (default
                client/mmcp/tools_gen.go; --all includes plugin tools)
@@ -82,6 +86,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.TrustWorkspacePlugins, "trust-workspace-plugins", false, "run the workspace's plugins (.mmcp/plugins, config paths) without a sha256 pin; env MMCP_TRUST_WORKSPACE_PLUGINS=1")
 	fs.IntVar(&cfg.MaxRequestBytes, "max-request-bytes", 0, fmt.Sprintf("largest MCP request (stdio line or HTTP body); larger ones answer MM_INVALID_INPUT; env MMCP_MAX_REQUEST_BYTES (default %d)", config.DefaultMaxRequestBytes))
 	fs.IntVar(&cfg.MaxRecordBytes, "max-record-bytes", 0, fmt.Sprintf("size cap of one step record; env MMCP_MAX_RECORD_BYTES (default %d)", knowledge.DefaultMaxRecordBytes))
+	fs.StringVar(&cfg.VisualBaselines, "visual-baselines", "", "directory of mm_visual_check's baselines; env MMCP_VISUAL_BASELINES (default <repo>/"+visual.DefaultBaselineDir+", or <artifacts>/visual-baselines with no workspace)")
 	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -132,6 +137,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runDemo(ctx, cfg, stdout, stderr)
 	case "doctor":
 		return runDoctor(ctx, cfg, rest, stdout, stderr)
+	case "visual":
+		return runVisual(cfg, rest, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "mmcp: unknown command %q\n", cmd)
 		fs.Usage()

@@ -16,6 +16,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/session"
+	"github.com/mmcp-dev/mmcp/host/visual"
 )
 
 // Config is the host's configuration: flags, environment and the config
@@ -71,6 +72,11 @@ type Config struct {
 	// answered MM_INVALID_INPUT without being held in memory. 0 means
 	// DefaultMaxRequestBytes.
 	MaxRequestBytes int
+	// VisualBaselines is --visual-baselines / MMCP_VISUAL_BASELINES: where
+	// mm_visual_check keeps its baselines; default
+	// <repo>/visual.DefaultBaselineDir, or <artifacts>/visual-baselines
+	// with no workspace.
+	VisualBaselines string
 	// MaxRecordBytes is --max-record-bytes / MMCP_MAX_RECORD_BYTES: the
 	// size cap of one step record; 0 means knowledge.DefaultMaxRecordBytes.
 	MaxRecordBytes int
@@ -123,6 +129,16 @@ func (c *Config) Resolve() error {
 		}
 	}
 	c.ArtifactsDir = c.Path(c.ArtifactsDir)
+	if c.VisualBaselines == "" {
+		c.VisualBaselines = os.Getenv("MMCP_VISUAL_BASELINES")
+	}
+	if c.VisualBaselines == "" {
+		c.VisualBaselines = visual.DefaultBaselineDir
+		if c.Repo == "" {
+			c.VisualBaselines = filepath.Join(c.ArtifactsDir, "visual-baselines")
+		}
+	}
+	c.VisualBaselines = c.Path(c.VisualBaselines)
 	if c.Extension == "" {
 		c.Extension = os.Getenv("MMCP_EXTENSION")
 	}
@@ -298,3 +314,9 @@ func (c *Config) PluginEntries() map[string]plugins.ConfigEntry { return c.fileP
 
 // PluginSettings are the config file's per-plugin settings, by name.
 func (c *Config) PluginSettings() map[string]json.RawMessage { return c.fileSettings }
+
+// VisualStore is where mm_visual_check keeps its baselines and, under
+// <artifacts>/visual, the last screenshot and diff of each check.
+func (c *Config) VisualStore() visual.Store {
+	return visual.Store{Dir: c.VisualBaselines, Work: filepath.Join(c.ArtifactsDir, "visual")}
+}

@@ -27,6 +27,8 @@ var jsClickTrack string
 
 //go:embed js/cover.js
 var jsCoverLib string
+//go:embed js/visual.js
+var jsVisualBody string
 
 // A script is a page-side function: its text, and for this package's own
 // functions the name they are installed under in a world. The first call
@@ -51,9 +53,12 @@ var (
 	jsCentreCover = script{"centreCover", "function() {\n" + jsLib + "\n" + jsCoverLib + "\nreturn JSON.stringify(centreCover());\n}"}
 	// jsAfter(token, probe) reports what a click changed (see after.js).
 	jsAfter = script{"after", "function(token, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsAfterBody + "\n}"}
+	// jsVisual(op, arg) steadies the page for a visual check and names
+	// the elements under changed regions (see visual.js).
+	jsVisual = script{"visual", "async function(op, arg) {\n" + jsLib + "\nconst v = await (async () => {\n" + jsVisualBody + "\n})();\nreturn JSON.stringify(v === undefined ? null : v);\n}"}
 
 	// jsInstall defines them all in the world's globalThis.__mmcpFns.
-	jsInstall = install(jsCollect, jsAction, jsAfter, jsCentreCover)
+	jsInstall = install(jsCollect, jsAction, jsAfter, jsCentreCover, jsVisual)
 )
 
 func install(fns ...script) string {

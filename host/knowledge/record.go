@@ -129,6 +129,10 @@ type OutcomeError struct {
 type Artifacts struct {
 	// Screenshot references a screenshot file taken by the call.
 	Screenshot *Screenshot `json:"screenshot,omitempty"`
+	// Visual is a visual check's outcome: name, status, diffPixels,
+	// diffRatio and the changed regions with their testIds (never the
+	// images).
+	Visual any `json:"visual,omitempty"`
 }
 
 // Screenshot references one screenshot file.

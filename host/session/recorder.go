@@ -58,7 +58,7 @@ func (r *Recorder) Record(_ context.Context, s tools.Step) {
 		rec.Tool.Target = &knowledge.Target{Selector: s.Target["selector"], TestID: s.Target["testId"], A11yRef: s.Target["a11yRef"],
 			Role: s.Target["role"], Name: s.Target["name"]}
 	}
-	rec.Labels = knowledge.Labels(s.Label, rec.Tool.Target, rec.Outcome.OK)
+	rec.Labels = append(knowledge.Labels(s.Label, rec.Tool.Target, rec.Outcome.OK), s.Labels...)
 	if s.Err != nil {
 		rec.Outcome.Error = &knowledge.OutcomeError{Code: s.Err.Code, Message: s.Err.Message, Details: s.Err.Details}
 	}
@@ -73,6 +73,12 @@ func (r *Recorder) Record(_ context.Context, s tools.Step) {
 	}
 	if s.Screenshot != nil {
 		rec.Artifacts = &knowledge.Artifacts{Screenshot: &knowledge.Screenshot{Path: s.Screenshot.Path, Width: s.Screenshot.Width, Height: s.Screenshot.Height}}
+	}
+	if s.Visual != nil {
+		if rec.Artifacts == nil {
+			rec.Artifacts = &knowledge.Artifacts{}
+		}
+		rec.Artifacts.Visual = s.Visual
 	}
 	if _, err := r.m.knowledge.Record(rec); err != nil {
 		r.m.log.Warn("step record not written", "tool", s.Tool, "error", err)

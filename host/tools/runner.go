@@ -55,6 +55,8 @@ type Step struct {
 	Err         *sdk.Error
 	Observation *observation.Observation
 	Screenshot  *ScreenshotRef
+	Visual      any
+	Labels      []string
 }
 
 // Runner runs tool calls. It is safe for concurrent use: calls are
@@ -398,7 +400,7 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time
 		TextRedacted: c.TextRedacted, TextLength: c.TextLength, TextKept: keep,
 		Withheld: secrets,
 		Started:  start, Duration: took, Err: mmErr,
-		Observation: obs, Screenshot: c.Screenshot,
+		Observation: obs, Screenshot: c.Screenshot, Visual: c.Visual, Labels: c.Labels,
 	})
 }
 

@@ -106,6 +106,10 @@ type Call struct {
 	Screenshot *ScreenshotRef
 	// Images are returned to the client as MCP image content.
 	Images []Image
+	// Visual is a visual check's outcome for the record (no images).
+	Visual any
+	// Labels are labels to add to the record's derived ones.
+	Labels []string
 
 	// runner is set while the call runs, for nested calls (mm_run_steps).
 	runner *Runner

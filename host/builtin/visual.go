@@ -1,0 +1,142 @@
+package builtin
+
+import (
+	"context"
+	"encoding/base64"
+	"math"
+	"runtime"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/discovery"
+	"github.com/mmcp-dev/mmcp/host/knowledge"
+	"github.com/mmcp-dev/mmcp/host/session"
+	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/host/visual"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// visualInput is mm_visual_check's input; the embedded target is the
+// element scope.
+type visualInput struct {
+	discovery.Target
+	Name         string             `json:"name"`
+	Scope        string             `json:"scope"`
+	Mask         []discovery.Target `json:"mask"`
+	Threshold    float64            `json:"threshold"`
+	Update       bool               `json:"update"`
+	IncludeImage bool               `json:"includeImage"`
+}
+
+// visualRegion is one changed region and what lies under it.
+type visualRegion struct {
+	visual.Rect
+	discovery.Under
+}
+
+// visualResult is mm_visual_check's answer.
+type visualResult struct {
+	Name           string         `json:"name"`
+	Status         string         `json:"status"`
+	DiffPixels     int            `json:"diffPixels"`
+	DiffRatio      float64        `json:"diffRatio"`
+	Regions        []visualRegion `json:"regions"`
+	Width          int            `json:"width"`
+	Height         int            `json:"height"`
+	Scale          float64        `json:"scale"`
+	BaselinePath   string         `json:"baselinePath"`
+	ScreenshotPath string         `json:"screenshotPath"`
+	DiffPath       string         `json:"diffPath,omitempty"`
+}
+
+// visualTools is mm_visual_check.
+func (g *reg) visualTools() {
+	add(g, "visual_check", tools.Tool{
+		Description: "Compare a steady screenshot (animations, transitions and caret off; fonts loaded) of the viewport, the full page or one element (a11yRef/testId/selector) with the baseline of name: first call or update:true writes it (baseline-created/-updated), later calls answer match or changed with diffPixels, diffRatio and the changed regions (pixel boxes, with the testIds, roles, names and refs under them). mask boxes are painted over in both images; includeImage returns the diff image.",
+		Label:       knowledge.LabelDiscovery, Record: true,
+	}, inSession(g.Sessions.Page, func(ctx context.Context, c *tools.Call, s *session.Session, in visualInput) (any, error) {
+		return g.visualCheck(ctx, c, s, in)
+	}))
+}
+
+func (g *reg) visualCheck(ctx context.Context, c *tools.Call, s *session.Session, in visualInput) (any, error) {
+	if err := visual.ValidName(in.Name); err != nil {
+		return nil, err
+	}
+	opts := browser.SteadyOptions{FullPage: in.Scope == "fullPage", Masks: in.Mask}
+	if in.A11yRef != "" || in.TestID != "" || in.Selector != "" {
+		if opts.FullPage {
+			return nil, sdk.Errorf(sdk.CodeInvalidInput, "scope fullPage and an element (a11yRef, testId or selector) exclude each other: give one").
+				WithDetails(map[string]any{"field": "scope"})
+		}
+		t := in.Target
+		opts.Scope = &t
+	}
+	shot, err := s.Browser.CaptureSteady(ctx, s.Refs, opts)
+	if err != nil {
+		return nil, err
+	}
+	f := shot.Frame
+	scale := f.DPR
+	if scale <= 0 {
+		scale = 1
+	}
+	key := visual.Key{Name: in.Name, Browser: shot.Browser, Platform: runtime.GOOS,
+		Width: int(f.Width), Height: int(f.Height), Scale: scale}
+	masks := make([]visual.Rect, len(f.Masks))
+	for i, b := range f.Masks {
+		masks[i] = toImage(b, shot.OriginX, shot.OriginY, scale)
+	}
+	out, err := g.Visual.Check(visual.CheckInput{
+		Key: key, Shot: shot.PNG, Masks: masks, Update: in.Update, Diff: in.IncludeImage,
+		Options: visual.Options{Threshold: in.Threshold},
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := visualResult{Name: in.Name, Status: out.Status, DiffPixels: out.DiffPixels, DiffRatio: out.DiffRatio,
+		Regions: []visualRegion{}, Width: out.Width, Height: out.Height, Scale: scale,
+		BaselinePath: out.BaselinePath, ScreenshotPath: out.ScreenshotPath, DiffPath: out.DiffPath}
+	if len(out.Regions) > 0 {
+		boxes := make([]discovery.Box, len(out.Regions))
+		for i, r := range out.Regions {
+			boxes[i] = discovery.Box{X: shot.OriginX + float64(r.X)/scale, Y: shot.OriginY + float64(r.Y)/scale,
+				Width: float64(r.Width) / scale, Height: float64(r.Height) / scale}
+		}
+		under, err := discovery.ElementsUnder(ctx, shot.Page, s.Refs, boxes)
+		if err != nil {
+			g.Log.Debug("visual check: elements under the regions", "error", err)
+		}
+		for i, r := range out.Regions {
+			vr := visualRegion{Rect: r, Under: discovery.Under{TestIDs: []string{}, Elements: []discovery.UnderElement{}}}
+			if i < len(under) {
+				vr.Under = under[i]
+			}
+			res.Regions = append(res.Regions, vr)
+		}
+	}
+	c.Visual, c.Labels = visualRecord(res), []string{"visual:" + res.Status + ":" + res.Name}
+	if in.IncludeImage && out.DiffPNG != nil {
+		c.Images = append(c.Images, tools.Image{MIMEType: "image/png", Base64: base64.StdEncoding.EncodeToString(out.DiffPNG)})
+	}
+	return res, nil
+}
+
+// visualRecord is the check's outcome as the step record keeps it: no
+// images, regions with their testIds only. The record's label
+// "visual:<status>:<name>" lets mm_knowledge_search find the checks that
+// changed ("visual:changed").
+func visualRecord(r visualResult) map[string]any {
+	regions := make([]map[string]any, len(r.Regions))
+	for i, g := range r.Regions {
+		regions[i] = map[string]any{"x": g.X, "y": g.Y, "width": g.Width, "height": g.Height, "testIds": g.TestIDs}
+	}
+	return map[string]any{"name": r.Name, "status": r.Status, "diffPixels": r.DiffPixels, "diffRatio": r.DiffRatio, "regions": regions}
+}
+
+// toImage turns a box in document coordinates into image pixels of a
+// capture whose top-left corner is (ox, oy), rounded outwards.
+func toImage(b discovery.Box, ox, oy, scale float64) visual.Rect {
+	x0, y0 := math.Floor((b.X-ox)*scale), math.Floor((b.Y-oy)*scale)
+	x1, y1 := math.Ceil((b.X+b.Width-ox)*scale), math.Ceil((b.Y+b.Height-oy)*scale)
+	return visual.Rect{X: int(x0), Y: int(y0), Width: int(x1 - x0), Height: int(y1 - y0)}
+}

@@ -1,0 +1,124 @@
+package visual
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Statuses of a check.
+const (
+	StatusCreated = "baseline-created"
+	StatusUpdated = "baseline-updated"
+	StatusMatch   = "match"
+	StatusChanged = "changed"
+)
+
+// CheckInput is one comparison of a screenshot with its baseline.
+type CheckInput struct {
+	Key Key
+	// Shot is the new screenshot (PNG).
+	Shot []byte
+	// Masks are boxes in image pixels painted over in both images.
+	Masks []Rect
+	// Options tune the diff.
+	Options Options
+	// Update writes the screenshot as the baseline instead of comparing.
+	Update bool
+	// Diff asks for the diff image even when the check matches.
+	Diff bool
+}
+
+// Outcome is what a check found.
+type Outcome struct {
+	Status         string
+	Width, Height  int
+	DiffPixels     int
+	DiffRatio      float64
+	Regions        []Rect
+	BaselinePath   string
+	ScreenshotPath string
+	// DiffPath and DiffPNG are the diff image, when the check changed
+	// (or CheckInput.Diff asked for it).
+	DiffPath string
+	DiffPNG  []byte
+}
+
+// Check compares in.Shot with its baseline, or writes the baseline when
+// there is none or in.Update is set. The screenshot and the diff image
+// are kept in Work for Approve. Errors: MM_BASELINE_INVALID (the baseline
+// is not a PNG), MM_BASELINE_SIZE_MISMATCH (another size: approve or
+// update), MM_SCREENSHOT_FAILED (the capture is not a PNG, a file cannot
+// be written).
+func (s Store) Check(in CheckInput) (Outcome, error) {
+	shot, err := Decode(in.Shot)
+	if err != nil {
+		return Outcome{}, sdk.Errorf(sdk.CodeScreenshotFailed, "the capture: %v", err)
+	}
+	name := in.Key.Name
+	out := Outcome{BaselinePath: filepath.Join(s.Dir, in.Key.File()), Width: shot.Rect.Dx(), Height: shot.Rect.Dy()}
+	writeErr := func(err error) error {
+		return sdk.Errorf(sdk.CodeScreenshotFailed, "check %q: %v", name, err)
+	}
+	old, err := os.ReadFile(out.BaselinePath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || in.Update:
+		out.Status = StatusCreated
+		if err == nil {
+			out.Status = StatusUpdated
+		}
+		if err := writeFile(out.BaselinePath, in.Shot); err != nil {
+			return Outcome{}, writeErr(err)
+		}
+		if out.ScreenshotPath, err = s.keepShot(name, out.BaselinePath, in.Shot); err != nil {
+			return Outcome{}, writeErr(err)
+		}
+		return out, nil
+	case err != nil:
+		return Outcome{}, writeErr(err)
+	}
+	if out.ScreenshotPath, err = s.keepShot(name, out.BaselinePath, in.Shot); err != nil {
+		return Outcome{}, writeErr(err)
+	}
+	base, err := Decode(old)
+	if err != nil {
+		return Outcome{}, sdk.Errorf(sdk.CodeBaselineInvalid, "baseline %s of check %q is not a PNG (%v): check again with update: true, or run mmcp visual approve %s", out.BaselinePath, name, err, name).
+			WithDetails(map[string]any{"baselinePath": out.BaselinePath, "screenshotPath": out.ScreenshotPath})
+	}
+	if base.Rect.Size() != shot.Rect.Size() {
+		return Outcome{}, sdk.Errorf(sdk.CodeBaselineSizeMismatch, "check %q: the baseline is %dx%d, the screenshot %dx%d; if the new size is right, check again with update: true or run mmcp visual approve %s",
+			name, base.Rect.Dx(), base.Rect.Dy(), shot.Rect.Dx(), shot.Rect.Dy(), name).
+			WithDetails(map[string]any{
+				"baselinePath": out.BaselinePath, "screenshotPath": out.ScreenshotPath,
+				"baselineSize":   fmt.Sprintf("%dx%d", base.Rect.Dx(), base.Rect.Dy()),
+				"screenshotSize": fmt.Sprintf("%dx%d", shot.Rect.Dx(), shot.Rect.Dy()),
+			})
+	}
+	if len(in.Masks) > 0 {
+		Paint(base, in.Masks)
+		Paint(shot, in.Masks)
+	}
+	res, err := Diff(base, shot, in.Options)
+	if err != nil {
+		return Outcome{}, sdk.Errorf(sdk.CodeInternal, "diff: %v", err)
+	}
+	out.DiffPixels, out.DiffRatio, out.Regions = res.DiffPixels, res.Ratio(), Regions(res)
+	out.Status = StatusMatch
+	if res.DiffPixels > 0 {
+		out.Status = StatusChanged
+	}
+	if res.DiffPixels > 0 || in.Diff {
+		if out.DiffPNG, err = Encode(DiffImage(base, res)); err != nil {
+			return Outcome{}, writeErr(err)
+		}
+		out.DiffPath = s.diffPath(name)
+		if err := os.WriteFile(out.DiffPath, out.DiffPNG, 0o644); err != nil {
+			return Outcome{}, writeErr(err)
+		}
+	}
+	return out, nil
+}
