@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"encoding/json"
 	"strings"
 	"time"
 )
@@ -63,6 +64,12 @@ func ParseStepFields(record []byte) (*StepFields, error) {
 	if f.TargetWords == nil {
 		f.TargetWords = []string{}
 	}
+	var g struct {
+		Git *GitInfo `json:"git"`
+	}
+	if json.Unmarshal(record, &g) == nil && g.Git != nil {
+		f.Branch = g.Git.Branch
+	}
 	return f, nil
 }
 
@@ -105,3 +112,14 @@ func (s Scope) Validate() error { return s.validate() }
 
 // OrDefault returns s, or def when s is the zero Scope.
 func (s Scope) OrDefault(def Scope) Scope { return s.orDefault(def) }
+
+// SummaryOf is a session as mm_knowledge_sessions lists it: its
+// session.json (nil when none) and creation time.
+func SummaryOf(id string, meta *SessionMeta, created time.Time) SessionSummary {
+	se := &sessionEntry{id: id}
+	se.setMeta(meta)
+	if se.created.IsZero() {
+		se.created = created
+	}
+	return sessionSummary(se)
+}

@@ -63,6 +63,10 @@ func (s *Store) SetMaxRecordBytes(n int) {
 	}
 }
 
+// SetNow replaces the clock the queries compare against (tests,
+// benchmarks).
+func (s *Store) SetNow(now func() time.Time) { s.now = now }
+
 // Root returns the absolute knowledge root.
 func (s *Store) Root() string { return s.root }
 
