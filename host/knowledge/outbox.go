@@ -92,6 +92,9 @@ func (s *Store) SetShared(sh Shared) error {
 	return nil
 }
 
+// IsShared reports whether a shared store is set.
+func (s *Store) IsShared() bool { return s != nil && s.shared != nil }
+
 // Queued is how many records wait in the outbox for the shared store, and
 // the last error sending them (nil when the last try succeeded).
 func (s *Store) Queued() (int, error) {

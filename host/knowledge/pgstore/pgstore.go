@@ -7,6 +7,7 @@ package pgstore
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 	"time"
@@ -67,10 +68,15 @@ func redactErr(err error) string {
 	return msg
 }
 
+// ErrUnreachable marks an error of a database that did not answer.
+var ErrUnreachable = errors.New("knowledge database unreachable")
+
 // Open connects to the database at rawURL for the repository identity
 // repo (a git remote URL or a project name) and checks its schema: a
 // database not migrated yet, or migrated by a newer mmcp, is an
-// MM_KNOWLEDGE_ERROR saying what to do.
+// MM_KNOWLEDGE_ERROR saying what to do. When the database does not answer
+// Open returns the Store (its pool reconnects on use) and an error that
+// is ErrUnreachable: a host starts anyway and queues its records.
 func Open(ctx context.Context, rawURL, repo string) (*Store, error) {
 	cfg, err := ParseURL(rawURL)
 	if err != nil {
@@ -83,8 +89,7 @@ func Open(ctx context.Context, rawURL, repo string) (*Store, error) {
 	s := &Store{pool: pool, repo: repo, now: time.Now}
 	v, err := version(ctx, pool)
 	if err != nil {
-		pool.Close()
-		return nil, unreachable(err)
+		return s, unreachable(err)
 	}
 	if err := checkVersion(v); err != nil {
 		pool.Close()
@@ -107,9 +112,16 @@ func (s *Store) Close() { s.pool.Close() }
 // Repo is the repository identity the store reads and writes.
 func (s *Store) Repo() string { return s.repo }
 
+// unreachable is MM_KNOWLEDGE_ERROR for a database that did not answer
+// (or failed a query); errors.Is(err, ErrUnreachable) holds.
 func unreachable(err error) error {
-	return sdk.Errorf(sdk.CodeKnowledgeError, "knowledge database unreachable: %v", err)
+	return &unreachableError{sdk.Errorf(sdk.CodeKnowledgeError, "knowledge database unreachable: %v", err)}
 }
+
+type unreachableError struct{ err *sdk.Error }
+
+func (e *unreachableError) Error() string   { return e.err.Error() }
+func (e *unreachableError) Unwrap() []error { return []error{e.err, ErrUnreachable} }
 
 // Check connects and reports the schema version (doctor).
 func Check(ctx context.Context, rawURL string) (schema int, err error) {
