@@ -209,20 +209,13 @@ func (s *Store) queueSession(b *pgx.Batch, id string, m *knowledge.SessionMeta, 
 
 func (s *Store) queueStep(b *pgx.Batch, it knowledge.Item, f *knowledge.StepFields) {
 	b.Queue(`INSERT INTO steps (session_id, step_id, repo, branch, ts, tool, screen, ok, error_code, test_ids,
-			s_tool, s_screen, s_selector, s_labels, s_a11y, target_words, testid_words, search, record)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+			s_tool, s_screen, s_selector, s_labels, s_a11y, target_words, testid_words, record)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
 		ON CONFLICT (session_id, step_id) DO NOTHING`,
 		it.SessionID, it.StepID, s.repo, f.Branch, f.Timestamp, f.Tool, f.Screen, f.OK, f.ErrCode, f.TestIDs,
-		f.LowTool, f.LowScreen, f.Selector, f.Labels, f.A11y, f.TargetWords, f.TestIDWords, searchText(f), it.Data)
+		f.LowTool, f.LowScreen, f.Selector, f.Labels, f.A11y, f.TargetWords, f.TestIDWords, it.Data)
 	b.Queue(`INSERT INTO sessions (session_id, repo, first_step_at, last_step_at) VALUES ($1, $2, $3, $3)
 		ON CONFLICT (session_id) DO UPDATE SET
 			first_step_at = LEAST(sessions.first_step_at, $3), last_step_at = GREATEST(sessions.last_step_at, $3)`,
 		it.SessionID, s.repo, f.Timestamp)
-}
-
-// searchText is every searched string of a step, for the trigram index
-// that picks a search's candidate steps.
-func searchText(f *knowledge.StepFields) string {
-	return strings.Join([]string{f.LowTool, f.LowScreen, f.Selector, f.Labels, f.A11y,
-		strings.Join(f.TargetWords, " "), strings.Join(f.TestIDWords, " ")}, "\n")
 }

@@ -3,6 +3,7 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -220,6 +221,7 @@ func (s *Store) Search(ctx context.Context, current string, q knowledge.SearchQu
 		if refs, err = s.refs(ctx, sql, a); err != nil {
 			return nil, err
 		}
+		refs = slices.Compact(refs)
 	}
 	v, err := s.view(ctx, now, refs, nil)
 	if err != nil {
@@ -228,14 +230,29 @@ func (s *Store) Search(ctx context.Context, current string, q knowledge.SearchQu
 	return v.Search(ctx, current, q)
 }
 
+// searchWindow bounds the candidates a search ranks: the newest
+// searchWindow steps whose own strings match a token, and the newest
+// searchWindow steps of sessions whose tags or goal match one. Below it
+// the ranking is exhaustive, as the file store's; above it the best of
+// the newest candidates are returned (a token as common as "send" matches
+// most steps of a large store, and ranking them all is not a 20 ms query).
+const searchWindow = 300
+
+// searchSessions bounds the sessions whose tags or goal match a search
+// that are ranked (the most recently active ones); of each, its newest
+// steps up to the search's limit (its steps tie on the session's score).
+const searchSessions = 15
+
 func (s *Store) searchSQL(a *args, conds, tokens []string, screen string, now time.Time, limit int) string {
 	w := knowledge.Weights
-	var ss, sm, pts, pats, cover []string
+	var ss, sm, smAny, pts, pats, cover, psum []string
 	for i, tok := range tokens {
 		t := a.add(tok)
 		ss = append(ss, fmt.Sprintf("%d*(strpos(se.s_flow, %s) > 0)::int + %d*(%s = ANY(se.goal_words))::int + %d*(strpos(se.s_tags, %s) > 0)::int",
 			w.FlowTag, t, w.Goal, t, w.Tag, t))
-		sm = append(sm, fmt.Sprintf("(strpos(se.s_flow, %s) > 0 OR %s = ANY(se.goal_words) OR strpos(se.s_tags, %s) > 0) AS sm%d", t, t, t, i))
+		m := fmt.Sprintf("(strpos(se.s_flow, %s) > 0 OR %s = ANY(se.goal_words) OR strpos(se.s_tags, %s) > 0)", t, t, t)
+		sm = append(sm, m+fmt.Sprintf(" AS sm%d", i))
+		smAny = append(smAny, m)
 		pts = append(pts, fmt.Sprintf(`%d*(strpos(st.s_tool, %s) > 0)::int + %d*(strpos(st.s_screen, %s) > 0)::int
 			+ %d*(%s = ANY(st.target_words))::int + %d*(strpos(st.s_selector, %s) > 0)::int
 			+ %d*(strpos(st.s_labels, %s) > 0)::int + %d*(%s = ANY(st.testid_words))::int
@@ -243,43 +260,43 @@ func (s *Store) searchSQL(a *args, conds, tokens []string, screen string, now ti
 			w.Tool, t, w.Screen, t, w.TargetTestID, t, w.TargetSelector, t, w.Label, t, w.TestID, t, w.A11y, t, i))
 		pats = append(pats, "%"+tok+"%")
 		cover = append(cover, fmt.Sprintf("(p%d > 0 OR sm%d)::int", i, i))
-	}
-	var psum []string
-	for i := range tokens {
 		psum = append(psum, fmt.Sprintf("p%d", i))
 	}
-	stepConds := []string{"st.repo = $1", "(st.search LIKE ANY(" + a.add(pats) + ") OR se.smatch)"}
+	where := strings.Join(conds, " AND ") + " AND st.repo = $1"
 	if screen != "" {
-		stepConds = append(stepConds, "st.screen = "+a.add(screen))
+		where += " AND st.screen = " + a.add(screen)
 	}
+	order := " ORDER BY st.ts DESC, st.step_id DESC LIMIT " + strconv.Itoa(searchWindow)
+	cols := `st.session_id, st.step_id, st.ts, COALESCE(se.meta_created_at, se.first_step_at) AS created,
+			` + strings.Join(ss, " + ") + ` AS sscore, ` + strings.Join(sm, ", ") + `, ` + strings.Join(pts, ", ")
 	nowP := a.add(now)
-	return `WITH se AS MATERIALIZED (
-		SELECT se.session_id, COALESCE(se.meta_created_at, se.first_step_at) AS created,
-			` + strings.Join(ss, " + ") + ` AS sscore, ` + strings.Join(sm, ", ") + `
-		FROM sessions se WHERE ` + strings.Join(conds, " AND ") + `
-	), se2 AS (
-		SELECT *, (sscore > 0) AS smatch FROM se
-	), c AS (
-		SELECT st.session_id, st.step_id, st.ts, se.created, se.sscore, se.smatch, ` + strings.Join(pts, ", ") + `, ` + smCols(len(tokens)) + `
-		FROM steps st JOIN se2 se USING (session_id)
-		WHERE ` + strings.Join(stepConds, " AND ") + `
-	)
-	SELECT session_id, step_id FROM c
-	WHERE ` + strings.Join(psum, " + ") + ` > 0 OR smatch
-	ORDER BY ` + strings.Join(psum, " + ") + ` + sscore
-		+ CASE WHEN ` + nowP + ` - created < interval '24 hours' THEN ` + strconv.Itoa(w.Fresh) + `
-			WHEN ` + nowP + ` - created < interval '72 hours' THEN ` + strconv.Itoa(w.Recent) + ` ELSE 0 END
-		+ ` + strconv.Itoa(w.CoverageMax) + `*(` + strings.Join(cover, " + ") + `)/` + strconv.Itoa(len(tokens)) + ` DESC,
-		ts DESC, step_id DESC
-	LIMIT ` + a.add(limit)
-}
-
-func smCols(n int) string {
-	var c []string
-	for i := range n {
-		c = append(c, fmt.Sprintf("se.sm%d", i))
+	pa := a.add(pats)
+	// A step matching both ways comes twice: the caller keeps the first.
+	stepWhere := "st.repo = $1"
+	if screen != "" {
+		stepWhere += " AND st.screen = " + a.add(screen)
 	}
-	return strings.Join(c, ", ")
+	lim := a.add(limit)
+	return `WITH ms AS MATERIALIZED (
+		SELECT se.session_id FROM sessions se WHERE ` + strings.Join(conds, " AND ") + ` AND (` + strings.Join(smAny, " OR ") + `)
+		ORDER BY se.last_step_at DESC NULLS LAST LIMIT ` + strconv.Itoa(searchSessions) + `
+	), c AS MATERIALIZED (
+		(SELECT ` + cols + ` FROM steps st JOIN sessions se USING (session_id)
+			WHERE ` + where + ` AND mmcp_search(st.s_tool, st.s_screen, st.s_selector, st.s_labels, st.s_a11y, st.target_words, st.testid_words)
+				LIKE ANY(` + pa + `)` + order + `)
+		UNION ALL
+		SELECT ` + cols + ` FROM ms CROSS JOIN LATERAL (SELECT * FROM steps st WHERE st.session_id = ms.session_id AND ` + stepWhere + `
+			ORDER BY st.ts DESC, st.step_id DESC LIMIT ` + lim + `) st JOIN sessions se ON se.session_id = st.session_id
+	), scored AS (
+		SELECT session_id, step_id, ts, ` + strings.Join(psum, " + ") + ` + sscore AS score,
+			CASE WHEN ` + nowP + ` - created < interval '24 hours' THEN ` + strconv.Itoa(w.Fresh) + `
+				WHEN ` + nowP + ` - created < interval '72 hours' THEN ` + strconv.Itoa(w.Recent) + ` ELSE 0 END
+			+ ` + strconv.Itoa(w.CoverageMax) + `*(` + strings.Join(cover, " + ") + `)/` + strconv.Itoa(len(tokens)) + ` AS bonus
+		FROM c
+	)
+	SELECT session_id, step_id FROM scored WHERE score > 0
+	ORDER BY score + bonus DESC, ts DESC, step_id DESC
+	LIMIT ` + a.add(2*limit)
 }
 
 // Summarize answers mm_knowledge_summarize from the session's steps.

@@ -23,6 +23,11 @@ CREATE INDEX sessions_repo_created ON sessions (repo, (COALESCE(meta_created_at,
 CREATE INDEX sessions_repo_active ON sessions (repo, last_step_at DESC);
 CREATE INDEX sessions_flow_tags ON sessions USING gin (flow_tags);
 
+CREATE FUNCTION mmcp_search(text, text, text, text, text, text[], text[]) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN $1 || E'\n' || $2 || E'\n' || $3 || E'\n' || $4 || E'\n' || $5 || E'\n'
+        || array_to_string($6, ' ') || E'\n' || array_to_string($7, ' ');
+
 CREATE TABLE steps (
     session_id   text COLLATE "C" NOT NULL,
     step_id      text COLLATE "C" NOT NULL,
@@ -41,7 +46,6 @@ CREATE TABLE steps (
     s_a11y       text NOT NULL DEFAULT '',
     target_words text[] NOT NULL DEFAULT '{}',
     testid_words text[] NOT NULL DEFAULT '{}',
-    search       text NOT NULL,
     record       jsonb NOT NULL,
     inserted_at  timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (session_id, step_id)
@@ -49,4 +53,8 @@ CREATE TABLE steps (
 CREATE INDEX steps_repo_ts ON steps (repo, ts DESC, step_id DESC);
 CREATE INDEX steps_repo_screen_ts ON steps (repo, screen, ts DESC, step_id DESC);
 CREATE INDEX steps_session_ts ON steps (session_id, ts, step_id);
-CREATE INDEX steps_search_trgm ON steps USING gin (search gin_trgm_ops);
+-- The candidates of a search: every searched string, by trigrams. (An
+-- expression, not a column: a copy would make rows large enough for
+-- PostgreSQL to compress them, and every scored column would then be
+-- decompressed again for each query token.)
+CREATE INDEX steps_search_trgm ON steps USING gin (mmcp_search(s_tool, s_screen, s_selector, s_labels, s_a11y, target_words, testid_words) gin_trgm_ops);
