@@ -39,6 +39,10 @@ func ParseURL(raw string) (*pgxpool.Config, error) {
 	if err != nil {
 		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "knowledge URL: %v", redactErr(err))
 	}
+	// Plan every query for its values: a cached generic plan does not
+	// know how common a search word is, and picks the time-ordered scan
+	// for a word no step holds (a full scan of the table).
+	cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
 	return cfg, nil
 }
 
