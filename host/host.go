@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/builtin"
 	"github.com/mmcp-dev/mmcp/host/config"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
+	"github.com/mmcp-dev/mmcp/host/knowledge/pgstore"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
@@ -35,6 +37,7 @@ type Host struct {
 	runner    *tools.Runner
 	sessions  *session.Manager
 	knowledge *knowledge.Store
+	shared    *pgstore.Store
 
 	closeOnce sync.Once
 }
@@ -83,6 +86,9 @@ func (h *Host) Start(ctx context.Context) error {
 		return err
 	}
 	k.SetMaxRecordBytes(h.cfg.MaxRecordBytes)
+	if err := h.shareKnowledge(ctx, k); err != nil {
+		return err
+	}
 	h.knowledge = k
 	c := h.cfg
 	h.sessions = session.NewManager(session.Config{
@@ -146,6 +152,12 @@ func (h *Host) Close() {
 		if h.sessions != nil {
 			h.sessions.Close()
 		}
+		if h.knowledge != nil {
+			h.knowledge.Close() // what is not sent stays queued for the next run
+		}
+		if h.shared != nil {
+			h.shared.Close()
+		}
 		if h.plugins != nil {
 			h.plugins.Shutdown(ctx)
 		}
@@ -168,3 +180,24 @@ func (h *Host) Config() config.Config { return h.cfg }
 
 // Sessions returns the session manager.
 func (h *Host) Sessions() *session.Manager { return h.sessions }
+
+// shareKnowledge connects k to the shared knowledge store of
+// --knowledge-url, if any. A schema this mmcp cannot use fails the start;
+// an unreachable database does not: records queue in the outbox until it
+// answers.
+func (h *Host) shareKnowledge(ctx context.Context, k *knowledge.Store) error {
+	url := h.cfg.SharedKnowledge()
+	if url == "" {
+		return nil
+	}
+	id := pgstore.Identity(h.cfg.Repo, h.cfg.KnowledgeProject)
+	pg, err := pgstore.Open(ctx, url, id)
+	if errors.Is(err, pgstore.ErrUnreachable) && pg != nil {
+		h.log.Warn("shared knowledge store unreachable: records queue locally until it answers", "error", err)
+	} else if err != nil {
+		return err
+	}
+	h.shared = pg
+	h.log.Info("shared knowledge store", "repo", id)
+	return k.SetShared(pg)
+}

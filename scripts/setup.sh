@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the demo and the test suite need, and nothing that is
-# already there: Debian's chromium and xvfb, Node.js/npm if missing, the npm
+# already there: Debian's chromium, xvfb and postgresql, Node.js/npm if missing, the npm
 # packages pinned in .tools/package-lock.json (Anvil, contract artifacts, the
 # test dapp, the official MCP TypeScript SDK) and yarn (the build plugin's
 # default command).
@@ -15,6 +15,9 @@ command -v chromium >/dev/null 2>&1 || [ -x /usr/lib/chromium/chromium ] || need
 command -v Xvfb >/dev/null 2>&1 || need_apt+=(xvfb)
 command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)
 command -v git >/dev/null 2>&1 || need_apt+=(git)
+# PostgreSQL for the shared knowledge store's tests (internal/testutil/pgtest
+# runs initdb and postgres in a temp dir; as root, as the user nobody).
+command -v initdb >/dev/null 2>&1 || compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need_apt+=(postgresql)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: apt-get install ${need_apt[*]}"
   $sudo apt-get update -qq

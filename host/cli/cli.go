@@ -31,6 +31,9 @@ Commands:
                plugins, artifacts dir), one line each with a fix; exit 0 when ready
   plugins      list discovered plugins, their capabilities and tools, and why any failed
   version      print the version
+  knowledge migrate | push [DIR] | pull [--out DIR] [--session ID] [--flow-tag T] [--branch B] [--since-hours N]
+               the shared knowledge store (--knowledge-url): create or upgrade its schema;
+               import file stores (default the workspace's); bring a slice back to files
   serve --http [addr]
                serve MCP over streamable HTTP (default 127.0.0.1, a free port) so several
                clients share one session; writes <repo>/.mmcp/serve.json {url, token, pid}
@@ -87,6 +90,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.MaxRequestBytes, "max-request-bytes", 0, fmt.Sprintf("largest MCP request (stdio line or HTTP body); larger ones answer MM_INVALID_INPUT; env MMCP_MAX_REQUEST_BYTES (default %d)", config.DefaultMaxRequestBytes))
 	fs.IntVar(&cfg.MaxRecordBytes, "max-record-bytes", 0, fmt.Sprintf("size cap of one step record; env MMCP_MAX_RECORD_BYTES (default %d)", knowledge.DefaultMaxRecordBytes))
 	fs.StringVar(&cfg.VisualBaselines, "visual-baselines", "", "directory of mm_visual_check's baselines; env MMCP_VISUAL_BASELINES (default <repo>/"+visual.DefaultBaselineDir+", or <artifacts>/visual-baselines with no workspace)")
+	fs.StringVar(&cfg.KnowledgeURL, "knowledge-url", "", "PostgreSQL URL of a shared knowledge store (libpq parameters; the password from PGPASSWORD or ~/.pgpass, never the URL); env MMCP_KNOWLEDGE_URL, config knowledge.url (default: the file store alone; 'off' turns off one set by env or config)")
+	fs.StringVar(&cfg.KnowledgeProject, "knowledge-project", "", "repository identity of shared knowledge records; env MMCP_KNOWLEDGE_PROJECT, config knowledge.project (default: the workspace's git remote URL)")
 	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
@@ -139,6 +144,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runDoctor(ctx, cfg, rest, stdout, stderr)
 	case "visual":
 		return runVisual(cfg, rest, stdout, stderr)
+	case "knowledge":
+		return runKnowledge(ctx, cfg, rest, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "mmcp: unknown command %q\n", cmd)
 		fs.Usage()

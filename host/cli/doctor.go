@@ -43,6 +43,10 @@ func runDoctor(ctx context.Context, cfg config.Config, args []string, stdout, st
 		}
 		return 2
 	}
+	// The shared knowledge store gets its own line rather than failing
+	// the host's start.
+	shared := cfg
+	cfg.KnowledgeURL = config.KnowledgeOff
 	h, err := startHost(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)
@@ -57,6 +61,9 @@ func runDoctor(ctx context.Context, cfg config.Config, args []string, stdout, st
 		workspaceCheck(rc)}
 	checks = append(checks, pluginChecks(h)...)
 	checks = append(checks, artifactsCheck(rc.ArtifactsDir))
+	if err := shared.Resolve(); err == nil && shared.SharedKnowledge() != "" {
+		checks = append(checks, knowledgeCheck(ctx, shared.SharedKnowledge()))
+	}
 
 	ok := true
 	for _, c := range checks {

@@ -81,6 +81,16 @@ type Config struct {
 	// size cap of one step record; 0 means knowledge.DefaultMaxRecordBytes.
 	MaxRecordBytes int
 
+	// KnowledgeURL is --knowledge-url / MMCP_KNOWLEDGE_URL / the config
+	// file's knowledge.url: a PostgreSQL URL (libpq parameters; the
+	// password only from PGPASSWORD or .pgpass) for the shared knowledge
+	// store. Empty or KnowledgeOff: the file store alone.
+	KnowledgeURL string
+	// KnowledgeProject is --knowledge-project / MMCP_KNOWLEDGE_PROJECT /
+	// knowledge.project: the repository identity of the shared store's
+	// records; default the workspace's git remote URL.
+	KnowledgeProject string
+
 	// TrustWorkspacePlugins is --trust-workspace-plugins /
 	// MMCP_TRUST_WORKSPACE_PLUGINS=1: run the workspace's plugins
 	// (.mmcp/plugins, config paths) without a sha256 pin.
@@ -100,6 +110,11 @@ type fileConfig struct {
 		SHA256   string          `json:"sha256"`
 		Settings json.RawMessage `json:"settings"`
 	} `json:"plugins"`
+	// Knowledge configures the shared knowledge store.
+	Knowledge struct {
+		URL     string `json:"url"`
+		Project string `json:"project"`
+	} `json:"knowledge"`
 }
 
 // Resolve fills defaults and resolves paths. It reads the config file.
@@ -195,6 +210,12 @@ func (c *Config) Resolve() error {
 		}
 		c.TrustWorkspacePlugins = b
 	}
+	if c.KnowledgeURL == "" {
+		c.KnowledgeURL = os.Getenv("MMCP_KNOWLEDGE_URL")
+	}
+	if c.KnowledgeProject == "" {
+		c.KnowledgeProject = os.Getenv("MMCP_KNOWLEDGE_PROJECT")
+	}
 	if err := sizeSetting(&c.MaxRequestBytes, "MMCP_MAX_REQUEST_BYTES", DefaultMaxRequestBytes); err != nil {
 		return err
 	}
@@ -202,6 +223,18 @@ func (c *Config) Resolve() error {
 		return err
 	}
 	return c.readFile()
+}
+
+// KnowledgeOff is the --knowledge-url value that turns off a shared
+// knowledge store set by the environment or the config file.
+const KnowledgeOff = "off"
+
+// SharedKnowledge is the shared knowledge store's URL, "" when none.
+func (c *Config) SharedKnowledge() string {
+	if c.KnowledgeURL == KnowledgeOff {
+		return ""
+	}
+	return c.KnowledgeURL
 }
 
 // DefaultMaxRequestBytes is the default of --max-request-bytes: room for a
@@ -281,6 +314,12 @@ func (c *Config) readFile() error {
 	var fc fileConfig
 	if err := json.Unmarshal(b, &fc); err != nil {
 		return fmt.Errorf("config file %s: %w", c.ConfigFile, err)
+	}
+	if c.KnowledgeURL == "" {
+		c.KnowledgeURL = fc.Knowledge.URL
+	}
+	if c.KnowledgeProject == "" {
+		c.KnowledgeProject = fc.Knowledge.Project
 	}
 	c.filePlugins = map[string]plugins.ConfigEntry{}
 	c.fileSettings = map[string]json.RawMessage{}

@@ -162,6 +162,9 @@ func suggestible(e *stepEntry) bool {
 // succeeded; avoid lists targets that failed at least twice on this
 // screen. It returns nil when there is nothing to say.
 func (s *Store) PriorKnowledge(ctx context.Context, current string, q PriorQuery) (*PriorKnowledge, error) {
+	if s.shared != nil {
+		return s.shared.PriorKnowledge(ctx, current, q)
+	}
 	window := q.WindowHours
 	if window <= 0 {
 		window = DefaultPriorWindowHours

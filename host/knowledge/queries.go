@@ -161,6 +161,9 @@ func (s *Store) lockedRefresh(ctx context.Context) (unlock func(), err error) {
 // Last returns the newest steps of the scope (default: the current
 // session), newest first.
 func (s *Store) Last(ctx context.Context, current string, q LastQuery) (*LastResult, error) {
+	if s.shared != nil {
+		return s.shared.Last(ctx, current, q)
+	}
 	n := q.N
 	if n <= 0 {
 		n = DefaultLastN
@@ -214,30 +217,12 @@ func (s *Store) Last(ctx context.Context, current string, q LastQuery) (*LastRes
 // Summarize returns the session's steps as a recipe. SessionID wins over
 // Scope; the default scope is the current session; "all" is refused.
 func (s *Store) Summarize(ctx context.Context, current string, q SummarizeQuery) (*SummarizeResult, error) {
-	var id string
-	switch scope := q.Scope.orDefault(CurrentScope); {
-	case q.SessionID != "":
-		if err := checkSessionID("sessionId", q.SessionID); err != nil {
-			return nil, err
-		}
-		id = q.SessionID
-	case scope.Kind == ScopeAll:
-		return nil, sdk.Errorf(sdk.CodeInvalidInput,
-			`cannot summarize all sessions: use scope "current" or {"sessionId": "..."}`)
-	case scope.Kind == ScopeCurrent:
-		if current == "" {
-			return nil, sdk.Errorf(sdk.CodeNoActiveSession,
-				`no active session to summarize: launch one, or pass scope {"sessionId": "..."} (see mm_knowledge_sessions)`)
-		}
-		if err := checkSessionID("current session", current); err != nil {
-			return nil, err
-		}
-		id = current
-	default:
-		if err := scope.validate(); err != nil {
-			return nil, err
-		}
-		id = scope.SessionID
+	if s.shared != nil {
+		return s.shared.Summarize(ctx, current, q)
+	}
+	id, err := SummarizeTarget(current, q)
+	if err != nil {
+		return nil, err
 	}
 	unlock, err := s.lockedRefresh(ctx)
 	if err != nil {
@@ -259,6 +244,9 @@ func (s *Store) Summarize(ctx context.Context, current string, q SummarizeQuery)
 
 // Sessions lists sessions newest first (by createdAt), with their tags.
 func (s *Store) Sessions(ctx context.Context, q SessionsQuery) (*SessionsResult, error) {
+	if s.shared != nil {
+		return s.shared.Sessions(ctx, q)
+	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultSessionsLimit
@@ -401,4 +389,36 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// SummarizeTarget resolves the session a summarize query names: SessionID
+// wins over Scope; the default scope is the current session; "all" is
+// refused.
+func SummarizeTarget(current string, q SummarizeQuery) (string, error) {
+	var id string
+	switch scope := q.Scope.orDefault(CurrentScope); {
+	case q.SessionID != "":
+		if err := checkSessionID("sessionId", q.SessionID); err != nil {
+			return "", err
+		}
+		id = q.SessionID
+	case scope.Kind == ScopeAll:
+		return "", sdk.Errorf(sdk.CodeInvalidInput,
+			`cannot summarize all sessions: use scope "current" or {"sessionId": "..."}`)
+	case scope.Kind == ScopeCurrent:
+		if current == "" {
+			return "", sdk.Errorf(sdk.CodeNoActiveSession,
+				`no active session to summarize: launch one, or pass scope {"sessionId": "..."} (see mm_knowledge_sessions)`)
+		}
+		if err := checkSessionID("current session", current); err != nil {
+			return "", err
+		}
+		id = current
+	default:
+		if err := scope.validate(); err != nil {
+			return "", err
+		}
+		id = scope.SessionID
+	}
+	return id, nil
 }

@@ -34,6 +34,9 @@ type readJob struct {
 // The caller holds s.mu.
 func (s *Store) refresh(ctx context.Context) error {
 	ix := s.ix
+	if s.root == "" {
+		return nil // a view: it holds what was added
+	}
 	fi, err := os.Stat(s.root)
 	if errors.Is(err, fs.ErrNotExist) {
 		ix.sessions = map[string]*sessionEntry{}

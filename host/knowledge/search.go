@@ -29,6 +29,9 @@ const (
 // Search ranks the steps of the scope (default: all sessions) by how well
 // they match the query, best first, each with the fields that matched.
 func (s *Store) Search(ctx context.Context, current string, q SearchQuery) (*SearchResult, error) {
+	if s.shared != nil {
+		return s.shared.Search(ctx, current, q)
+	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultSearchLimit

@@ -28,6 +28,9 @@ type Store struct {
 
 	maxBytes int // the size cap of a step record
 
+	shared Shared  // answers queries when set (SetShared)
+	ob     *outbox // sends new files to shared
+
 	mu    sync.Mutex
 	ix    *index
 	reads int // files read by refresh, for tests
@@ -59,6 +62,10 @@ func (s *Store) SetMaxRecordBytes(n int) {
 		s.maxBytes = n
 	}
 }
+
+// SetNow replaces the clock the queries compare against (tests,
+// benchmarks).
+func (s *Store) SetNow(now func() time.Time) { s.now = now }
 
 // Root returns the absolute knowledge root.
 func (s *Store) Root() string { return s.root }
@@ -108,6 +115,7 @@ func (s *Store) WriteSession(meta SessionMeta) error {
 	if err := writeAtomic(dir, path, b); err != nil {
 		return knowledgeErr("write session.json", err)
 	}
+	s.enqueue(meta.SessionID + "/session.json")
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ix.built {
@@ -186,6 +194,7 @@ func (s *Store) Record(rec StepRecord) (string, error) {
 		se := s.ix.session(rec.SessionID)
 		s.ix.addStep(se, filepath.Base(path), raw, fileStamp{})
 	}
+	s.enqueue(rec.SessionID + "/steps/" + filepath.Base(path))
 	return path, nil
 }
 

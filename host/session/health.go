@@ -30,6 +30,20 @@ type Health struct {
 	Chain   partHealth            `json:"chain"`
 	Fixture partHealth            `json:"fixture"`
 	Plugins map[string]partHealth `json:"plugins"`
+	// Knowledge is the shared knowledge store's outbox, when one is set
+	// (--knowledge-url).
+	Knowledge *KnowledgeHealth `json:"knowledge,omitempty"`
+}
+
+// KnowledgeHealth says whether step records wait locally for the shared
+// knowledge store, and how many.
+type KnowledgeHealth struct {
+	// Status is "up" (nothing queued, the last send worked) or "queued".
+	Status string `json:"status"`
+	// Queued is how many records wait in <artifacts>/llm-knowledge/.outbox.
+	Queued int `json:"queued"`
+	// Reason is the last send's error.
+	Reason string `json:"reason,omitempty"`
 }
 
 // healthProbe bounds each part's check.
@@ -53,6 +67,17 @@ func (m *Manager) Health(ctx context.Context, s *Session) Health {
 			ph.Reason = fmt.Sprintf("relaunched %d time(s) after crashing", restarts)
 		}
 		hl.Plugins[p.Spec.Name] = ph
+	}
+	if m.knowledge.IsShared() {
+		n, err := m.knowledge.Queued()
+		kh := &KnowledgeHealth{Status: partUp, Queued: n}
+		if n > 0 || err != nil {
+			kh.Status = "queued"
+		}
+		if err != nil {
+			kh.Reason = sdk.AsError(err).Message
+		}
+		hl.Knowledge = kh
 	}
 	if err := m.ChainAlive(ctx, s); err != nil {
 		hl.Chain = partHealth{Status: partDown, Reason: sdk.AsError(err).Message}
