@@ -19,7 +19,7 @@ var seqCalls = []string{"navigate", "snapshot", "click", "screenshot"}
 type seqPage struct {
 	name     string
 	url      string // "" for the wallet's home
-	role     string // the clicked node: role ("" for any) and name
+	role     string // the clicked node (its click changes nothing): role and name
 	nodeName string
 	selector string // the same element for the bare click
 }
@@ -45,7 +45,7 @@ func BenchmarkSequence(b *testing.B) {
 	must(b, h.Call("mm_get_state", map[string]any{})).Decode(b, &st)
 	home, _, _ := strings.Cut(st.State.CurrentURL, "#")
 	pages := []seqPage{
-		{"wallet-home", "", "", "Activity", `[data-testid="account-overview__activity-tab"]`},
+		{"wallet-home", "", "heading", "Account 1", ".overview h1"},
 		{"test-dapp", testDappServer(b).URL + "/", "heading", "E2E Test Dapp", "#logo-text"},
 		{"10k-nodes", rowsPage(b, 800), "button", "Count", `[data-testid="counter"]`},
 	}
@@ -98,7 +98,7 @@ func BenchmarkSequence(b *testing.B) {
 				must(b, h.Call("mm_accessibility_snapshot", map[string]any{})).Decode(b, &snap)
 				ref = ""
 				for _, n := range snap.Nodes {
-					if (pg.role == "" || n.Role == pg.role) && strings.TrimSpace(n.Name) == pg.nodeName {
+					if n.Role == pg.role && strings.TrimSpace(n.Name) == pg.nodeName {
 						ref = n.Ref
 						break
 					}

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -56,9 +55,11 @@ func TestSnapshotTextFormat(t *testing.T) {
 			if actionable[n.Role] {
 				interactive++
 			}
-			want := n.Ref + " " + n.Role + " " + strconv.Quote(n.Name)
-			if !strings.HasPrefix(lines[n.Ref], want) {
-				t.Fatalf("%s: outline line of %s is %q, want it to start with %q", pg.name, n.Ref, lines[n.Ref], want)
+			// ref role[states]:name
+			roleStates, name, _ := strings.Cut(strings.TrimPrefix(lines[n.Ref], n.Ref+" "), ":")
+			role, _, _ := strings.Cut(roleStates, "[")
+			if role != n.Role || name != n.Name {
+				t.Fatalf("%s: outline line of %s is %q, want role %q and name %q", pg.name, n.Ref, lines[n.Ref], n.Role, n.Name)
 			}
 		}
 		if len(lines) != len(snap.Nodes) || interactive == 0 {
@@ -70,7 +71,7 @@ func TestSnapshotTextFormat(t *testing.T) {
 	var out struct{ Outline string }
 	must(t, h.Call("mm_accessibility_snapshot", map[string]any{"format": "text"})).Decode(t, &out)
 	for _, l := range strings.Split(out.Outline, "\n") {
-		if strings.HasSuffix(l, ` button "Count"`) {
+		if strings.HasSuffix(l, ` button:Count`) {
 			ref, _, _ = strings.Cut(strings.TrimSpace(l), " ")
 		}
 	}

@@ -71,7 +71,7 @@ func (g *reg) discoveryTools() {
 		return map[string]any{"items": items}, nil
 	}))
 	add(g, "accessibility_snapshot", tools.Tool{
-		Description: "Trimmed accessibility tree of the active page with refs e1..eN for mm_click/mm_type; a new snapshot replaces the refs. format \"text\" answers {outline}: one node a line, ref role \"name\" and states, indented under its dialog or heading.",
+		Description: "Trimmed accessibility tree of the active page with refs e1..eN for mm_click/mm_type; a new snapshot replaces the refs. format \"text\" answers {outline}: one node a line, \"ref role[states]:name\", indented under its dialog or heading.",
 		Label:       knowledge.LabelDiscovery, Record: true,
 	}, inSession(g.Sessions.Page, func(ctx context.Context, c *tools.Call, s *session.Session, in struct{ RootSelector, Format string }) (any, error) {
 		nodes, refs, err := discovery.Snapshot(ctx, s.Browser.ActivePage(), in.RootSelector)

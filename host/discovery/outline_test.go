@@ -18,17 +18,19 @@ func TestOutline(t *testing.T) {
 		{Ref: "e7", Role: "link", Name: "More", Path: []string{}},
 		// a subtree under a dialog that is not a node (rootSelector)
 		{Ref: "e8", Role: "button", Name: "OK", Path: []string{"dialog:Other", "heading:Top"}},
+		{Ref: "e9", Role: "textbox", Name: "two\nlines", Path: []string{}, Disabled: &yes, Checked: &yes},
 	}
-	want := `e1 heading "Send"
-e2 button "Say \"hi\"" disabled
-e3 dialog "Confirm"
-  e4 heading "Fee"
-  e5 checkbox "Agree" unchecked
-  e6 combobox "Gas" expanded
-e7 link "More"
-dialog "Other"
-  heading "Top"
-    e8 button "OK"
+	want := `e1 heading:Send
+e2 button[disabled]:Say "hi"
+e3 dialog:Confirm
+ e4 heading:Fee
+ e5 checkbox[unchecked]:Agree
+ e6 combobox[expanded]:Gas
+e7 link:More
+dialog:Other
+ heading:Top
+  e8 button:OK
+e9 textbox[disabled,checked]:two lines
 `
 	if got := Outline(nodes); got != want {
 		t.Fatalf("Outline:\n%s\nwant:\n%s", got, want)
