@@ -111,11 +111,13 @@ func Observe(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref stri
 		return nil, nil, err
 	}
 	opts := map[string]any{"ids": clampLimit(limit), "nodes": true}
+	mark := ""
 	if _, ok := refs.lookup(ref); ok && refs.session == p.SessionID {
 		opts["mark"] = map[string]any{"gen": refs.gen, "index": refIndex(ref)}
+		mark = fmt.Sprintf("%d/%s", refs.gen, ref)
 	}
-	var c collected
-	if err := evalIn(p, main, jsCollect, idem, &c, opts); err != nil {
+	c, err := observeWalk(p, main, opts, mark)
+	if err != nil {
 		return nil, nil, fmt.Errorf("observe: %w", err)
 	}
 	skip, _ := strconv.Atoi(strings.TrimPrefix(ref, "e"))

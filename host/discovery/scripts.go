@@ -25,6 +25,9 @@ var jsActionBody string
 //go:embed js/clicktrack.js
 var jsClickTrack string
 
+//go:embed js/observe.js
+var jsObserveBody string
+
 // A script is a page-side function: its text, and for this package's own
 // functions the name they are installed under in a world. The first call
 // into a world sends every function's text once (jsInstall, about 60 KB),
@@ -46,8 +49,12 @@ var (
 	// jsAfter(token, probe) reports what a click changed (see after.js).
 	jsAfter = script{"after", "function(token, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsAfterBody + "\n}"}
 
+	// jsObserve(opts, known) is jsCollect for a step record, skipped when
+	// the page has not changed since (see observe.js).
+	jsObserve = script{"observe", "function(opts, known) {\n" + jsObserveBody + "\n}"}
+
 	// jsInstall defines them all in the world's globalThis.__mmcpFns.
-	jsInstall = install(jsCollect, jsAction, jsAfter)
+	jsInstall = install(jsCollect, jsAction, jsAfter, jsObserve)
 )
 
 func install(fns ...script) string {

@@ -1,0 +1,85 @@
+package discovery
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+)
+
+// observeOnce runs the page side of a record's walk with the version known
+// and reports whether the page skipped the walk, and the version it gave.
+func observeOnce(t *testing.T, p *rod.Page, known string) (same bool, version string) {
+	t.Helper()
+	main, err := mainFrame(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Same    bool   `json:"same"`
+		Version string `json:"version"`
+	}
+	if err := evalIn(p.Context(ctxT(t, 10*time.Second)), main, jsObserve, idem, &r, map[string]any{"ids": 150, "nodes": true}, known); err != nil {
+		t.Fatal(err)
+	}
+	return r.Same, r.Version
+}
+
+// TestObserveSkipsAnUnchangedPage: a record's walk is skipped while the page
+// is unchanged, and runs again after any change the walk could see: a DOM
+// mutation, a checkbox set by a script (no mutation), a page with an open
+// shadow root (whose changes the page cannot see) every time.
+func TestObserveSkipsAnUnchangedPage(t *testing.T) {
+	p := openHTML(t, `<h1>Title</h1><label>Agree <input type="checkbox" id="c"></label><button id="b">Go</button>`)
+	same, v := observeOnce(t, p, "")
+	if same || v == "" {
+		t.Fatalf("first walk: same %v, version %q", same, v)
+	}
+	if same, _ := observeOnce(t, p, v); !same {
+		t.Fatal("an unchanged page was walked again")
+	}
+	changes := []struct{ name, js string }{
+		{"a new element", `() => document.body.append(Object.assign(document.createElement('button'), {textContent: 'New'}))`},
+		{"a text change", `() => { document.getElementById('b').firstChild.data = 'Went'; }`},
+		{"a checkbox set by a script", `() => { document.getElementById('c').checked = true; }`},
+	}
+	for _, c := range changes {
+		p.MustEval(c.js)
+		same, nv := observeOnce(t, p, v)
+		if same || nv == v {
+			t.Fatalf("after %s: same %v, version %q (was %q)", c.name, same, nv, v)
+		}
+		v = nv
+	}
+	// Observe gives the same observation whether it walked or not.
+	ctx := ctxT(t, 10*time.Second)
+	ids1, nodes1, err := Observe(ctx, p, 0, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids2, nodes2, err := Observe(ctx, p, 0, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal([]any{ids1, nodes1})
+	b, _ := json.Marshal([]any{ids2, nodes2})
+	if string(a) != string(b) {
+		t.Fatalf("reused observation differs:\n%s\n%s", a, b)
+	}
+	var checked bool
+	for _, n := range nodes2 {
+		if n.Role == "checkbox" && n.Checked != nil {
+			checked = *n.Checked
+		}
+	}
+	if !checked {
+		t.Fatalf("the checkbox set by a script is not checked in the observation: %s", b)
+	}
+
+	shadow := openHTML(t, `<div id="host"></div><script>document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = '<button>In shadow</button>';</script>`)
+	_, v = observeOnce(t, shadow, "")
+	if same, _ := observeOnce(t, shadow, v); same {
+		t.Fatal("a page with an open shadow root skipped its walk")
+	}
+}
