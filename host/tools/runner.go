@@ -179,8 +179,9 @@ func (r *Runner) lock(ctx context.Context) chan struct{} {
 // observation is made right after, still under the session lock, so the
 // record shows the state right after the action and the next call on the
 // session runs only once it is made; the record is written off the lock,
-// in call order (stepWriter), and a client that hangs up loses nothing. A call cancelled while it waits for the lock answers
-// MM_CANCELLED and never runs.
+// in call order (stepWriter), and a client that hangs up loses nothing. A
+// call cancelled while it waits for the lock answers MM_CANCELLED and
+// never runs.
 func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	if err := OwnerErr(ctx); err != nil {
 		return r.finish(ctx, time.Now(), nil, nil, err)
@@ -268,8 +269,9 @@ func cancelled(tool string, ctx context.Context, when string) *sdk.Error {
 }
 
 // RunNested runs a call from inside another call that already holds the
-// session lock (mm_run_steps). Its record is made before it returns: a
-// batch's steps are observed following the batch's policy.
+// session lock (mm_run_steps). It is observed before it returns (a
+// batch's steps follow the batch's policy) and its record is queued behind
+// the earlier ones.
 func (c *Call) RunNested(ctx context.Context, req Request) Outcome {
 	out, record := c.runner.run(ctx, req)
 	if record != nil {
