@@ -83,3 +83,53 @@ func TestObserveSkipsAnUnchangedPage(t *testing.T) {
 		t.Fatal("a page with an open shadow root skipped its walk")
 	}
 }
+
+// TestSnapshotAdoptsTheRecordWalk: a snapshot of a page unchanged since a
+// record's walk answers that walk's nodes, and its refs are that walk's
+// elements: a click by ref lands on the element the ref names. After a
+// change the snapshot walks the page again.
+func TestSnapshotAdoptsTheRecordWalk(t *testing.T) {
+	p := openHTML(t, twoDeletes)
+	ctx := ctxT(t, 20*time.Second)
+	fresh, _, err := Snapshot(ctx, p, "") // no record walk yet: a walk
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Observe(ctx, p, 0, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	// the page side adopts (it does not walk) for the version just kept
+	main, _ := mainFrame(p)
+	lastWalks.Lock()
+	kept := lastWalks.m[worldKey{p.SessionID, main}].version
+	lastWalks.Unlock()
+	var r struct{ Same bool }
+	if err := evalIn(p.Context(ctx), main, jsObserve, idem, &r, map[string]any{"nodes": true, "gen": describeGen.Add(1)}, kept, describeGen.Load()); err != nil || !r.Same {
+		t.Fatalf("snapshot of an unchanged page did not adopt the record's walk (same %v, err %v)", r.Same, err)
+	}
+	nodes, refs, err := Snapshot(ctx, p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(fresh)
+	b, _ := json.Marshal(nodes)
+	if string(a) != string(b) {
+		t.Fatalf("adopted snapshot differs from a walk:\n%s\n%s", b, a)
+	}
+	second := refNamed(t, refs, "button", "Delete", 1)
+	if _, err := click(ctx, p, refs, Target{A11yRef: second}); err != nil {
+		t.Fatal(err)
+	}
+	if attr(t, p, "#a", "data-hit") != "" || attr(t, p, "#b", "data-hit") != "1" {
+		t.Fatal("a click by the adopted ref hit another element")
+	}
+	// the click changed the page: the next snapshot sees the change
+	p.MustEval(`() => document.getElementById('b').remove()`)
+	nodes, _, err = Snapshot(ctx, p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != len(fresh)-1 {
+		t.Fatalf("snapshot after a removal has %d nodes, want %d", len(nodes), len(fresh)-1)
+	}
+}

@@ -49,9 +49,10 @@ var (
 	// jsAfter(token, probe) reports what a click changed (see after.js).
 	jsAfter = script{"after", "function(token, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsAfterBody + "\n}"}
 
-	// jsObserve(opts, known) is jsCollect for a step record, skipped when
-	// the page has not changed since (see observe.js).
-	jsObserve = script{"observe", "function(opts, known) {\n" + jsObserveBody + "\n}"}
+	// jsObserve(opts, known, adopt) is jsCollect for a step record, skipped
+	// when the page has not changed since, or a snapshot that adopts the
+	// record's walk (see observe.js).
+	jsObserve = script{"observe", "function(opts, known, adopt) {\n" + jsObserveBody + "\n}"}
 
 	// jsInstall defines them all in the world's globalThis.__mmcpFns.
 	jsInstall = install(jsCollect, jsAction, jsAfter, jsObserve)
