@@ -24,7 +24,7 @@ var testDappIDs = []string{
 // page is the test dapp's own; the server only appends a script that gives
 // the elements above a data-testid equal to their id, so mmcp's testid
 // tools can read their text.
-func testDappServer(t *testing.T) *httptest.Server {
+func testDappServer(t testing.TB) *httptest.Server {
 	t.Helper()
 	nm := os.Getenv("MMCP_NODE_MODULES")
 	if nm == "" {

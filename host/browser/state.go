@@ -56,16 +56,25 @@ func (s *Session) readPage(ctx context.Context, page *rod.Page, role string) (pa
 	ctx, cancel := context.WithTimeout(ctx, stateReadLimit)
 	defer cancel()
 	_, probe := s.stateProvider(ctx)
+	// The app state (main world; the wallet may ask its background for
+	// it) is read while the probe runs.
+	var app chan json.RawMessage
+	if probe.Script != "" && isWalletRole(role) {
+		app = make(chan json.RawMessage, 1)
+		go func() { app <- s.mainWorldValue(ctx, page, probe.Script) }()
+	}
 	var dp domProbe
-	if err := discovery.Eval(ctx, page, discovery.ProbeExpr(probe.Elements), discovery.EvalOptions{Idempotent: true}, &dp); err != nil {
+	err := discovery.Eval(ctx, page, discovery.ProbeExpr(probe.Elements), discovery.EvalOptions{Idempotent: true}, &dp)
+	var appState json.RawMessage
+	if app != nil {
+		appState = <-app
+	}
+	if err != nil {
 		return pageRead{}, err
 	}
-	r := pageRead{readyState: dp.ReadyState, snap: sdk.PageSnapshot{URL: dp.Href, Role: role, Elements: dp.Elements}}
+	r := pageRead{readyState: dp.ReadyState, snap: sdk.PageSnapshot{URL: dp.Href, Role: role, Elements: dp.Elements, AppState: appState}}
 	if r.snap.Elements == nil {
 		r.snap.Elements = map[string]sdk.ElementProbe{}
-	}
-	if probe.Script != "" && isWalletRole(role) {
-		r.snap.AppState = s.mainWorldValue(ctx, page, probe.Script)
 	}
 	return r, nil
 }
@@ -109,6 +118,16 @@ func (s *Session) State(ctx context.Context) (observation.State, error) {
 		return observation.State{}, err
 	}
 	ti, _ := s.tabs.get(page.TargetID)
+	// On a page that is not the wallet's, the wallet's fields come from
+	// the home tab (walletPage): it is read while the active page is.
+	var home *homeRead
+	if h, ok := s.tabs.home(); ok && !isWalletRole(ti.Role) && h.Page != nil && h.ID != page.TargetID {
+		home = &homeRead{id: h.ID, done: make(chan struct{})}
+		go func() {
+			defer close(home.done)
+			home.r, home.err = s.readPage(ctx, h.Page, h.Role)
+		}()
+	}
 	cur, err := s.readPage(ctx, page, ti.Role)
 	if err != nil {
 		return observation.State{}, sdk.Errorf(sdk.CodeInternal, "read page state: %v", err)
@@ -123,7 +142,7 @@ func (s *Session) State(ctx context.Context) (observation.State, error) {
 	if isWalletRole(ti.Role) {
 		st.CurrentScreen = s.detectScreen(ctx, prov, cur.snap)
 	}
-	wallet := s.walletPage(ctx, page.TargetID, ti.Role, cur.snap)
+	wallet := s.walletPage(ctx, page.TargetID, ti.Role, cur.snap, home)
 	ws, err := prov.State(ctx, wallet, sdk.SnapshotOptions{ExtensionID: s.extID})
 	if err != nil && s.log != nil {
 		s.log.Debug("state provider", "error", err)
@@ -151,11 +170,19 @@ func (s *Session) detectScreen(ctx context.Context, prov sdk.StateSnapshotter, s
 	return name
 }
 
+// homeRead is the home tab read ahead by State.
+type homeRead struct {
+	id   proto.TargetTargetID
+	done chan struct{}
+	r    pageRead
+	err  error
+}
+
 // walletPage picks the page the wallet's own fields are read from: the
 // active page when it is a wallet page whose app state answered, else the
 // home tab, else another wallet page with an app state, else the active
 // wallet page's DOM.
-func (s *Session) walletPage(ctx context.Context, active proto.TargetTargetID, role string, cur sdk.PageSnapshot) sdk.PageSnapshot {
+func (s *Session) walletPage(ctx context.Context, active proto.TargetTargetID, role string, cur sdk.PageSnapshot, home *homeRead) sdk.PageSnapshot {
 	if isWalletRole(role) && len(cur.AppState) > 0 {
 		return cur
 	}
@@ -175,7 +202,14 @@ func (s *Session) walletPage(ctx context.Context, active proto.TargetTargetID, r
 			continue
 		}
 		seen[tb.ID] = true
-		r, err := s.readPage(ctx, tb.Page, tb.Role)
+		var r pageRead
+		var err error
+		if home != nil && home.id == tb.ID {
+			<-home.done
+			r, err = home.r, home.err
+		} else {
+			r, err = s.readPage(ctx, tb.Page, tb.Role)
+		}
 		if err != nil {
 			continue
 		}

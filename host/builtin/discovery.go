@@ -75,14 +75,17 @@ func (g *reg) discoveryTools() {
 		return map[string]any{"items": items}, nil
 	}))
 	add(g, "accessibility_snapshot", tools.Tool{
-		Description: "Trimmed accessibility tree of the active page with refs e1..eN for mm_click/mm_type; a new snapshot replaces the refs.",
+		Description: "Trimmed accessibility tree of the active page with refs e1..eN for mm_click/mm_type; a new snapshot replaces the refs. format \"text\" answers {outline}: one node a line, \"ref role[states]:name\", indented under its dialog or heading.",
 		Label:       knowledge.LabelDiscovery, Record: true,
-	}, inSession(g.Sessions.Page, func(ctx context.Context, c *tools.Call, s *session.Session, in struct{ RootSelector string }) (any, error) {
+	}, inSession(g.Sessions.Page, func(ctx context.Context, c *tools.Call, s *session.Session, in struct{ RootSelector, Format string }) (any, error) {
 		nodes, err := s.Snapshot(ctx, in.RootSelector)
 		if err != nil {
 			return nil, err
 		}
 		partialObservation(c, nil, nodes)
+		if in.Format == "text" {
+			return map[string]any{"outline": discovery.Outline(nodes)}, nil
+		}
 		return map[string]any{"nodes": nodes}, nil
 	}))
 	add(g, "describe_screen", tools.Tool{

@@ -90,13 +90,18 @@ func walkRefs(p *rod.Page, main proto.PageFrameID, opts map[string]any) (collect
 	if err := evalIn(p, main, jsCollect, idem, &c, opts); err != nil {
 		return c, nil, err
 	}
+	return c, numberRefs(p, main, gen, c), nil
+}
+
+// numberRefs numbers c's nodes e1..eN and returns them as the refs of gen.
+func numberRefs(p *rod.Page, main proto.PageFrameID, gen int64, c collected) *RefMap {
 	refs := &RefMap{session: p.SessionID, gen: gen, frame: main, entries: make([]refEntry, len(c.Nodes))}
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
 		n.Ref = fmt.Sprintf("e%d", i+1)
 		refs.entries[i] = refEntry{role: n.Role, name: n.Name}
 	}
-	return c, refs, nil
+	return refs
 }
 
 // Observe is the observation of a step record (spec 003, policy "all"): the
@@ -111,11 +116,13 @@ func Observe(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref stri
 		return nil, nil, err
 	}
 	opts := map[string]any{"ids": clampLimit(limit), "nodes": true}
+	mark := ""
 	if _, ok := refs.lookup(ref); ok && refs.session == p.SessionID {
 		opts["mark"] = map[string]any{"gen": refs.gen, "index": refIndex(ref)}
+		mark = fmt.Sprintf("%d/%s", refs.gen, ref)
 	}
-	var c collected
-	if err := evalIn(p, main, jsCollect, idem, &c, opts); err != nil {
+	c, err := observeWalk(p, main, opts, mark)
+	if err != nil {
 		return nil, nil, fmt.Errorf("observe: %w", err)
 	}
 	skip, _ := strconv.Atoi(strings.TrimPrefix(ref, "e"))

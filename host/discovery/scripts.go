@@ -27,8 +27,12 @@ var jsClickTrack string
 
 //go:embed js/cover.js
 var jsCoverLib string
+
 //go:embed js/visual.js
 var jsVisualBody string
+
+//go:embed js/observe.js
+var jsObserveBody string
 
 // A script is a page-side function: its text, and for this package's own
 // functions the name they are installed under in a world. The first call
@@ -57,8 +61,13 @@ var (
 	// the elements under changed regions (see visual.js).
 	jsVisual = script{"visual", "async function(op, arg) {\n" + jsLib + "\nconst v = await (async () => {\n" + jsVisualBody + "\n})();\nreturn JSON.stringify(v === undefined ? null : v);\n}"}
 
+	// jsObserve(opts, known, adopt) is jsCollect for a step record, skipped
+	// when the page has not changed since, or a snapshot that adopts the
+	// record's walk (see observe.js).
+	jsObserve = script{"observe", "function(opts, known, adopt) {\n" + jsObserveBody + "\n}"}
+
 	// jsInstall defines them all in the world's globalThis.__mmcpFns.
-	jsInstall = install(jsCollect, jsAction, jsAfter, jsCentreCover, jsVisual)
+	jsInstall = install(jsCollect, jsAction, jsAfter, jsCentreCover, jsVisual, jsObserve)
 )
 
 func install(fns ...script) string {

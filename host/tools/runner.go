@@ -73,6 +73,7 @@ type Runner struct {
 
 	afterMu sync.Mutex
 	after   map[string]chan struct{} // by owner: closed when its last call's record is written
+	writer  stepWriter
 }
 
 type entry struct {
@@ -176,12 +177,13 @@ func (r *Runner) lock(ctx context.Context) chan struct{} {
 }
 
 // Run runs one call under its owner's session lock (without it for a
-// NoSession tool) and answers as soon as the action is done. The call's observation
-// and step record are made right after, still under the session lock, so
-// the record shows the state right after the action, the next call on the
-// session runs only once it is written, and a client that hangs up loses
-// nothing. A call cancelled while it waits for the lock answers
-// MM_CANCELLED and never runs.
+// NoSession tool) and answers as soon as the action is done. The call's
+// observation is made right after, still under the session lock, so the
+// record shows the state right after the action and the next call on the
+// session runs only once it is made; the record is written off the lock,
+// in call order (stepWriter), and a client that hangs up loses nothing. A
+// call cancelled while it waits for the lock answers MM_CANCELLED and
+// never runs.
 func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	if err := OwnerErr(ctx); err != nil {
 		return r.finish(ctx, time.Now(), nil, nil, err)
@@ -224,13 +226,19 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 		// The lock is free before done closes: Settle's caller finds the
 		// record written and the session free.
 		defer close(done)
-		defer func() { <-lock }()
-		defer func() {
-			if p := recover(); p != nil {
-				r.log.Error("recording a step panicked", "tool", req.Tool, "panic", p, "stack", string(debug.Stack()))
-			}
+		var written <-chan struct{}
+		func() {
+			defer func() { <-lock }()
+			defer func() {
+				if p := recover(); p != nil {
+					r.log.Error("recording a step panicked", "tool", req.Tool, "panic", p, "stack", string(debug.Stack()))
+				}
+			}()
+			written = record()
 		}()
-		record()
+		if written != nil {
+			<-written
+		}
 	}()
 	return out
 }
@@ -249,6 +257,7 @@ func (r *Runner) Settle() {
 	for _, done := range pending {
 		<-done
 	}
+	r.written()
 }
 
 // cancelled is the error of a call whose caller gave up: MM_CANCELLED
@@ -262,8 +271,9 @@ func cancelled(tool string, ctx context.Context, when string) *sdk.Error {
 }
 
 // RunNested runs a call from inside another call that already holds the
-// session lock (mm_run_steps). Its record is made before it returns: a
-// batch's steps are observed following the batch's policy.
+// session lock (mm_run_steps). It is observed before it returns (a
+// batch's steps follow the batch's policy) and its record is queued behind
+// the earlier ones.
 func (c *Call) RunNested(ctx context.Context, req Request) Outcome {
 	out, record := c.runner.run(ctx, req)
 	if record != nil {
@@ -273,9 +283,10 @@ func (c *Call) RunNested(ctx context.Context, req Request) Outcome {
 }
 
 // run runs one call and returns its outcome and, when the call is
-// recorded, the function that observes and records it (nil otherwise).
-// The caller runs that function under the session lock.
-func (r *Runner) run(ctx context.Context, req Request) (Outcome, func()) {
+// recorded, the function that observes it and queues its record (nil
+// otherwise), returning a channel closed once the record is written. The
+// caller runs that function under the session lock.
+func (r *Runner) run(ctx context.Context, req Request) (Outcome, func() <-chan struct{}) {
 	start := time.Now()
 	e, ok := r.tools[req.Tool]
 	if !ok {
@@ -301,11 +312,11 @@ func (r *Runner) run(ctx context.Context, req Request) (Outcome, func()) {
 	// The record outlives the call's context: a client that hangs up or a
 	// spent deadline must not lose it.
 	rctx := context.WithoutCancel(ctx)
-	recordFn := func(mmErr *sdk.Error, took time.Duration) func() {
+	recordFn := func(mmErr *sdk.Error, took time.Duration) func() <-chan struct{} {
 		if !e.tool.Record || r.recorder == nil {
 			return nil
 		}
-		return func() { r.record(rctx, call, start, took, mmErr) }
+		return func() <-chan struct{} { return r.record(rctx, call, start, took, mmErr) }
 	}
 	if verr := e.schema.Validate(req.Tool, args); verr != nil {
 		out := r.finish(ctx, start, call, nil, verr)
@@ -352,9 +363,10 @@ func (r *Runner) invoke(ctx context.Context, c *Call) (res any, err error) {
 	return c.Tool.Handler(ctx, c)
 }
 
-// record collects the observation the policy asks for and hands the step to
-// the recorder. took is the action's own duration, observation excluded.
-func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time.Duration, mmErr *sdk.Error) {
+// record collects the observation the policy asks for and queues the step
+// for the recorder (write); the channel closes once it is written. took is
+// the action's own duration, observation excluded.
+func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time.Duration, mmErr *sdk.Error) <-chan struct{} {
 	obs := c.Observation
 	if obs != nil && c.StateLater && r.observer != nil {
 		octx, cancel := context.WithTimeout(ctx, observeBudget)
@@ -395,7 +407,7 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time
 	if c.held != "" {
 		secrets = append(secrets, c.held)
 	}
-	r.recorder.Record(ctx, Step{
+	return r.write(ctx, Step{
 		SessionID: sid, Tool: c.Tool.Name, Label: c.Tool.Label, Input: input, Target: c.Target,
 		TextRedacted: c.TextRedacted, TextLength: c.TextLength, TextKept: keep,
 		Withheld: secrets,

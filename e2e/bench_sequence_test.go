@@ -1,0 +1,165 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// seqCalls are the calls of one repetition of BenchmarkSequence, in order.
+var seqCalls = []string{"navigate", "snapshot", "click", "screenshot"}
+
+// seqPage is one page of BenchmarkSequence: how mmcp and the bare client
+// reach it, and the element both click (by the snapshot's ref, by its
+// point).
+type seqPage struct {
+	name     string
+	url      string // "" for the wallet's home
+	role     string // the clicked node (its click changes nothing): role and name
+	nodeName string
+	selector string // the same element for the bare click
+}
+
+// BenchmarkSequence runs what an agent runs, back to back: navigate ->
+// accessibility snapshot -> click by the snapshot's ref -> viewport
+// screenshot, through MCP, on the wallet's home, the MetaMask test dapp
+// (about 1,300 AX nodes) and a 10,000+-node page; the floor is the same
+// sequence of bare CDP calls on the same Chrome (Page.navigate to the load
+// event, Accessibility.getFullAXTree, the Input.dispatchMouseEvent
+// press/release pair, Page.captureScreenshot). Each repetition runs three
+// sequences in rotating order, each after the session settled: the floor,
+// mmcp back to back (a call follows the previous one's answer at once, so it
+// also waits for that call's step record; the navigate follows an untimed
+// screenshot, as it follows the previous repetition's in a run), and mmcp
+// with the session settled before every call (the idle rows). It reports per call the
+// medians and <call>-x-floor (back to back / floor) and <call>-x-idle
+// (back to back / idle).
+func BenchmarkSequence(b *testing.B) {
+	h, ws := walletHost(b)
+	launch(b, h, map[string]any{"stateMode": "default"})
+	br := bareCDP(b, ws)
+	var st struct{ State struct{ CurrentURL string } }
+	must(b, h.Call("mm_get_state", map[string]any{})).Decode(b, &st)
+	home, _, _ := strings.Cut(st.State.CurrentURL, "#")
+	pages := []seqPage{
+		{"wallet-home", "", "heading", "Account 1", ".overview h1"},
+		{"test-dapp", testDappServer(b).URL + "/", "heading", "E2E Test Dapp", "#logo-text"},
+		{"10k-nodes", rowsPage(b, 800), "button", "Count", `[data-testid="counter"]`},
+	}
+	ctx := context.Background()
+	for _, pg := range pages {
+		url := pg.url
+		nav := map[string]any{"screen": "url", "url": pg.url}
+		if pg.url == "" {
+			url = home
+			nav = map[string]any{"screen": "home"}
+		}
+		must(b, h.Call("mm_navigate", nav))
+		page := pageAt(b, br, url)
+		el, err := page.Element(pg.selector)
+		if err != nil {
+			b.Fatal(err)
+		}
+		shape, err := el.Shape()
+		if err != nil {
+			b.Fatal(err)
+		}
+		pt := shape.OnePointInside()
+		floor := []func(){
+			func() {
+				wait := page.Context(ctx).WaitNavigation(proto.PageLifecycleEventNameLoad)
+				if err := page.Navigate(url); err != nil {
+					b.Fatal(err)
+				}
+				wait()
+			},
+			func() {
+				if _, err := (proto.AccessibilityGetFullAXTree{}).Call(page); err != nil {
+					b.Fatal(err)
+				}
+			},
+			func() { barePress(b, page, pt) },
+			func() {
+				if _, err := (proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, OptimizeForSpeed: true}).Call(page); err != nil {
+					b.Fatal(err)
+				}
+			},
+		}
+		var ref string
+		mmcp := []func(){
+			func() { must(b, h.Call("mm_navigate", nav)) },
+			func() {
+				var snap struct {
+					Nodes []struct{ Ref, Role, Name string }
+				}
+				must(b, h.Call("mm_accessibility_snapshot", map[string]any{})).Decode(b, &snap)
+				ref = ""
+				for _, n := range snap.Nodes {
+					if n.Role == pg.role && strings.TrimSpace(n.Name) == pg.nodeName {
+						ref = n.Ref
+						break
+					}
+				}
+				if ref == "" {
+					b.Fatalf("%s: no %s %q in the snapshot", pg.name, pg.role, pg.nodeName)
+				}
+			},
+			func() { must(b, h.Call("mm_click", map[string]any{"a11yRef": ref})) },
+			func() { must(b, h.Call("mm_screenshot", map[string]any{"name": "bench", "fullPage": false})) },
+		}
+		settle := func() { must(b, h.Call("mm_knowledge_last", map[string]any{"n": 1})) }
+		b.Run(pg.name, func(b *testing.B) {
+			times := map[string][][]time.Duration{} // kind -> call -> durations
+			for _, k := range []string{"floor", "b2b", "idle"} {
+				times[k] = make([][]time.Duration, len(seqCalls))
+			}
+			runSeq := func(kind string) {
+				calls := floor
+				if kind != "floor" {
+					calls = mmcp
+				}
+				settle()
+				if kind == "b2b" {
+					// as in a run of repetitions: the navigate follows the
+					// previous repetition's screenshot at once
+					calls[len(calls)-1]()
+				}
+				for i, f := range calls {
+					if kind == "idle" {
+						settle()
+					}
+					start := time.Now()
+					f()
+					times[kind][i] = append(times[kind][i], time.Since(start))
+				}
+			}
+			order := []string{"floor", "b2b", "idle"}
+			for i := 0; i < b.N; i++ {
+				for j := range order {
+					runSeq(order[(i+j)%len(order)])
+				}
+			}
+			for i, c := range seqCalls {
+				f, bb, idle := median(times["floor"][i]), median(times["b2b"][i]), median(times["idle"][i])
+				b.ReportMetric(f, c+"-floor-ms")
+				b.ReportMetric(bb, c+"-b2b-ms")
+				b.ReportMetric(idle, c+"-idle-ms")
+				b.ReportMetric(bb/f, c+"-x-floor")
+				b.ReportMetric(bb/idle, c+"-x-idle")
+			}
+		})
+	}
+}
+
+// barePress is the floor of a click: the bare press/release pair at pt.
+func barePress(b testing.TB, page *rod.Page, pt *proto.Point) {
+	for _, t := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
+		if err := (proto.InputDispatchMouseEvent{Type: t, X: pt.X, Y: pt.Y, Button: proto.InputMouseButtonLeft, ClickCount: 1}).Call(page); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
