@@ -90,18 +90,13 @@ func walkRefs(p *rod.Page, main proto.PageFrameID, opts map[string]any) (collect
 	if err := evalIn(p, main, jsCollect, idem, &c, opts); err != nil {
 		return c, nil, err
 	}
-	return c, numberRefs(p, main, gen, c), nil
-}
-
-// numberRefs numbers c's nodes e1..eN and returns them as the refs of gen.
-func numberRefs(p *rod.Page, main proto.PageFrameID, gen int64, c collected) *RefMap {
 	refs := &RefMap{session: p.SessionID, gen: gen, frame: main, entries: make([]refEntry, len(c.Nodes))}
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
 		n.Ref = fmt.Sprintf("e%d", i+1)
 		refs.entries[i] = refEntry{role: n.Role, name: n.Name}
 	}
-	return refs
+	return c, refs, nil
 }
 
 // Observe is the observation of a step record (spec 003, policy "all"): the

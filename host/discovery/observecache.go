@@ -69,35 +69,3 @@ func (c collected) clone() collected {
 	c.Nodes = append([]observation.A11yNode(nil), c.Nodes...)
 	return c
 }
-
-// adoptWalk is walkRefs for a snapshot of the whole page: when the page
-// has not changed since the last record's walk (the record of the
-// navigate or click before it, which the snapshot waited for), that walk's
-// elements become the refs and its nodes the answer, without walking the
-// page again; otherwise the page is walked for the snapshot in the same
-// trip.
-func adoptWalk(p *rod.Page, main proto.PageFrameID, opts map[string]any) (collected, *RefMap, error) {
-	k := worldKey{p.SessionID, main}
-	lastWalks.Lock()
-	prev, ok := lastWalks.m[k]
-	lastWalks.Unlock()
-	if !ok || prev.version == "" {
-		return walkRefs(p, main, opts)
-	}
-	gen := describeGen.Add(1)
-	opts["nodes"] = true
-	opts["gen"] = gen
-	var r struct {
-		Same bool `json:"same"`
-		collected
-	}
-	if err := evalIn(p, main, jsObserve, idem, &r, opts, prev.version, gen); err != nil {
-		return collected{}, nil, err
-	}
-	c := r.collected
-	if r.Same {
-		c = prev.c.clone()
-		c.IDs, c.Mark = nil, -1
-	}
-	return c, numberRefs(p, main, gen, c), nil
-}

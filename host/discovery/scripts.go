@@ -61,10 +61,9 @@ var (
 	// the elements under changed regions (see visual.js).
 	jsVisual = script{"visual", "async function(op, arg) {\n" + jsLib + "\nconst v = await (async () => {\n" + jsVisualBody + "\n})();\nreturn JSON.stringify(v === undefined ? null : v);\n}"}
 
-	// jsObserve(opts, known, adopt) is jsCollect for a step record, skipped
-	// when the page has not changed since, or a snapshot that adopts the
-	// record's walk (see observe.js).
-	jsObserve = script{"observe", "function(opts, known, adopt) {\n" + jsObserveBody + "\n}"}
+	// jsObserve(opts, known) is jsCollect for a step record, skipped when
+	// the page has not changed since (see observe.js).
+	jsObserve = script{"observe", "function(opts, known) {\n" + jsObserveBody + "\n}"}
 
 	// jsInstall defines them all in the world's globalThis.__mmcpFns.
 	jsInstall = install(jsCollect, jsAction, jsAfter, jsCentreCover, jsVisual, jsObserve)

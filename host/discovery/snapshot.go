@@ -26,12 +26,10 @@ func Snapshot(ctx context.Context, p *rod.Page, rootSelector string) ([]observat
 		return nil, nil, err
 	}
 	opts := map[string]any{}
-	walk := adoptWalk
 	if rootSelector != "" {
 		opts["root"] = rootSelector
-		walk = walkRefs
 	}
-	c, refs, err := walk(p, main, opts)
+	c, refs, err := walkRefs(p, main, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("snapshot: %w", err)
 	}

@@ -15,9 +15,7 @@ const nodes = [];
 const els = [];
 const idLimit = opts.ids || 0;
 const wantNodes = !!opts.nodes;
-// opts.hold keeps the walked elements without making them the refs
-// (globalThis.__mmcpHeld): a record's walk that a snapshot may adopt.
-const keep = wantNodes && (!!opts.gen || !!opts.hold);
+const keep = wantNodes && !!opts.gen;
 let target = null;
 if (opts.mark) {
   const r = globalThis.__mmcpRefs;
@@ -78,6 +76,5 @@ if (opts.root) {
   startPath = above.reverse();
 }
 if (start) walk(start, startPath, startHidden);
-if (keep && opts.gen) globalThis.__mmcpRefs = { gen: opts.gen, els };
-else if (keep) globalThis.__mmcpHeld = els;
+if (keep) globalThis.__mmcpRefs = { gen: opts.gen, els };
 return JSON.stringify({ ids, nodes, mark });

@@ -1,11 +1,7 @@
-// observe(opts, known, adopt): the walk of a step record's observation
-// (collect, see collect.js), or '{"same":true}' when the page has not
-// changed since the walk that returned the version known. Otherwise the
-// walk's JSON with the page's version, read before the walk, added. The
-// record's walk holds its elements: with adopt (a gen), a snapshot of the
-// unchanged page makes them the agent's refs under that gen instead of
-// walking again (then opts are the snapshot's and a changed page is walked
-// for it).
+// observe(opts, known): the walk of a step record's observation (collect,
+// see collect.js), or '{"same":true}' when the page has not changed since
+// the walk that returned the version known. Otherwise the walk's JSON with
+// the page's version, read before the walk, added.
 //
 // The version is an id of this world's document and a counter: a
 // MutationObserver (document, subtree: children, attributes, text) and the
@@ -56,15 +52,10 @@ function properties() {
 
 const t = pageVersion();
 const v = t.id + ':' + t.n + ':' + properties();
-if (known && known === v && (!adopt || t.heldAt === v)) {
+if (known && known === v) {
   // scanned once per version, and only when the walk could be skipped
   if (t.scanned !== t.n) { t.opaque = opaque(); t.scanned = t.n; }
-  if (!t.opaque) {
-    if (adopt) globalThis.__mmcpRefs = { gen: adopt, els: t.held };
-    return '{"same":true}';
-  }
+  if (!t.opaque) return '{"same":true}';
 }
-if (!adopt) opts = Object.assign({}, opts, { hold: true });
 const out = globalThis.__mmcpFns.collect(opts);
-if (!adopt) { t.held = globalThis.__mmcpHeld; t.heldAt = v; globalThis.__mmcpHeld = null; }
 return '{"version":' + JSON.stringify(v) + ',' + out.slice(1);
