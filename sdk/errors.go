@@ -44,6 +44,8 @@ const (
 	CodeSessionNotFound  = "MM_SESSION_NOT_FOUND"
 	CodeSessionAmbiguous = "MM_SESSION_AMBIGUOUS"
 	CodeSessionLimit     = "MM_SESSION_LIMIT"
+	// A call arrived while the same client's mm_launch runs.
+	CodeLaunchInProgress = "MM_LAUNCH_IN_PROGRESS"
 )
 
 // Error is a domain failure with an MM_* code (see package mmerr, which

@@ -31,7 +31,7 @@ func inSession[In any](find func(context.Context) (*session.Session, error), fn 
 func (g *reg) sessionTools() {
 	add(g, "launch", tools.Tool{
 		Description: "Launch Chrome with the extension against a local chain and fixture server; the first tool of a session. stateMode default = unlocked wallet with 25 ETH.",
-		Timeout:     20 * time.Minute, Record: true, NoBatch: true,
+		Timeout:     20 * time.Minute, Record: true, NoBatch: true, Exclusive: true,
 	}, func(ctx context.Context, c *tools.Call, in launch.Input) (any, error) {
 		return g.Sessions.Launch(ctx, in, c.Progress)
 	})

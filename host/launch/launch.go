@@ -139,7 +139,22 @@ type Parts struct {
 	// Contracts deployed at launch, by name.
 	Deployed      map[string]string
 	Prerequisites []Prerequisite
+	// Warnings are what the launch could not do and did not fail for (a
+	// custom state whose vault the default password does not open).
+	Warnings []Warning
 }
+
+// Warning is something a launch that answers ok left undone: Code says
+// what (WarnWalletLocked), Message why and what to do.
+type Warning struct {
+	Code    string `json:"code"`
+	Step    string `json:"step"`
+	Message string `json:"message"`
+}
+
+// WarnWalletLocked: the launched state holds a vault the default password
+// did not open; the wallet stays on its unlock screen.
+const WarnWalletLocked = "wallet_locked"
 
 // Progress reports a launch step as it starts.
 type Progress func(progress, total float64, message string)
@@ -179,7 +194,7 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 		// Progress goes out as a step starts (never right before the
 		// response, where some clients drop it).
 		l.step, l.total, l.sub = i, len(steps), 0
-		progress(float64(i), float64(len(steps)), "launch: "+s.name)
+		progress(float64(i), float64(len(steps)), "launch: "+s.name+l.bound(s.name))
 		if err := ctx.Err(); err != nil {
 			return nil, sdk.Errorf(sdk.CodeCancelled, "launch cancelled before %s", s.name).WithDetails(map[string]any{"step": s.name})
 		}
@@ -188,6 +203,28 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 		}
 	}
 	return l.p, nil
+}
+
+// bound says how long step may take, for its progress message (a call
+// that arrives meanwhile reads it): " (at most 1m0s)", "" when the step
+// has no limit of its own (a build has the build plugin's).
+func (l *launcher) bound(step string) string {
+	d, ok := stepLimits[step]
+	if step == "unlock" {
+		d, ok = 2*l.settle(), true // the first screen, then the unlock
+	}
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(" (at most %s)", d)
+}
+
+// settle is the bound of the wait for the first screen, and of the unlock.
+func (l *launcher) settle() time.Duration {
+	if l.d.SettleTimeout > 0 {
+		return l.d.SettleTimeout
+	}
+	return DefaultSettleTimeout
 }
 
 // launcher carries one launch's state between its steps.
@@ -472,15 +509,16 @@ func (l *launcher) browser(ctx context.Context) error {
 }
 
 // unlock waits (within SettleTimeout) for the extension's first
-// recognized screen and unlocks a default wallet with the default
-// password. A wallet that never settles, or shows its error page, fails
-// the launch with a diagnosis: last screen and URL, console errors of the
-// extension, a screenshot.
+// recognized screen and unlocks a locked wallet whose state holds a vault
+// (default, a preset or a custom fixture) with the default password. A
+// wallet that never settles, or shows its error page, fails the launch
+// with a diagnosis: last screen and URL, console errors of the extension,
+// a screenshot. The default state's vault not opening fails the launch
+// too; a preset's or custom fixture's (a vault made with another
+// password) leaves the wallet locked and the launch answers ok with a
+// WarnWalletLocked warning.
 func (l *launcher) unlock(ctx context.Context) error {
-	settle := l.d.SettleTimeout
-	if settle <= 0 {
-		settle = DefaultSettleTimeout
-	}
+	settle := l.settle()
 	wctx, cancel := context.WithTimeout(ctx, settle)
 	st, err := l.p.Wallet.WaitForScreen(wctx)
 	cancel()
@@ -495,7 +533,7 @@ func (l *launcher) unlock(ctx context.Context) error {
 	if l.d.Log != nil {
 		l.d.Log.Info("launch", "step", "extension", "detail", "extension ready on "+st.CurrentScreen)
 	}
-	if l.in.StateMode != "default" || !stateHasVault(l.state) || st.IsUnlocked {
+	if l.in.StateMode == "onboarding" || !stateHasVault(l.state) || st.IsUnlocked {
 		return nil
 	}
 	uctx, cancel := context.WithTimeout(ctx, settle)
@@ -504,10 +542,29 @@ func (l *launcher) unlock(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return l.failed(ctx, "unlock", fmt.Sprintf("unlocking the wallet failed: %s", sdk.AsError(err).Message))
+		why := sdk.AsError(err).Message
+		if l.in.StateMode == "default" && l.in.FixturePreset == "" {
+			return l.failed(ctx, "unlock", fmt.Sprintf("unlocking the wallet failed: %s", why))
+		}
+		l.p.Warnings = append(l.p.Warnings, Warning{Code: WarnWalletLocked, Step: "unlock", Message: fmt.Sprintf(
+			"the wallet is locked: the %s state's vault did not open with the default password (%s). "+
+				"Unlock it with its own password (%s into the unlock field, then %s), or launch a state whose vault uses the default password",
+			l.stateName(), why, l.d.Tool("type"), l.d.Tool("click"))})
+		if l.d.Log != nil {
+			l.d.Log.Warn("launch: the wallet stays locked", "step", "unlock", "state", l.stateName(), "reason", why)
+		}
+		return nil
 	}
 	l.done("unlock", "wallet unlocked with the default password")
 	return nil
+}
+
+// stateName names the launched wallet state for messages.
+func (l *launcher) stateName() string {
+	if l.in.FixturePreset != "" {
+		return fmt.Sprintf("preset %q", l.in.FixturePreset)
+	}
+	return l.in.StateMode
 }
 
 // failed is MM_LAUNCH_FAILED at step with the browser's diagnosis.

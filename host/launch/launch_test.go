@@ -354,6 +354,45 @@ func TestLaunchUnlockOnlyWhenLocked(t *testing.T) {
 	}
 }
 
+// Any state with a vault that comes up locked is unlocked with the default
+// password: a preset's and a custom fixture's too. When a custom vault does
+// not open, the launch answers ok with a wallet_locked warning; the
+// default state's vault not opening fails the launch.
+func TestLaunchUnlocksEveryVault(t *testing.T) {
+	custom := Input{StateMode: "custom", Fixture: json.RawMessage(vaultState)}
+	for _, in := range []Input{{StateMode: "custom", FixturePreset: "withERC20Tokens"}, custom} {
+		w := newWorld()
+		p, err := Launch(context.Background(), w.deps(), in, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if indexOf(w.calls, "wallet.unlock") < 0 || len(p.Warnings) != 0 {
+			t.Fatalf("%+v: calls %v, warnings %v", in, w.calls, p.Warnings)
+		}
+	}
+
+	w := newWorld()
+	w.fail = "wallet.unlock"
+	p, err := Launch(context.Background(), w.deps(), custom, nil)
+	if err != nil {
+		t.Fatalf("a custom vault that does not open failed the launch: %v", err)
+	}
+	if len(p.Warnings) != 1 || p.Warnings[0].Code != WarnWalletLocked || p.Warnings[0].Step != "unlock" ||
+		!strings.Contains(p.Warnings[0].Message, "did not open with the default password") || !strings.Contains(p.Warnings[0].Message, "mm_type") {
+		t.Fatalf("warnings %+v", p.Warnings)
+	}
+	if indexOf(w.calls, "wallet.close") >= 0 {
+		t.Fatalf("the locked wallet was torn down: %v", w.calls)
+	}
+
+	w = newWorld()
+	w.fail = "wallet.unlock"
+	_, err = Launch(context.Background(), w.deps(), Input{}, nil)
+	if e := sdk.AsError(err); e.Code != sdk.CodeLaunchFailed || e.Details["step"] != "unlock" {
+		t.Fatalf("default state that does not unlock: %v", e)
+	}
+}
+
 func TestLaunchCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -110,8 +110,12 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		m.log.Warn("state after launch", "error", err)
 	}
 	m.rec.sessionStarted(s)
-	return map[string]any{"sessionId": s.ID, "extensionId": s.Browser.ExtensionID(), "state": view, "prerequisites": parts.Prerequisites,
-		"extension": map[string]string{"path": parts.Extension, "source": parts.ExtensionSource}}, nil
+	res := map[string]any{"sessionId": s.ID, "extensionId": s.Browser.ExtensionID(), "state": view, "prerequisites": parts.Prerequisites,
+		"extension": map[string]string{"path": parts.Extension, "source": parts.ExtensionSource}}
+	if len(parts.Warnings) > 0 {
+		res["warnings"] = parts.Warnings
+	}
+	return res, nil
 }
 
 // defaultExtension sets the extension a launch without extensionPath
