@@ -46,6 +46,11 @@ const (
 	CodeSessionLimit     = "MM_SESSION_LIMIT"
 	// A call arrived while the same client's mm_launch runs.
 	CodeLaunchInProgress = "MM_LAUNCH_IN_PROGRESS"
+	// Environment modes (spec 001): a launch argument the session's mode
+	// lacks (prod has no chain, fixtures, contracts or ports), and a mode
+	// switch while the session runs.
+	CodeNotInMode            = "MM_NOT_IN_MODE"
+	CodeContextSwitchBlocked = "MM_CONTEXT_SWITCH_BLOCKED"
 )
 
 // Error is a domain failure with an MM_* code (see package mmerr, which

@@ -16,6 +16,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/config"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
+	"github.com/mmcp-dev/mmcp/host/launch"
 	hostsession "github.com/mmcp-dev/mmcp/host/session"
 )
 
@@ -74,6 +75,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.TrustWorkspacePlugins, "trust-workspace-plugins", false, "run the workspace's plugins (.mmcp/plugins, config paths) without a sha256 pin; env MMCP_TRUST_WORKSPACE_PLUGINS=1")
 	fs.IntVar(&cfg.MaxRequestBytes, "max-request-bytes", 0, fmt.Sprintf("largest MCP request (stdio line or HTTP body); larger ones answer MM_INVALID_INPUT; env MMCP_MAX_REQUEST_BYTES (default %d)", config.DefaultMaxRequestBytes))
 	fs.IntVar(&cfg.MaxRecordBytes, "max-record-bytes", 0, fmt.Sprintf("size cap of one step record; env MMCP_MAX_RECORD_BYTES (default %d)", knowledge.DefaultMaxRecordBytes))
+	fs.StringVar(&cfg.Mode, "mode", "", fmt.Sprintf("environment mode each client starts in: e2e (local chain, fixture server, contracts, mocks, default password) or prod (a production-like run with none of those); mm_set_context switches it; env MMCP_MODE, config file \"mode\" (default %s)", launch.DefaultMode))
 	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)

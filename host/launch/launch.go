@@ -95,6 +95,10 @@ type Deps struct {
 	// FreePort starts the chain on a free port when the launch names
 	// none: the host runs other sessions' chains beside it.
 	FreePort bool
+	// Prod launches in the prod environment mode: the arguments only e2e
+	// has are refused (MM_NOT_IN_MODE), and the caller leaves Chain,
+	// Fixture, Contracts and MockServer nil.
+	Prod bool
 	// FixtureOrigin, when set, serves this session's wallet state under
 	// that name, beside other sessions' states on the one fixture server,
 	// and points this session's Chrome at the state's own port.
@@ -165,6 +169,11 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 	if in.StateMode == "" {
 		in.StateMode = "default"
 	}
+	if d.Prod {
+		if err := prodRefuses(in, d.Tool); err != nil {
+			return nil, err
+		}
+	}
 	if in.StateMode == "custom" && in.FixturePreset == "" && len(in.Fixture) == 0 {
 		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "stateMode custom needs fixture or fixturePreset")
 	}
@@ -172,6 +181,9 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 		progress = func(float64, float64, string) {}
 	}
 	l := &launcher{d: d, in: in, progress: progress, p: &Parts{Input: in, Deployed: map[string]string{}}, last: time.Now()}
+	if d.Prod {
+		l.done("mode", "prod environment mode: no chain, wallet state, contracts or mocks; the extension starts as installed")
+	}
 	defer func() {
 		if err != nil {
 			Teardown(d, l.p)
@@ -394,7 +406,7 @@ func (l *launcher) deploy(ctx context.Context, names []string) (sdk.DeployManyRe
 // such a state with MM_INVALID_INPUT and details.contract.
 func (l *launcher) fixture(ctx context.Context) error {
 	if l.d.Fixture == nil {
-		if l.in.StateMode != "onboarding" && l.d.Log != nil {
+		if l.in.StateMode != "onboarding" && !l.d.Prod && l.d.Log != nil {
 			l.d.Log.Warn("no fixture plugin: the wallet starts without a fixture (onboarding)")
 		}
 		return nil

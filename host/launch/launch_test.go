@@ -393,6 +393,48 @@ func TestLaunchUnlocksEveryVault(t *testing.T) {
 	}
 }
 
+// A prod-mode launch refuses, before starting anything, each argument only
+// the e2e mode has, with MM_NOT_IN_MODE naming it and the way back; a
+// plain prod launch (no chain, fixture, contracts or mocks given) starts
+// the extension as installed and never unlocks.
+func TestLaunchProdMode(t *testing.T) {
+	for field, in := range map[string]Input{
+		"seedContracts":       {SeedContracts: []string{"hst"}},
+		"fixturePreset":       {FixturePreset: "withNFTs"},
+		"fixture":             {StateMode: "custom", Fixture: json.RawMessage(`{}`)},
+		"stateMode":           {StateMode: "custom"},
+		"ports.anvil":         func() Input { var i Input; i.Ports.Anvil = 8545; return i }(),
+		"ports.fixtureServer": func() Input { var i Input; i.Ports.FixtureServer = 12345; return i }(),
+	} {
+		w := newWorld()
+		d := w.deps()
+		d.Prod = true
+		_, err := Launch(context.Background(), d, in, nil)
+		e := sdk.AsError(err)
+		if e.Code != sdk.CodeNotInMode || e.Details["field"] != field || !strings.Contains(e.Message, "mm_set_context") {
+			t.Fatalf("%s: %s %q %v", field, e.Code, e.Message, e.Details)
+		}
+		if len(w.calls) != 0 {
+			t.Fatalf("%s: started %v", field, w.calls)
+		}
+	}
+
+	w := newWorld()
+	d := w.deps()
+	d.Prod, d.Chain, d.Fixture, d.Contracts, d.MockServer = true, nil, nil, nil, nil
+	w.built = true
+	p, err := Launch(context.Background(), d, Input{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"build.path", "build.isBuilt", "wallet.start", "wallet.wait"}; !reflect.DeepEqual(w.calls, want) {
+		t.Fatalf("calls %v, want %v", w.calls, want)
+	}
+	if p.Chain != nil || p.Fixture != nil || len(p.Prerequisites) == 0 || p.Prerequisites[0].Step != "mode" {
+		t.Fatalf("parts %+v", p)
+	}
+}
+
 func TestLaunchCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
