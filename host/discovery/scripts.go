@@ -25,6 +25,9 @@ var jsActionBody string
 //go:embed js/clicktrack.js
 var jsClickTrack string
 
+//go:embed js/settle.js
+var jsSettleBody string
+
 // A script is a page-side function: its text, and for this package's own
 // functions the name they are installed under in a world. The first call
 // into a world sends every function's text once (jsInstall, about 60 KB),
@@ -45,9 +48,12 @@ var (
 	jsAction = script{"action", "async function(loc, mode, text, click) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsActionBody + "\n}"}
 	// jsAfter(token, probe) reports what a click changed (see after.js).
 	jsAfter = script{"after", "function(token, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsAfterBody + "\n}"}
+	// jsSettle(probe, quietMs, maxMs) waits for the page to settle after
+	// a click and reads the probe's elements (see settle.js).
+	jsSettle = script{"settle", "function(probe, quietMs, maxMs) {\n" + jsLib + "\n" + jsProbe + "\n" + jsSettleBody + "\n}"}
 
 	// jsInstall defines them all in the world's globalThis.__mmcpFns.
-	jsInstall = install(jsCollect, jsAction, jsAfter)
+	jsInstall = install(jsCollect, jsAction, jsAfter, jsSettle)
 )
 
 func install(fns ...script) string {
