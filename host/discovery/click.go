@@ -215,12 +215,15 @@ const (
 )
 
 // settleScreen reads the screen after a click again once the page has
-// settled, when the click's events ended on the screen they began on: a
-// handler that awaits the wallet's background (lock, unlock) changes the
-// route and re-renders a moment later. A click that changed the screen at
-// once, or a page that is not a wallet page, is left as measured.
+// settled, when the click's events changed nothing that shows (the same
+// screen, URL and visible testids): a handler that awaits the wallet's
+// background (lock, unlock) changes the route and re-renders a moment
+// later. A click that changed something at once (a tab, a menu, a route),
+// or a page that is not a wallet page, is answered as measured, without
+// the wait.
 func settleScreen(ctx context.Context, p *rod.Page, sc *Screens, c *Changes, urlBefore string) {
-	if sc == nil || sc.Name == nil || c == nil || c.ScreenAfter == "" || c.ScreenAfter != c.ScreenBefore {
+	if sc == nil || sc.Name == nil || c == nil || c.ScreenAfter == "" || c.ScreenAfter != c.ScreenBefore ||
+		c.URLAfter != "" || len(c.TestIDsAppeared) > 0 || len(c.TestIDsDisappeared) > 0 {
 		return
 	}
 	main, err := mainFrame(p.Context(ctx))
