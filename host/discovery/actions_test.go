@@ -557,3 +557,121 @@ func TestClickScreenAfterAsyncRender(t *testing.T) {
 		t.Errorf("changes %+v, want home -> elsewhere at #unlock", c)
 	}
 }
+
+// An element that an animation keeps moving is not clicked: the click
+// waits a frame to see it move, and fails saying so.
+func TestClickMovingElement(t *testing.T) {
+	p := openHTML(t, `<style>@keyframes slide { from { transform: translateX(0) } to { transform: translateX(300px) } }
+#b { animation: slide 1s linear infinite }</style>
+<div><button id="b" data-testid="b" onclick="document.body.setAttribute('data-hit','1')">Moving</button></div>`)
+	_, err := click(ctxT(t, 500*time.Millisecond), p, nil, Target{TestID: "b"})
+	wantCode(t, err, sdk.CodeClickFailed, "still moving")
+	if attr(t, p, "body", "data-hit") != "" {
+		t.Error("a moving button was clicked")
+	}
+}
+
+// A click's press goes through the pipe unanswered, its release after it:
+// the page sees each click's events once and in order.
+func TestClickPipedPressInOrder(t *testing.T) {
+	p := openHTML(t, `<button data-testid="b">B</button><script>
+  window.seen = [];
+  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'])
+    document.querySelector('button').addEventListener(type, () => seen.push(type));
+</script>`)
+	const n = 20
+	for range n {
+		if _, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := p.MustEval(`() => seen.join(' ')`).String()
+	want := strings.TrimSpace(strings.Repeat("pointerdown mousedown pointerup mouseup click ", n))
+	if got != want {
+		t.Fatalf("the page saw\n%s\nwant %d times pointerdown mousedown pointerup mouseup click", got, n)
+	}
+}
+
+// slowMo delays each input event of an action: a click sends two, a type
+// one.
+func TestSlowMo(t *testing.T) {
+	p := openHTML(t, `<button data-testid="b" onclick="this.dataset.n = (+this.dataset.n || 0) + 1">B</button><input data-testid="i">`)
+	const d = 300 * time.Millisecond
+	ctx := WithSlowMo(ctxT(t, 10*time.Second), d)
+	start := time.Now()
+	if _, err := click(ctx, p, nil, Target{TestID: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < 2*d {
+		t.Errorf("click took %v with slowMo %v, want at least %v", took, d, 2*d)
+	}
+	if attr(t, p, "[data-testid=b]", "data-n") != "1" {
+		t.Error("the slow click did not click once")
+	}
+	start = time.Now()
+	if _, err := Type(ctx, p, nil, Target{TestID: "i"}, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < d {
+		t.Errorf("type took %v with slowMo %v", took, d)
+	}
+}
+
+// movedAway is a button that covers a decoy until moveAway takes it
+// elsewhere: a press aimed at its old box lands on the decoy.
+const movedAway = `<button id="decoy" style="position:absolute;left:10px;top:10px;width:120px;height:40px"
+ onclick="document.body.dataset.decoy = (+document.body.dataset.decoy || 0) + 1">Decoy</button>
+<button id="b" data-testid="b" style="position:absolute;left:10px;top:10px;width:120px;height:40px;z-index:1"
+ onclick="document.body.dataset.hit = (+document.body.dataset.hit || 0) + 1">Target</button>`
+
+func moveAway(p *rodPage, left int) {
+	p.MustEval(`(left) => { document.getElementById('b').style.left = left + 'px' }`, left)
+}
+
+// The element moves between the read of its box and the press: the page
+// stops the press that lands on the decoy, and Click presses again on the
+// element's new box.
+func TestClickPressLandsElsewhere(t *testing.T) {
+	p := openHTML(t, movedAway)
+	presses := 0
+	move := func(*rodPage) {
+		if presses++; presses == 1 {
+			moveAway(p, 300)
+		}
+	}
+	res, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}, ClickOptions{beforePress: move})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if presses != 2 || len(res.MissedPresses) != 1 || !strings.Contains(res.MissedPresses[0], "button#decoy") {
+		t.Errorf("%d presses, missed %q; want 2 (one stopped on the decoy, one on the new box)", presses, res.MissedPresses)
+	}
+	if got := attr(t, p, "body", "data-decoy"); got != "" {
+		t.Errorf("the decoy under the old box was clicked %s times", got)
+	}
+	if got := attr(t, p, "body", "data-hit"); got != "1" {
+		t.Errorf("the target was clicked %q times, want 1", got)
+	}
+	if res.Changes == nil {
+		t.Error("no changes in the answer")
+	}
+}
+
+// An element that moves before every press is not clicked, and nothing
+// else is: Click gives up after maxMisses presses, saying what they hit.
+func TestClickKeepsMissing(t *testing.T) {
+	p := openHTML(t, movedAway)
+	presses := 0
+	move := func(*rodPage) {
+		presses++
+		moveAway(p, 300*(presses%2)+10)
+	}
+	_, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "b"}, ClickOptions{beforePress: move})
+	se := wantCode(t, err, sdk.CodeClickFailed, "landed on button#decoy")
+	if m, _ := se.Details["missedPresses"].([]string); len(m) != maxMisses {
+		t.Errorf("missedPresses = %v, want %d", se.Details["missedPresses"], maxMisses)
+	}
+	if d, h := attr(t, p, "body", "data-decoy"), attr(t, p, "body", "data-hit"); d != "" || h != "" {
+		t.Errorf("decoy clicked %q, target clicked %q; want neither", d, h)
+	}
+}
