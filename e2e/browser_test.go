@@ -167,8 +167,17 @@ func TestWalletSession(t *testing.T) {
 		must(t, h.Call("mm_navigate", map[string]any{"screen": "home"}))
 	})
 
+	// screenAfter is the screen the wallet settles on after a click whose
+	// handler awaits its background (lock, unlock) before it re-renders.
+	type clicked struct {
+		Changes struct{ ScreenBefore, ScreenAfter string }
+	}
 	t.Run("type replaces the value: lock, wrong password, unlock by ref", func(t *testing.T) {
-		must(t, h.Call("mm_click", map[string]any{"testId": "global-menu-lock"}))
+		var c clicked
+		must(t, h.Call("mm_click", map[string]any{"testId": "global-menu-lock"})).Decode(t, &c)
+		if c.Changes.ScreenBefore != "home" || c.Changes.ScreenAfter != "unlock" {
+			t.Errorf("lock click changes %+v, want screen home -> unlock", c.Changes)
+		}
 		must(t, h.Call("mm_wait_for", map[string]any{"testId": "unlock-password"}))
 		must(t, h.Call("mm_type", map[string]any{"selector": "input[type=password]", "text": "wrong password"}))
 		must(t, h.Call("mm_click", map[string]any{"testId": "unlock-submit"}))
@@ -190,7 +199,11 @@ func TestWalletSession(t *testing.T) {
 		if !ty.Typed || ty.TextLength != 28 {
 			t.Fatalf("type %+v", ty)
 		}
-		must(t, h.Call("mm_click", map[string]any{"testId": "unlock-submit"}))
+		c = clicked{}
+		must(t, h.Call("mm_click", map[string]any{"testId": "unlock-submit"})).Decode(t, &c)
+		if c.Changes.ScreenBefore != "unlock" || c.Changes.ScreenAfter != "home" {
+			t.Errorf("unlock click changes %+v, want screen unlock -> home", c.Changes)
+		}
 		must(t, h.Call("mm_wait_for", map[string]any{"testId": "account-menu-icon", "timeoutMs": 15000}))
 	})
 

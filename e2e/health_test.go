@@ -149,20 +149,41 @@ func TestSessionHealth(t *testing.T) {
 // TestLaunchNeverSettles: a wallet that stays on its loading spinner fails
 // mm_launch with MM_LAUNCH_FAILED after the settle timeout (not the call's
 // 20-minute deadline), with its console errors and a screenshot, and
-// leaves nothing running.
+// leaves nothing running. A call made meanwhile answers at once with
+// MM_LAUNCH_IN_PROGRESS naming the step the launch is in and its bound,
+// instead of waiting out the launch.
 func TestLaunchNeverSettles(t *testing.T) {
 	ws := walletWorkspace(t)
-	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless", "--settle-timeout", "3s"}})
+	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless", "--settle-timeout", "6s"}})
 	port := testutil.FreePort(t)
 	started := time.Now()
-	env := h.Call("mm_launch", map[string]any{"extensionPath": filepath.Join(repoRoot(), "e2e", "testdata", "never-settles"), "ports": map[string]any{"anvil": port}})
+	launched := make(chan Envelope, 1)
+	go func() {
+		launched <- h.Call("mm_launch", map[string]any{"extensionPath": filepath.Join(repoRoot(), "e2e", "testdata", "never-settles"), "ports": map[string]any{"anvil": port}})
+	}()
+	var during Envelope
+	if !eventually(20*time.Second, func() bool {
+		asked := time.Now()
+		during = h.Call("mm_get_state", map[string]any{})
+		if took := time.Since(asked); took > 2*time.Second {
+			t.Fatalf("mm_get_state during the launch took %s: %+v", took, during.Error)
+		}
+		return during.Error != nil && strings.HasPrefix(fmt.Sprint(during.Error.Details["doing"]), "launch: unlock")
+	}) {
+		t.Fatalf("mm_get_state during the stuck launch: %+v", during.Error)
+	}
+	wantCode(t, during, "MM_LAUNCH_IN_PROGRESS")
+	if !strings.Contains(during.Error.Message, "at most 12s") || during.Error.Details["tool"] != "mm_launch" {
+		t.Fatalf("in progress: %q %v", during.Error.Message, during.Error.Details)
+	}
+	env := <-launched
 	took := time.Since(started)
 	wantCode(t, env, "MM_LAUNCH_FAILED")
-	if took > 15*time.Second {
-		t.Fatalf("launch failed after %s, want about the 3 s settle timeout", took)
+	if took > 20*time.Second {
+		t.Fatalf("launch failed after %s, want about the 6 s settle timeout", took)
 	}
 	d := env.Error.Details
-	if d["step"] != "extension" || !strings.Contains(env.Error.Message, "did not reach a recognized screen within 3s") {
+	if d["step"] != "extension" || !strings.Contains(env.Error.Message, "did not reach a recognized screen within 6s") {
 		t.Fatalf("error %q %v", env.Error.Message, d)
 	}
 	errs, _ := d["consoleErrors"].([]any)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -313,9 +314,11 @@ func defaultStateWith(t *testing.T, h *Host, addr string) map[string]any {
 }
 
 // TestLaunchCustomFixture: stateMode custom serves the given fixture: a
-// vault-less one lands on onboarding, one with the default vault and account
-// 1 selected lands locked (custom never unlocks) and shows account 1 once
-// unlocked by hand.
+// vault-less one lands on onboarding; one with the default vault and
+// account 1 selected is unlocked with the default password, like the
+// default state, and shows account 1; one whose vault the default password
+// does not open answers ok, locked, with a wallet_locked warning that says
+// how to unlock it; a built-in preset under stateMode custom unlocks too.
 func TestLaunchCustomFixture(t *testing.T) {
 	h, _ := walletHost(t)
 	anvil := testutil.FreePort(t)
@@ -330,21 +333,53 @@ func TestLaunchCustomFixture(t *testing.T) {
 		if st := launchState(t, res); st.CurrentScreen != "onboarding-welcome" {
 			t.Fatalf("launch state %+v", st)
 		}
+		if res["warnings"] != nil {
+			t.Fatalf("warnings for a vault-less state: %v", res["warnings"])
+		}
 		must(t, h.Call("mm_cleanup", map[string]any{}))
 	})
 
 	t.Run("account 1 selected", func(t *testing.T) {
 		fx := defaultStateWith(t, h, account1)
 		res := launchFree(t, h, map[string]any{"stateMode": "custom", "fixture": fx, "ports": map[string]any{"anvil": anvil}})
+		st := launchState(t, res)
+		if st.CurrentScreen != "home" || !st.IsUnlocked || st.AccountAddress == nil || !strings.EqualFold(*st.AccountAddress, account1) {
+			t.Fatalf("launch state %+v (account %v)", st, st.AccountAddress)
+		}
+		if !slices.Contains(steps(res), "unlock") || res["warnings"] != nil {
+			t.Fatalf("steps %v, warnings %v", steps(res), res["warnings"])
+		}
+		must(t, h.Call("mm_cleanup", map[string]any{}))
+	})
+
+	t.Run("vault of another password", func(t *testing.T) {
+		fx := defaultStateWith(t, h, account1)
+		kc := fx["data"].(map[string]any)["KeyringController"].(map[string]any)
+		var vault map[string]any
+		if err := json.Unmarshal([]byte(kc["vault"].(string)), &vault); err != nil {
+			t.Fatal(err)
+		}
+		vault["salt"] = "c29tZSBvdGhlciBzYWx0IQ==" // the key derived from the default password no longer opens it
+		kc["vault"] = jsonOf(vault)
+		res := launchFree(t, h, map[string]any{"stateMode": "custom", "fixture": fx, "ports": map[string]any{"anvil": anvil}})
 		if st := launchState(t, res); st.CurrentScreen != "unlock" || st.IsUnlocked {
 			t.Fatalf("launch state %+v", st)
 		}
-		must(t, h.Call("mm_type", map[string]any{"testId": "unlock-password", "text": e2ePassword}))
-		must(t, h.Call("mm_click", map[string]any{"testId": "unlock-submit"}))
-		must(t, h.Call("mm_wait_for", map[string]any{"testId": "account-menu-icon"}))
-		st := getState(t, h)
-		if !st.IsUnlocked || st.AccountAddress == nil || !strings.EqualFold(*st.AccountAddress, account1) {
-			t.Fatalf("after unlock %+v (account %v)", st, st.AccountAddress)
+		var warns []struct{ Code, Step, Message string }
+		if err := json.Unmarshal([]byte(jsonOf(res["warnings"])), &warns); err != nil || len(warns) != 1 {
+			t.Fatalf("warnings %v (%v)", res["warnings"], err)
+		}
+		if w := warns[0]; w.Code != "wallet_locked" || w.Step != "unlock" || !strings.Contains(w.Message, "did not open with the default password") ||
+			!strings.Contains(w.Message, "mm_type") {
+			t.Fatalf("warning %+v", w)
+		}
+		must(t, h.Call("mm_cleanup", map[string]any{}))
+	})
+
+	t.Run("preset under custom", func(t *testing.T) {
+		res := launchFree(t, h, map[string]any{"stateMode": "custom", "fixturePreset": "withMultipleAccounts", "ports": map[string]any{"anvil": anvil}})
+		if st := launchState(t, res); st.CurrentScreen != "home" || !st.IsUnlocked {
+			t.Fatalf("launch state %+v, warnings %v", st, res["warnings"])
 		}
 		must(t, h.Call("mm_cleanup", map[string]any{}))
 	})

@@ -51,6 +51,13 @@ const (
 	// PNG, or its size differs from the new screenshot's.
 	CodeBaselineInvalid      = "MM_BASELINE_INVALID"
 	CodeBaselineSizeMismatch = "MM_BASELINE_SIZE_MISMATCH"
+	// A call arrived while the same client's mm_launch runs.
+	CodeLaunchInProgress = "MM_LAUNCH_IN_PROGRESS"
+	// Environment modes (spec 001): a launch argument the session's mode
+	// lacks (prod has no chain, fixtures, contracts or ports), and a mode
+	// switch while the session runs.
+	CodeNotInMode            = "MM_NOT_IN_MODE"
+	CodeContextSwitchBlocked = "MM_CONTEXT_SWITCH_BLOCKED"
 )
 
 // Error is a domain failure with an MM_* code (see package mmerr, which

@@ -52,6 +52,10 @@ type Profile struct {
 
 	// UnlockPassword and UnlockSubmit are the unlock screen's testids.
 	UnlockPassword, UnlockSubmit string
+	// UnlockError is a CSS selector of the unlock screen's message that
+	// refuses a password ("" for none): Unlock reports a refused password
+	// as soon as it shows, not at the wait's bound.
+	UnlockError string
 
 	// AppStateScript reads the wallet's app state in the page's main world
 	// (see walletstate.go).
@@ -169,6 +173,7 @@ func MetaMask() *Profile {
 		},
 		UnlockPassword:       "unlock-password",
 		UnlockSubmit:         "unlock-submit",
+		UnlockError:          `[data-testid="unlock-error"], .unlock-page form [role="alert"]`,
 		AppStateScript:       metaMaskAppState,
 		NetworkSelector:      `[data-testid="network-display"]`,
 		BalanceSelector:      `[data-testid="eth-overview__primary-currency"]`,

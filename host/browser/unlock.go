@@ -15,19 +15,26 @@ import (
 const unlockWait = 20 * time.Second
 
 // unlockProbe reports whether the wallet shows the home landmark, the
-// unlock field, and the unlock field focused and emptied when asked.
+// unlock field, the unlock field focused and emptied when asked, and the
+// text of the unlock screen's visible error (the wallet refusing the
+// password; Profile.UnlockError).
 const unlockProbeJS = `((p) => {
   const q = (id) => document.querySelector('[data-testid="' + id + '"]');
   const home = !!q(p.home);
   const field = q(p.password);
   if (field && p.focus) { field.focus(); field.select(); }
-  return {home, field: !!field, focused: !!field && document.activeElement === field};
+  let alert = '';
+  for (const a of p.error ? document.querySelectorAll(p.error) : []) {
+    if (a.getClientRects().length && a.textContent.trim()) { alert = a.textContent.trim(); break; }
+  }
+  return {home, field: !!field, focused: !!field && document.activeElement === field, alert};
 })`
 
 type unlockProbe struct {
-	Home    bool `json:"home"`
-	Field   bool `json:"field"`
-	Focused bool `json:"focused"`
+	Home    bool   `json:"home"`
+	Field   bool   `json:"field"`
+	Focused bool   `json:"focused"`
+	Alert   string `json:"alert"`
 }
 
 // Unlock unlocks the wallet with password on the active extension page
@@ -35,8 +42,10 @@ type unlockProbe struct {
 // the password through CDP input (the page's own globals may be
 // scuttled), clicks the submit testid and waits for the home landmark. An
 // already unlocked wallet returns at once. The password is never logged.
-// Errors: MM_WAIT_TIMEOUT (no unlock field, or the home landmark never
-// appeared: a wrong password), MM_TYPE_FAILED, MM_CLICK_FAILED.
+// Errors: MM_INVALID_INPUT (the unlock screen shows its error after the
+// submit: the wallet refused the password), MM_WAIT_TIMEOUT (no unlock
+// field, or the home landmark never appeared: a wrong password on a
+// wallet that shows no error), MM_TYPE_FAILED, MM_CLICK_FAILED.
 func (s *Session) Unlock(ctx context.Context, password string) error {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -47,7 +56,7 @@ func (s *Session) Unlock(ctx context.Context, password string) error {
 	if err != nil {
 		return sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
 	}
-	args := map[string]any{"home": s.profile.HomeLandmark, "password": s.profile.UnlockPassword}
+	args := map[string]any{"home": s.profile.HomeLandmark, "password": s.profile.UnlockPassword, "error": s.profile.UnlockError}
 	probe := func(focus bool) (unlockProbe, error) {
 		args["focus"] = focus
 		var p unlockProbe
@@ -55,13 +64,16 @@ func (s *Session) Unlock(ctx context.Context, password string) error {
 		return p, err
 	}
 
-	// Wait for either screen: the wallet may still be loading.
+	// Wait for either screen: the wallet may still be loading. An error
+	// already shown (an earlier refused password) says nothing of this one.
+	stale := ""
 	for {
 		p, err := probe(true)
 		if err == nil && p.Home {
 			return nil
 		}
 		if err == nil && p.Field && p.Focused {
+			stale = p.Alert
 			break
 		}
 		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
@@ -79,6 +91,9 @@ func (s *Session) Unlock(ctx context.Context, password string) error {
 		p, err := probe(false)
 		if err == nil && p.Home {
 			return nil
+		}
+		if err == nil && p.Alert != "" && stale == "" {
+			return sdk.Errorf(sdk.CodeInvalidInput, "the wallet refused the password: %q", p.Alert)
 		}
 		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
 			return sdk.Errorf(sdk.CodeWaitTimeout, "the wallet did not unlock (no %q after submit): is the password right?", s.profile.HomeLandmark)

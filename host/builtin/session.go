@@ -31,7 +31,7 @@ func inSession[In any](find func(context.Context) (*session.Session, error), fn 
 func (g *reg) sessionTools() {
 	add(g, "launch", tools.Tool{
 		Description: "Launch Chrome with the extension against a local chain and fixture server; the first tool of a session. stateMode default = unlocked wallet with 25 ETH.",
-		Timeout:     20 * time.Minute, Record: true, NoBatch: true,
+		Timeout:     20 * time.Minute, Record: true, NoBatch: true, Exclusive: true,
 	}, func(ctx context.Context, c *tools.Call, in launch.Input) (any, error) {
 		return g.Sessions.Launch(ctx, in, c.Progress)
 	})
@@ -40,6 +40,18 @@ func (g *reg) sessionTools() {
 		NoBatch:     true,
 	}, func(ctx context.Context, _ *tools.Call, in struct{ SessionID string }) (any, error) {
 		return g.Sessions.Cleanup(ctx, in.SessionID), nil
+	})
+	add(g, "get_context", tools.Tool{
+		Description: "Environment mode (e2e or prod) of this client's next launch, its session, the capabilities a launch in that mode uses, and whether mm_set_context can switch now.",
+		NoSession:   true,
+	}, func(ctx context.Context, _ *tools.Call, _ struct{}) (any, error) {
+		return g.Sessions.ContextInfo(ctx), nil
+	})
+	add(g, "set_context", tools.Tool{
+		Description: "Switch the environment mode for this client's next launch: e2e (local chain, fixture server, contracts, mocks, default password) or prod (a production-like run of the extension with none of those). Refused while a session runs: mm_cleanup first.",
+		Record:      true, NoBatch: true,
+	}, func(ctx context.Context, _ *tools.Call, in struct{ Context string }) (any, error) {
+		return g.Sessions.SetContext(ctx, in.Context)
 	})
 	add(g, "get_state", tools.Tool{
 		Description: "Current extension state (screen, unlocked, account, network, chain id, balance) and the tracked tabs.",

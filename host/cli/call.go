@@ -84,6 +84,7 @@ func spawnArgs(raw config.Config, repo string) []string {
 	if raw.MaxSessions > 0 {
 		add("--max-sessions", fmt.Sprint(raw.MaxSessions))
 	}
+	add("--mode", raw.Mode)
 	if raw.SettleTimeout > 0 {
 		add("--settle-timeout", raw.SettleTimeout.String())
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/config"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
+	"github.com/mmcp-dev/mmcp/host/launch"
 	hostsession "github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/visual"
 )
@@ -92,6 +93,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.VisualBaselines, "visual-baselines", "", "directory of mm_visual_check's baselines; env MMCP_VISUAL_BASELINES (default <repo>/"+visual.DefaultBaselineDir+", or <artifacts>/visual-baselines with no workspace)")
 	fs.StringVar(&cfg.KnowledgeURL, "knowledge-url", "", "PostgreSQL URL of a shared knowledge store (libpq parameters; the password from PGPASSWORD or ~/.pgpass, never the URL); env MMCP_KNOWLEDGE_URL, config knowledge.url (default: the file store alone; 'off' turns off one set by env or config)")
 	fs.StringVar(&cfg.KnowledgeProject, "knowledge-project", "", "repository identity of shared knowledge records; env MMCP_KNOWLEDGE_PROJECT, config knowledge.project (default: the workspace's git remote URL)")
+	fs.StringVar(&cfg.Mode, "mode", "", fmt.Sprintf("environment mode each client starts in: e2e (local chain, fixture server, contracts, mocks, default password) or prod (a production-like run with none of those); mm_set_context switches it; env MMCP_MODE, config file \"mode\" (default %s)", launch.DefaultMode))
 	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)

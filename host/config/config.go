@@ -14,6 +14,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
+	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/visual"
@@ -90,6 +91,10 @@ type Config struct {
 	// knowledge.project: the repository identity of the shared store's
 	// records; default the workspace's git remote URL.
 	KnowledgeProject string
+	// Mode is --mode / MMCP_MODE / the config file's "mode": the
+	// environment mode of spec 001 (launch.ModeE2E or launch.ModeProd)
+	// each MCP client starts in; default launch.DefaultMode.
+	Mode string
 
 	// TrustWorkspacePlugins is --trust-workspace-plugins /
 	// MMCP_TRUST_WORKSPACE_PLUGINS=1: run the workspace's plugins
@@ -99,10 +104,13 @@ type Config struct {
 	// From the config file.
 	filePlugins  map[string]plugins.ConfigEntry
 	fileSettings map[string]json.RawMessage
+	fileMode     string
 }
 
 // fileConfig is the shape of .mmcp/config.json.
 type fileConfig struct {
+	// Mode is the environment mode (e2e, prod), below --mode and MMCP_MODE.
+	Mode string `json:"mode"`
 	// Plugins by name: a path (and sha256 pin) adds a plugin binary;
 	// settings are handed to the plugin of that name (built-ins too).
 	Plugins map[string]struct {
@@ -222,7 +230,22 @@ func (c *Config) Resolve() error {
 	if err := sizeSetting(&c.MaxRecordBytes, "MMCP_MAX_RECORD_BYTES", knowledge.DefaultMaxRecordBytes); err != nil {
 		return err
 	}
-	return c.readFile()
+	if c.Mode == "" {
+		c.Mode = os.Getenv("MMCP_MODE")
+	}
+	if err := c.readFile(); err != nil {
+		return err
+	}
+	if c.Mode == "" {
+		c.Mode = c.fileMode
+	}
+	if c.Mode == "" {
+		c.Mode = launch.DefaultMode
+	}
+	if launch.CheckMode(c.Mode) != nil {
+		return fmt.Errorf("environment mode %q (--mode, MMCP_MODE or the config file's \"mode\"): want %s", c.Mode, strings.Join(launch.Modes, " or "))
+	}
+	return nil
 }
 
 // KnowledgeOff is the --knowledge-url value that turns off a shared
@@ -321,6 +344,7 @@ func (c *Config) readFile() error {
 	if c.KnowledgeProject == "" {
 		c.KnowledgeProject = fc.Knowledge.Project
 	}
+	c.fileMode = fc.Mode
 	c.filePlugins = map[string]plugins.ConfigEntry{}
 	c.fileSettings = map[string]json.RawMessage{}
 	for name, p := range fc.Plugins {

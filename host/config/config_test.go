@@ -23,7 +23,7 @@ func workspace(t *testing.T) string {
 // clearEnv unsets every variable Resolve reads, for the test's duration.
 func clearEnv(t *testing.T) {
 	for _, k := range []string{"MMCP_REPO", "MMCP_EXTENSION", "MMCP_PLUGIN_PATH", "MMCP_LOG_LEVEL", "CHROME_PATH",
-		"MMCP_MAX_SESSIONS", "MMCP_SETTLE_TIMEOUT", "MMCP_TRUST_WORKSPACE_PLUGINS", "MMCP_MAX_REQUEST_BYTES", "MMCP_MAX_RECORD_BYTES"} {
+		"MMCP_MAX_SESSIONS", "MMCP_SETTLE_TIMEOUT", "MMCP_TRUST_WORKSPACE_PLUGINS", "MMCP_MAX_REQUEST_BYTES", "MMCP_MAX_RECORD_BYTES", "MMCP_MODE"} {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
 	}
@@ -195,5 +195,41 @@ func TestConfigFile(t *testing.T) {
 	c = Config{Repo: workspace(t)}
 	if err := c.Resolve(); err != nil {
 		t.Fatalf("missing default file: %v", err)
+	}
+}
+
+// TestMode: the environment mode is e2e by default; the config file's
+// "mode" sets it, MMCP_MODE beats the file and --mode beats both; an
+// unknown mode is refused naming the three places.
+func TestMode(t *testing.T) {
+	clearEnv(t)
+	ws := workspace(t)
+	c := Config{Repo: ws}
+	if err := c.Resolve(); err != nil || c.Mode != "e2e" {
+		t.Fatalf("default mode %q, %v", c.Mode, err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, ".mmcp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".mmcp", "config.json"), []byte(`{"mode": "prod"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c = Config{Repo: ws}
+	if err := c.Resolve(); err != nil || c.Mode != "prod" {
+		t.Fatalf("file mode %q, %v", c.Mode, err)
+	}
+	t.Setenv("MMCP_MODE", "e2e")
+	c = Config{Repo: ws}
+	if err := c.Resolve(); err != nil || c.Mode != "e2e" {
+		t.Fatalf("MMCP_MODE over the file: %q, %v", c.Mode, err)
+	}
+	c = Config{Repo: ws, Mode: "prod"}
+	if err := c.Resolve(); err != nil || c.Mode != "prod" {
+		t.Fatalf("--mode over MMCP_MODE: %q, %v", c.Mode, err)
+	}
+	t.Setenv("MMCP_MODE", "staging")
+	c = Config{Repo: ws}
+	if err := c.Resolve(); err == nil || !strings.Contains(err.Error(), "MMCP_MODE") || !strings.Contains(err.Error(), "e2e or prod") {
+		t.Fatalf("unknown mode: %v", err)
 	}
 }

@@ -524,6 +524,40 @@ func TestClickReportsScreens(t *testing.T) {
 	}
 }
 
+// A click whose handler awaits something before it re-renders (a wallet's
+// lock or unlock awaiting its background) reports the screen the page
+// settles on, not the one its events ended on; a click that changes
+// nothing reports the same screen.
+func TestClickScreenAfterAsyncRender(t *testing.T) {
+	p := openHTML(t, `
+<div data-testid="home-landmark">home</div>
+<button data-testid="later" onclick="setTimeout(() => { location.hash = 'unlock'; document.querySelector('[data-testid=home-landmark]').remove(); }, 40)">Lock</button>
+<button data-testid="nothing">Nothing</button>`)
+	sc := &Screens{
+		Probe: map[string]string{"home": `[data-testid="home-landmark"]`},
+		Name: func(_ context.Context, url string, els map[string]sdk.ElementProbe) string {
+			if els["home"].Present {
+				return "home"
+			}
+			return "elsewhere"
+		},
+	}
+	res, err := click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "nothing"}, ClickOptions{Screens: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Changes; c == nil || c.ScreenBefore != "home" || c.ScreenAfter != "home" {
+		t.Errorf("changes %+v, want home -> home", c)
+	}
+	res, err = click(ctxT(t, 5*time.Second), p, nil, Target{TestID: "later"}, ClickOptions{Screens: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Changes; c == nil || c.ScreenBefore != "home" || c.ScreenAfter != "elsewhere" || !strings.HasSuffix(c.URLAfter, "#unlock") {
+		t.Errorf("changes %+v, want home -> elsewhere at #unlock", c)
+	}
+}
+
 // An element that an animation keeps moving is not clicked: the click
 // waits a frame to see it move, and fails saying so.
 func TestClickMovingElement(t *testing.T) {

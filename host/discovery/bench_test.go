@@ -10,6 +10,8 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // bigPage has well over 1,000 AX nodes (rows of heading, text, button,
@@ -147,4 +149,29 @@ func BenchmarkRodClick(b *testing.B) {
 			return el.Click(proto.InputMouseButtonLeft, 1)
 		})
 	})
+}
+
+// BenchmarkClickScreensShown: a wallet-page click (with Screens) that
+// shows something at once (a testid appeared) is answered as measured; one
+// that changes nothing that shows waits for the page to settle (120 ms of
+// quiet) before it reads the screen again.
+func BenchmarkClickScreensShown(b *testing.B) {
+	p := openHTML(b, `
+<div data-testid="home-landmark">home</div>
+<div data-testid="panel" hidden>panel</div>
+<button data-testid="toggle" onclick="const p = document.querySelector('[data-testid=panel]'); p.hidden = !p.hidden">Toggle</button>
+<button data-testid="nothing">Nothing</button>`)
+	sc := &Screens{
+		Probe: map[string]string{"home": `[data-testid="home-landmark"]`},
+		Name:  func(context.Context, string, map[string]sdk.ElementProbe) string { return "home" },
+	}
+	for _, id := range []string{"toggle", "nothing"} {
+		b.Run(id, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := click(context.Background(), p, nil, Target{TestID: id}, ClickOptions{Screens: sc}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -201,7 +201,46 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 				WithDetails(map[string]any{"target": t.String(), "reason": "the press landed on " + hit, "missedPresses": missed})
 		}
 		res.Changes = done.changes(ctx, o.Screens)
+		settleScreen(ctx, p, o.Screens, res.Changes, done.URLBefore)
 		return res, nil
+	}
+}
+
+// The settle after a click that left the wallet's screen as it was: the
+// page must stay quiet (no DOM or URL change) for screenQuiet, within
+// screenSettleMax, before the screen after is read again.
+const (
+	screenQuiet     = 120 * time.Millisecond
+	screenSettleMax = 2 * time.Second
+)
+
+// settleScreen reads the screen after a click again once the page has
+// settled, when the click's events changed nothing that shows (the same
+// screen, URL and visible testids): a handler that awaits the wallet's
+// background (lock, unlock) changes the route and re-renders a moment
+// later. A click that changed something at once (a tab, a menu, a route),
+// or a page that is not a wallet page, is answered as measured, without
+// the wait.
+func settleScreen(ctx context.Context, p *rod.Page, sc *Screens, c *Changes, urlBefore string) {
+	if sc == nil || sc.Name == nil || c == nil || c.ScreenAfter == "" || c.ScreenAfter != c.ScreenBefore ||
+		c.URLAfter != "" || len(c.TestIDsAppeared) > 0 || len(c.TestIDsDisappeared) > 0 {
+		return
+	}
+	main, err := mainFrame(p.Context(ctx))
+	if err != nil {
+		return
+	}
+	var s struct {
+		URL     string                      `json:"url"`
+		Els     map[string]sdk.ElementProbe `json:"els"`
+		Changed bool                        `json:"changed"`
+	}
+	if evalIn(p.Context(ctx), main, jsSettle, idem, &s, sc.Probe, screenQuiet.Milliseconds(), screenSettleMax.Milliseconds()) != nil || !s.Changed {
+		return
+	}
+	c.ScreenAfter = sc.Name(ctx, s.URL, s.Els)
+	if s.URL != urlBefore {
+		c.URLBefore, c.URLAfter = urlBefore, s.URL
 	}
 }
 

@@ -34,6 +34,9 @@ var jsVisualBody string
 //go:embed js/observe.js
 var jsObserveBody string
 
+//go:embed js/settle.js
+var jsSettleBody string
+
 // A script is a page-side function: its text, and for this package's own
 // functions the name they are installed under in a world. The first call
 // into a world sends every function's text once (jsInstall, about 60 KB),
@@ -65,8 +68,12 @@ var (
 	// the page has not changed since (see observe.js).
 	jsObserve = script{"observe", "function(opts, known) {\n" + jsObserveBody + "\n}"}
 
+	// jsSettle(probe, quietMs, maxMs) waits for the page to settle after
+	// a click and reads the probe's elements (see settle.js).
+	jsSettle = script{"settle", "function(probe, quietMs, maxMs) {\n" + jsLib + "\n" + jsProbe + "\n" + jsSettleBody + "\n}"}
+
 	// jsInstall defines them all in the world's globalThis.__mmcpFns.
-	jsInstall = install(jsCollect, jsAction, jsAfter, jsCentreCover, jsVisual, jsObserve)
+	jsInstall = install(jsCollect, jsAction, jsAfter, jsCentreCover, jsVisual, jsObserve, jsSettle)
 )
 
 func install(fns ...script) string {

@@ -95,6 +95,10 @@ type Deps struct {
 	// FreePort starts the chain on a free port when the launch names
 	// none: the host runs other sessions' chains beside it.
 	FreePort bool
+	// Prod launches in the prod environment mode: the arguments only e2e
+	// has are refused (MM_NOT_IN_MODE), and the caller leaves Chain,
+	// Fixture, Contracts and MockServer nil.
+	Prod bool
 	// FixtureOrigin, when set, serves this session's wallet state under
 	// that name, beside other sessions' states on the one fixture server,
 	// and points this session's Chrome at the state's own port.
@@ -139,7 +143,22 @@ type Parts struct {
 	// Contracts deployed at launch, by name.
 	Deployed      map[string]string
 	Prerequisites []Prerequisite
+	// Warnings are what the launch could not do and did not fail for (a
+	// custom state whose vault the default password does not open).
+	Warnings []Warning
 }
+
+// Warning is something a launch that answers ok left undone: Code says
+// what (WarnWalletLocked), Message why and what to do.
+type Warning struct {
+	Code    string `json:"code"`
+	Step    string `json:"step"`
+	Message string `json:"message"`
+}
+
+// WarnWalletLocked: the launched state holds a vault the default password
+// did not open; the wallet stays on its unlock screen.
+const WarnWalletLocked = "wallet_locked"
 
 // Progress reports a launch step as it starts.
 type Progress func(progress, total float64, message string)
@@ -150,6 +169,11 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 	if in.StateMode == "" {
 		in.StateMode = "default"
 	}
+	if d.Prod {
+		if err := prodRefuses(in, d.Tool); err != nil {
+			return nil, err
+		}
+	}
 	if in.StateMode == "custom" && in.FixturePreset == "" && len(in.Fixture) == 0 {
 		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "stateMode custom needs fixture or fixturePreset")
 	}
@@ -157,6 +181,9 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 		progress = func(float64, float64, string) {}
 	}
 	l := &launcher{d: d, in: in, progress: progress, p: &Parts{Input: in, Deployed: map[string]string{}}, last: time.Now()}
+	if d.Prod {
+		l.done("mode", "prod environment mode: no chain, wallet state, contracts or mocks; the extension starts as installed")
+	}
 	defer func() {
 		if err != nil {
 			Teardown(d, l.p)
@@ -179,7 +206,7 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 		// Progress goes out as a step starts (never right before the
 		// response, where some clients drop it).
 		l.step, l.total, l.sub = i, len(steps), 0
-		progress(float64(i), float64(len(steps)), "launch: "+s.name)
+		progress(float64(i), float64(len(steps)), "launch: "+s.name+l.bound(s.name))
 		if err := ctx.Err(); err != nil {
 			return nil, sdk.Errorf(sdk.CodeCancelled, "launch cancelled before %s", s.name).WithDetails(map[string]any{"step": s.name})
 		}
@@ -188,6 +215,28 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 		}
 	}
 	return l.p, nil
+}
+
+// bound says how long step may take, for its progress message (a call
+// that arrives meanwhile reads it): " (at most 1m0s)", "" when the step
+// has no limit of its own (a build has the build plugin's).
+func (l *launcher) bound(step string) string {
+	d, ok := stepLimits[step]
+	if step == "unlock" {
+		d, ok = 2*l.settle(), true // the first screen, then the unlock
+	}
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(" (at most %s)", d)
+}
+
+// settle is the bound of the wait for the first screen, and of the unlock.
+func (l *launcher) settle() time.Duration {
+	if l.d.SettleTimeout > 0 {
+		return l.d.SettleTimeout
+	}
+	return DefaultSettleTimeout
 }
 
 // launcher carries one launch's state between its steps.
@@ -357,7 +406,7 @@ func (l *launcher) deploy(ctx context.Context, names []string) (sdk.DeployManyRe
 // such a state with MM_INVALID_INPUT and details.contract.
 func (l *launcher) fixture(ctx context.Context) error {
 	if l.d.Fixture == nil {
-		if l.in.StateMode != "onboarding" && l.d.Log != nil {
+		if l.in.StateMode != "onboarding" && !l.d.Prod && l.d.Log != nil {
 			l.d.Log.Warn("no fixture plugin: the wallet starts without a fixture (onboarding)")
 		}
 		return nil
@@ -472,15 +521,16 @@ func (l *launcher) browser(ctx context.Context) error {
 }
 
 // unlock waits (within SettleTimeout) for the extension's first
-// recognized screen and unlocks a default wallet with the default
-// password. A wallet that never settles, or shows its error page, fails
-// the launch with a diagnosis: last screen and URL, console errors of the
-// extension, a screenshot.
+// recognized screen and unlocks a locked wallet whose state holds a vault
+// (default, a preset or a custom fixture) with the default password. A
+// wallet that never settles, or shows its error page, fails the launch
+// with a diagnosis: last screen and URL, console errors of the extension,
+// a screenshot. The default state's vault not opening fails the launch
+// too; a preset's or custom fixture's (a vault made with another
+// password) leaves the wallet locked and the launch answers ok with a
+// WarnWalletLocked warning.
 func (l *launcher) unlock(ctx context.Context) error {
-	settle := l.d.SettleTimeout
-	if settle <= 0 {
-		settle = DefaultSettleTimeout
-	}
+	settle := l.settle()
 	wctx, cancel := context.WithTimeout(ctx, settle)
 	st, err := l.p.Wallet.WaitForScreen(wctx)
 	cancel()
@@ -497,7 +547,7 @@ func (l *launcher) unlock(ctx context.Context) error {
 		l.d.Log.Info("launch", "step", "extension", "ms", now.Sub(l.last).Milliseconds(), "detail", "extension ready on "+st.CurrentScreen)
 		l.last = now
 	}
-	if l.in.StateMode != "default" || !stateHasVault(l.state) || st.IsUnlocked {
+	if l.in.StateMode == "onboarding" || !stateHasVault(l.state) || st.IsUnlocked {
 		return nil
 	}
 	uctx, cancel := context.WithTimeout(ctx, settle)
@@ -506,10 +556,29 @@ func (l *launcher) unlock(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return l.failed(ctx, "unlock", fmt.Sprintf("unlocking the wallet failed: %s", sdk.AsError(err).Message))
+		why := sdk.AsError(err).Message
+		if l.in.StateMode == "default" && l.in.FixturePreset == "" {
+			return l.failed(ctx, "unlock", fmt.Sprintf("unlocking the wallet failed: %s", why))
+		}
+		l.p.Warnings = append(l.p.Warnings, Warning{Code: WarnWalletLocked, Step: "unlock", Message: fmt.Sprintf(
+			"the wallet is locked: the %s state's vault did not open with the default password (%s). "+
+				"Unlock it with its own password (%s into the unlock field, then %s), or launch a state whose vault uses the default password",
+			l.stateName(), why, l.d.Tool("type"), l.d.Tool("click"))})
+		if l.d.Log != nil {
+			l.d.Log.Warn("launch: the wallet stays locked", "step", "unlock", "state", l.stateName(), "reason", why)
+		}
+		return nil
 	}
 	l.done("unlock", "wallet unlocked with the default password")
 	return nil
+}
+
+// stateName names the launched wallet state for messages.
+func (l *launcher) stateName() string {
+	if l.in.FixturePreset != "" {
+		return fmt.Sprintf("preset %q", l.in.FixturePreset)
+	}
+	return l.in.StateMode
 }
 
 // failed is MM_LAUNCH_FAILED at step with the browser's diagnosis.

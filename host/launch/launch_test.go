@@ -354,6 +354,87 @@ func TestLaunchUnlockOnlyWhenLocked(t *testing.T) {
 	}
 }
 
+// Any state with a vault that comes up locked is unlocked with the default
+// password: a preset's and a custom fixture's too. When a custom vault does
+// not open, the launch answers ok with a wallet_locked warning; the
+// default state's vault not opening fails the launch.
+func TestLaunchUnlocksEveryVault(t *testing.T) {
+	custom := Input{StateMode: "custom", Fixture: json.RawMessage(vaultState)}
+	for _, in := range []Input{{StateMode: "custom", FixturePreset: "withERC20Tokens"}, custom} {
+		w := newWorld()
+		p, err := Launch(context.Background(), w.deps(), in, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if indexOf(w.calls, "wallet.unlock") < 0 || len(p.Warnings) != 0 {
+			t.Fatalf("%+v: calls %v, warnings %v", in, w.calls, p.Warnings)
+		}
+	}
+
+	w := newWorld()
+	w.fail = "wallet.unlock"
+	p, err := Launch(context.Background(), w.deps(), custom, nil)
+	if err != nil {
+		t.Fatalf("a custom vault that does not open failed the launch: %v", err)
+	}
+	if len(p.Warnings) != 1 || p.Warnings[0].Code != WarnWalletLocked || p.Warnings[0].Step != "unlock" ||
+		!strings.Contains(p.Warnings[0].Message, "did not open with the default password") || !strings.Contains(p.Warnings[0].Message, "mm_type") {
+		t.Fatalf("warnings %+v", p.Warnings)
+	}
+	if indexOf(w.calls, "wallet.close") >= 0 {
+		t.Fatalf("the locked wallet was torn down: %v", w.calls)
+	}
+
+	w = newWorld()
+	w.fail = "wallet.unlock"
+	_, err = Launch(context.Background(), w.deps(), Input{}, nil)
+	if e := sdk.AsError(err); e.Code != sdk.CodeLaunchFailed || e.Details["step"] != "unlock" {
+		t.Fatalf("default state that does not unlock: %v", e)
+	}
+}
+
+// A prod-mode launch refuses, before starting anything, each argument only
+// the e2e mode has, with MM_NOT_IN_MODE naming it and the way back; a
+// plain prod launch (no chain, fixture, contracts or mocks given) starts
+// the extension as installed and never unlocks.
+func TestLaunchProdMode(t *testing.T) {
+	for field, in := range map[string]Input{
+		"seedContracts":       {SeedContracts: []string{"hst"}},
+		"fixturePreset":       {FixturePreset: "withNFTs"},
+		"fixture":             {StateMode: "custom", Fixture: json.RawMessage(`{}`)},
+		"stateMode":           {StateMode: "custom"},
+		"ports.anvil":         func() Input { var i Input; i.Ports.Anvil = 8545; return i }(),
+		"ports.fixtureServer": func() Input { var i Input; i.Ports.FixtureServer = 12345; return i }(),
+	} {
+		w := newWorld()
+		d := w.deps()
+		d.Prod = true
+		_, err := Launch(context.Background(), d, in, nil)
+		e := sdk.AsError(err)
+		if e.Code != sdk.CodeNotInMode || e.Details["field"] != field || !strings.Contains(e.Message, "mm_set_context") {
+			t.Fatalf("%s: %s %q %v", field, e.Code, e.Message, e.Details)
+		}
+		if len(w.calls) != 0 {
+			t.Fatalf("%s: started %v", field, w.calls)
+		}
+	}
+
+	w := newWorld()
+	d := w.deps()
+	d.Prod, d.Chain, d.Fixture, d.Contracts, d.MockServer = true, nil, nil, nil, nil
+	w.built = true
+	p, err := Launch(context.Background(), d, Input{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"build.path", "build.isBuilt", "wallet.start", "wallet.wait"}; !reflect.DeepEqual(w.calls, want) {
+		t.Fatalf("calls %v, want %v", w.calls, want)
+	}
+	if p.Chain != nil || p.Fixture != nil || len(p.Prerequisites) == 0 || p.Prerequisites[0].Step != "mode" {
+		t.Fatalf("parts %+v", p)
+	}
+}
+
 func TestLaunchCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

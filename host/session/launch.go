@@ -15,7 +15,9 @@ import (
 )
 
 // deps are the capabilities a launch and a teardown of session s use: its
-// slot's typed plugin adapters, nil for a capability no plugin provides.
+// slot's typed plugin adapters, nil for a capability no plugin provides
+// or that the session's environment mode does not use (prod: the build
+// only).
 // Every session's wallet state is served under its own name, so one
 // session's teardown never stops another's; a session beside slot 0 runs
 // its chain on a free port.
@@ -23,6 +25,14 @@ func (m *Manager) deps(s *Session) launch.Deps {
 	d := launch.Deps{Path: m.cfg.Path, Tool: m.tool, SettleTimeout: m.cfg.SettleTimeout, Log: m.log.Named("launch"),
 		FreePort: s.slot > 0, FixtureOrigin: "mmcp-session://" + s.ID}
 	sl := m.plugins.Slot(s.slot)
+	if s.Mode == launch.ModeProd {
+		// A production-like run: the build, and none of e2e's services.
+		d.Prod = true
+		if sl.Has(sdk.CapBuild) && m.cfg.Repo != "" {
+			d.Builder = sl.Builder()
+		}
+		return d
+	}
 	if sl.Has(sdk.CapBuild) && m.cfg.Repo != "" {
 		d.Builder = sl.Builder()
 	}
@@ -68,7 +78,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 			m.releaseSlot(slot)
 		}
 	}()
-	s := &Session{ID: newID(), CreatedAt: time.Now(), slot: slot}
+	s := &Session{ID: newID(), CreatedAt: time.Now(), slot: slot, Mode: m.Mode(ctx)}
 	d := m.deps(s)
 	if err := m.defaultExtension(&d); err != nil {
 		return nil, err
@@ -110,8 +120,12 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		m.log.Warn("state after launch", "error", err)
 	}
 	m.rec.sessionStarted(s)
-	return map[string]any{"sessionId": s.ID, "extensionId": s.Browser.ExtensionID(), "state": view, "prerequisites": parts.Prerequisites,
-		"extension": map[string]string{"path": parts.Extension, "source": parts.ExtensionSource}}, nil
+	res := map[string]any{"sessionId": s.ID, "extensionId": s.Browser.ExtensionID(), "context": s.Mode, "state": view, "prerequisites": parts.Prerequisites,
+		"extension": map[string]string{"path": parts.Extension, "source": parts.ExtensionSource}}
+	if len(parts.Warnings) > 0 {
+		res["warnings"] = parts.Warnings
+	}
+	return res, nil
 }
 
 // defaultExtension sets the extension a launch without extensionPath

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
+	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -41,6 +42,10 @@ type Config struct {
 	// MaxSessions is --max-sessions: how many sessions run at once; 0
 	// means DefaultMaxSessions.
 	MaxSessions int
+	// Mode is --mode: the environment mode (launch.ModeE2E,
+	// launch.ModeProd) of an owner that never called mm_set_context; ""
+	// means launch.DefaultMode.
+	Mode string
 }
 
 // DefaultMaxSessions is how many wallet sessions one host runs at once
@@ -58,6 +63,7 @@ type Manager struct {
 
 	mu       sync.Mutex
 	sessions map[string]*Session // by owner
+	modes    map[string]string   // by owner: the mode mm_set_context chose
 	slots    map[int]bool        // the slots in use, launching sessions' too
 
 	walletOnce sync.Once
@@ -70,7 +76,10 @@ func NewManager(cfg Config, pl *plugins.Manager, k *knowledge.Store, log hclog.L
 	if cfg.MaxSessions <= 0 {
 		cfg.MaxSessions = DefaultMaxSessions
 	}
-	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}, slots: map[int]bool{}}
+	if cfg.Mode == "" {
+		cfg.Mode = launch.DefaultMode
+	}
+	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}, modes: map[string]string{}, slots: map[int]bool{}}
 	m.rec = &Recorder{m: m}
 	return m
 }

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -101,5 +104,36 @@ func TestBalanceOf(t *testing.T) {
 	}
 	if _, err := balanceOf(ctx, "http://127.0.0.1:1", "0x0"); err == nil {
 		t.Error("no node: no error")
+	}
+}
+
+// TestContext: an owner starts in the host's mode, switches its own mode
+// (not another owner's) with SetContext, and is refused with
+// MM_CONTEXT_SWITCH_BLOCKED while its session runs; ContextInfo says so.
+func TestContext(t *testing.T) {
+	m := NewManager(Config{Prefix: "mm", Mode: "e2e"}, plugins.New(plugins.Config{}, nil), nil, hclog.NewNullLogger())
+	a := tools.WithOwner(context.Background(), "agent-a")
+	b := tools.WithOwner(context.Background(), "agent-b")
+	info := m.ContextInfo(a)
+	if info["currentContext"] != "e2e" || info["hasActiveSession"] != false || info["sessionId"] != nil || info["canSwitchContext"] != true {
+		t.Fatalf("info %v", info)
+	}
+	if _, err := m.SetContext(a, "prod"); err != nil {
+		t.Fatal(err)
+	}
+	if m.Mode(a) != "prod" || m.Mode(b) != "e2e" {
+		t.Fatalf("modes a %q b %q", m.Mode(a), m.Mode(b))
+	}
+	if _, err := m.SetContext(a, "staging"); code(err) != sdk.CodeInvalidConfig {
+		t.Fatalf("unknown mode: %v", err)
+	}
+	m.add(t, "agent-a", "mm-a")
+	_, err := m.SetContext(a, "e2e")
+	if code(err) != sdk.CodeContextSwitchBlocked || !strings.Contains(err.Error(), "mm_cleanup") {
+		t.Fatalf("switch while a session runs: %v", err)
+	}
+	info = m.ContextInfo(a)
+	if info["currentContext"] != "prod" || info["hasActiveSession"] != true || info["sessionId"] != "mm-a" || info["canSwitchContext"] != false {
+		t.Fatalf("info with a session %v", info)
 	}
 }

@@ -24,6 +24,9 @@ type Session struct {
 	Refs *discovery.RefMap
 	// Parts is what the launch started (chain, fixture, contracts, browser).
 	Parts *launch.Parts
+	// Mode is the environment mode it was launched in (launch.ModeE2E,
+	// launch.ModeProd).
+	Mode string
 
 	// owner is the owner (tools.Owner) whose calls act on the session.
 	owner string

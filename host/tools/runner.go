@@ -66,6 +66,7 @@ type Runner struct {
 	log      hclog.Logger
 	locksMu  sync.Mutex
 	locks    map[string]chan struct{} // the session lock of each owner: held while it holds a value
+	holders  map[string]*holder       // by owner: the Exclusive call holding its lock (busy.go)
 	tools    map[string]*entry
 	order    []string
 	observer Observer
@@ -87,7 +88,7 @@ func NewRunner(log hclog.Logger) *Runner {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Runner{log: log, tools: map[string]*entry{}, locks: map[string]chan struct{}{}, after: map[string]chan struct{}{}}
+	return &Runner{log: log, tools: map[string]*entry{}, locks: map[string]chan struct{}{}, holders: map[string]*holder{}, after: map[string]chan struct{}{}}
 }
 
 // SetObserver sets the observer; nil disables observations.
@@ -200,6 +201,9 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	select {
 	case lock <- struct{}{}:
 	default:
+		if err := r.busy(ctx, req.Tool); err != nil {
+			return r.finish(ctx, start, nil, nil, err)
+		}
 		r.log.Trace("waiting for the session lock", "tool", req.Tool)
 		select {
 		case lock <- struct{}{}:
@@ -213,7 +217,11 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 		<-lock
 		return r.finish(ctx, start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
 	}
+	if r.exclusive(req.Tool) {
+		req.Progress = r.hold(ctx, req)
+	}
 	out, record := r.run(ctx, req)
+	r.unhold(ctx)
 	if record == nil {
 		<-lock
 		return out

@@ -47,6 +47,11 @@ type Tool struct {
 	// NoSession marks a tool that touches no session (the knowledge
 	// tools, plugin tools): it runs without waiting for the session lock.
 	NoSession bool
+	// Exclusive marks a call that may hold the session for minutes
+	// (mm_launch): a call of the same owner that arrives while it runs
+	// answers MM_LAUNCH_IN_PROGRESS at once, with what it is doing,
+	// instead of queueing behind it.
+	Exclusive bool
 	// HoldBack names a string argument that may be a secret (typed text).
 	// The record withholds it, with textRedacted and its length, from the
 	// moment the call arrives (even when it fails validation) unless the
