@@ -177,11 +177,13 @@ func startWatch(log hclog.Logger, workspace, dir string, argv []string, s Settin
 	now := time.Now()
 	w.building, w.begun, w.activity = true, now, now // the initial build
 	log.Info("watch started", "cmd", w.line, "pid", cmd.Process.Pid)
-	go w.read(pr)
+	read := make(chan struct{})
+	go func() { w.read(pr); close(read) }()
 	go func() {
 		err := cmd.Wait()
 		proc.KillGroup(cmd) // stray grandchildren
 		_ = pw.Close()
+		<-read // the last lines belong to the exit's answer
 		w.exited(err)
 		close(w.done)
 	}()
