@@ -61,14 +61,16 @@ func (s *Session) Reload(ctx context.Context, o ReloadOptions) (ReloadResult, er
 		back = home.URL
 	}
 	res := ReloadResult{Reopened: back}
-	old := s.tabs.workersOf(s.extID)
-	if err := s.triggerReload(ctx); err != nil {
+	if err := s.ensureDevMode(ctx); err != nil {
+		s.log.Warn("developer mode not switched on: the reload may disable the extension", "error", err)
+	}
+	old := s.liveWorkers(ctx)
+	if err := s.triggerReload(ctx, old); err != nil {
 		return res, s.reloadFailed(ctx, start, "the extension could not be asked to reload: "+err.Error())
 	}
-	worker := s.awaitNewWorker(ctx, old)
-	if worker {
-		s.listenWorkers(ctx)
-	}
+	fresh := s.awaitNewWorkers(ctx, old)
+	worker := len(fresh) > 0
+	s.listenTo(ctx, fresh)
 
 	page, err := s.reopen(ctx, back)
 	if err != nil {
@@ -119,11 +121,27 @@ func noWorker(worker bool) string {
 	return " (no service worker of the reloaded extension appeared: did its background script fail?)"
 }
 
-// triggerReload evaluates chrome.runtime.reload() in the extension's
-// service worker, else in one of its pages' main world.
-func (s *Session) triggerReload(ctx context.Context) error {
+// liveWorkers lists the extension's service workers as Chrome has them now
+// (the tracker may still hold a worker of the unloaded extension).
+func (s *Session) liveWorkers(ctx context.Context) []proto.TargetTargetID {
+	res, err := proto.TargetGetTargets{}.Call(s.browser.Context(ctx))
+	if err != nil {
+		return nil
+	}
+	var ids []proto.TargetTargetID
+	for _, ti := range res.TargetInfos {
+		if ti.Type == proto.TargetTargetInfoTypeServiceWorker && extensionIDFromURL(ti.URL) == s.extID {
+			ids = append(ids, ti.TargetID)
+		}
+	}
+	return ids
+}
+
+// triggerReload evaluates chrome.runtime.reload() in one of the
+// extension's service workers, else in one of its pages' main world.
+func (s *Session) triggerReload(ctx context.Context, workers []proto.TargetTargetID) error {
 	var errs []string
-	for _, id := range s.tabs.workersOf(s.extID) {
+	for _, id := range workers {
 		a, err := proto.TargetAttachToTarget{TargetID: id, Flatten: true}.Call(s.browser.Context(ctx))
 		if err != nil {
 			errs = append(errs, err.Error())
@@ -162,20 +180,21 @@ func (s *Session) triggerReload(ctx context.Context) error {
 	return fmt.Errorf("%s", strings.Join(errs, "; "))
 }
 
-// awaitNewWorker waits (within ctx) for a service worker of the extension
-// that is not one of old, and reports whether one came.
-func (s *Session) awaitNewWorker(ctx context.Context, old []proto.TargetTargetID) bool {
+// awaitNewWorkers waits (within ctx) for service workers of the extension
+// that are not in old, and returns them (none when none came).
+func (s *Session) awaitNewWorkers(ctx context.Context, old []proto.TargetTargetID) []proto.TargetTargetID {
 	for {
-		changed := s.tabs.wait()
-		for _, id := range s.tabs.workersOf(s.extID) {
+		var fresh []proto.TargetTargetID
+		for _, id := range s.liveWorkers(ctx) {
 			if !slices.Contains(old, id) {
-				return true
+				fresh = append(fresh, id)
 			}
 		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return false
+		if len(fresh) > 0 {
+			return fresh
+		}
+		if err := sleepCtx(ctx, 2*pollInterval); err != nil {
+			return nil
 		}
 	}
 }
