@@ -43,11 +43,11 @@ func (g *reg) watchTools() {
 		}
 		out := map[string]any{"rebuild": r, "buildMs": r.DurationMs, "buildId": r.BuildID, "reloaded": false}
 		s, _ := g.Sessions.Active(ctx)
-		st, err := w.StartWatch(ctx) // its state and output directory; idempotent
+		dir, err := g.Plugins.Builder().ExtensionPath(ctx) // where the watcher builds
 		if err != nil {
 			return nil, err
 		}
-		reload := session.RunsOn(s, st.ExtensionPath)
+		reload := session.RunsOn(s, dir)
 		if in.Reload != nil {
 			reload = *in.Reload
 		}
