@@ -103,3 +103,24 @@ func toPBMockStatus(s MockServerStatus) *pb.MockServerStatus {
 func fromPBMockStatus(s *pb.MockServerStatus) MockServerStatus {
 	return MockServerStatus{Running: s.GetRunning(), Address: s.GetAddress(), Port: int(s.GetPort()), SPKIHash: s.GetSpkiHash()}
 }
+
+func toPBWatchStatus(s WatchStatus) *pb.WatchStatus {
+	out := &pb.WatchStatus{Running: s.Running, State: s.State, Command: s.Command, Pid: int32(s.Pid),
+		ExtensionPath: s.ExtensionPath, Rebuilds: s.Rebuilds, Error: s.Error}
+	if r := s.Last; r != nil {
+		out.Last = &pb.Rebuild{Seq: r.Seq, DurationMs: r.DurationMs, FinishedAt: r.FinishedAt, By: r.By, BuildId: r.BuildID}
+	}
+	return out
+}
+
+func fromPBWatchStatus(s *pb.WatchStatus) WatchStatus {
+	out := WatchStatus{Running: s.GetRunning(), State: s.GetState(), Command: s.GetCommand(), Pid: int(s.GetPid()),
+		ExtensionPath: s.GetExtensionPath(), Rebuilds: s.GetRebuilds(), Error: s.GetError()}
+	if r := s.GetLast(); r != nil {
+		out.Last = &Rebuild{Seq: r.Seq, DurationMs: r.DurationMs, FinishedAt: r.FinishedAt, By: r.By, BuildID: r.BuildId}
+	}
+	if out.State == "" {
+		out.State = WatchStopped
+	}
+	return out
+}

@@ -31,6 +31,9 @@ const (
 	CodeChainNotRunning       = "MM_CHAIN_NOT_RUNNING"
 	CodeContractDeployFailed  = "MM_SEED_FAILED"
 	CodeKnowledgeError        = "MM_KNOWLEDGE_ERROR"
+	// The extension came back from an in-place reload broken: an error
+	// page, a crashed service worker, a screen that never settled.
+	CodeReloadFailed = "MM_RELOAD_FAILED"
 	// A part of a running session died: Chrome, the chain (Anvil or its
 	// plugin), the fixture server.
 	CodeBrowserClosed = "MM_BROWSER_CLOSED"

@@ -56,6 +56,9 @@ func Capabilities(impl Plugin) []Capability {
 	var caps []Capability
 	if _, ok := impl.(Builder); ok {
 		caps = append(caps, CapBuild)
+		if _, ok := impl.(Watcher); ok {
+			caps = append(caps, CapBuildWatch)
+		}
 	}
 	if _, ok := impl.(Chain); ok {
 		caps = append(caps, CapChain)

@@ -16,7 +16,9 @@ type Capability string
 
 // The capabilities of spec 001.
 const (
-	CapBuild           Capability = "build"
+	CapBuild Capability = "build"
+	// CapBuildWatch is the Build capability's watch lifecycle (Watcher).
+	CapBuildWatch      Capability = "buildWatch"
 	CapChain           Capability = "chain"
 	CapFixture         Capability = "fixture"
 	CapContractSeeding Capability = "contractSeeding"
@@ -49,7 +51,7 @@ type Config struct {
 }
 
 // Plugin is the one interface every plugin implements. Everything else is
-// optional and found by type assertion: Builder, Chain, Fixture,
+// optional and found by type assertion: Builder, Watcher, Chain, Fixture,
 // ContractSeeder, MockServer, StateSnapshotter, ToolProvider.
 type Plugin interface {
 	// Info names the plugin.

@@ -202,6 +202,44 @@ func (b buildClient) ExtensionPath(ctx context.Context) (string, error) {
 	return r.Path, fromPBError(r.Error)
 }
 
+// Watcher returns the plugin's watch lifecycle (the Build service's watch
+// calls).
+func (c *PluginConn) Watcher() Watcher { return watchClient{c.build} }
+
+type watchClient struct{ c pb.BuildClient }
+
+func (w watchClient) StartWatch(ctx context.Context) (WatchStatus, error) {
+	r, err := w.c.StartWatch(ctx, &pb.Empty{})
+	if err != nil {
+		return WatchStatus{}, err
+	}
+	return fromPBWatchStatus(r.Status), fromPBError(r.Error)
+}
+
+func (w watchClient) StopWatch(ctx context.Context) (WatchStatus, error) {
+	r, err := w.c.StopWatch(ctx, &pb.Empty{})
+	if err != nil {
+		return WatchStatus{}, err
+	}
+	return fromPBWatchStatus(r.Status), fromPBError(r.Error)
+}
+
+func (w watchClient) WaitReady(ctx context.Context, timeoutMs int64, ev Events) (Rebuild, error) {
+	s, err := w.c.WaitReady(ctx, &pb.WaitReadyRequest{TimeoutMs: timeoutMs})
+	if err != nil {
+		return Rebuild{}, err
+	}
+	raw, err := recvResult(s, ev)
+	if err != nil {
+		return Rebuild{}, err
+	}
+	var r Rebuild
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return Rebuild{}, fmt.Errorf("decode rebuild: %w", err)
+	}
+	return r, nil
+}
+
 type chainClient struct{ c pb.ChainClient }
 
 func (c chainClient) Start(ctx context.Context, o ChainOptions) (ChainStatus, error) {
@@ -393,6 +431,7 @@ func (m mockClient) Status(ctx context.Context) (MockServerStatus, error) {
 // Interface guards.
 var (
 	_ Builder        = buildClient{}
+	_ Watcher        = watchClient{}
 	_ Chain          = chainClient{}
 	_ ContractSeeder = contractsClient{}
 	_ Fixture        = fixtureClient{}

@@ -121,6 +121,45 @@ func (s *buildServer) ExtensionPath(ctx context.Context, _ *pb.Empty) (*pb.PathR
 	return &pb.PathResponse{Path: p, Error: e}, err
 }
 
+// watcher is the Build service's watch half: impl's Watcher, or an
+// MM_CAPABILITY_MISSING answer when it has none.
+func (s *buildServer) watcher() (Watcher, error) {
+	if w, ok := s.impl.(Watcher); ok {
+		return w, nil
+	}
+	return nil, Errorf(CodeCapabilityMissing, "this build plugin has no watch lifecycle (capability %q)", CapBuildWatch)
+}
+
+func (s *buildServer) StartWatch(ctx context.Context, _ *pb.Empty) (*pb.WatchStatusResponse, error) {
+	w, err := s.watcher()
+	var st WatchStatus
+	if err == nil {
+		st, err = w.StartWatch(ctx)
+	}
+	e, err := toPBError(err)
+	return &pb.WatchStatusResponse{Status: toPBWatchStatus(st), Error: e}, err
+}
+
+func (s *buildServer) StopWatch(ctx context.Context, _ *pb.Empty) (*pb.WatchStatusResponse, error) {
+	w, err := s.watcher()
+	var st WatchStatus
+	if err == nil {
+		st, err = w.StopWatch(ctx)
+	}
+	e, err := toPBError(err)
+	return &pb.WatchStatusResponse{Status: toPBWatchStatus(st), Error: e}, err
+}
+
+func (s *buildServer) WaitReady(r *pb.WaitReadyRequest, stream pb.Build_WaitReadyServer) error {
+	ev := &streamEvents{send: stream.Send}
+	w, err := s.watcher()
+	if err != nil {
+		return ev.finish(nil, err)
+	}
+	res, err := w.WaitReady(stream.Context(), r.TimeoutMs, ev)
+	return ev.finish(res, err)
+}
+
 type chainServer struct {
 	pb.UnimplementedChainServer
 	impl Chain

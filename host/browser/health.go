@@ -216,7 +216,12 @@ func (h *health) crash(id proto.TargetTargetID, status string) {
 // listenWorkers attaches to the extension's service workers for their
 // console errors.
 func (s *Session) listenWorkers(ctx context.Context) {
-	for _, id := range s.tabs.workersOf(s.extID) {
+	s.listenTo(ctx, s.tabs.workersOf(s.extID))
+}
+
+// listenTo attaches to the given service workers for their console errors.
+func (s *Session) listenTo(ctx context.Context, workers []proto.TargetTargetID) {
+	for _, id := range workers {
 		res, err := proto.TargetAttachToTarget{TargetID: id, Flatten: true}.Call(s.browser.Context(ctx))
 		if err != nil {
 			s.log.Debug("attach to service worker", "error", err)

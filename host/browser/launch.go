@@ -127,6 +127,9 @@ func (s *Session) startChrome(ctx context.Context, extDir string) (string, error
 			return "", sdk.Errorf(sdk.CodeLaunchFailed, "create user data dir: %v", err)
 		}
 		s.ownsDir = true
+		if err := writeDevModePrefs(s.userDir); err != nil {
+			s.log.Debug("developer mode preference", "error", err)
+		}
 	}
 	headless := s.opts.Headless || (runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "")
 	s.headed = !headless

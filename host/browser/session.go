@@ -53,6 +53,9 @@ type Session struct {
 	focusSet  map[proto.TargetTargetID]bool // pages with focus emulation on
 	closeOnce sync.Once
 	closeErr  error
+
+	devModeOnce sync.Once // ensureDevMode
+	devModeErr  error
 }
 
 // ExtensionID is the wallet extension's id (the host of its

@@ -62,6 +62,7 @@ func add[In any](g *reg, base string, t tools.Tool, fn func(ctx context.Context,
 func Register(r *tools.Runner, d Deps) error {
 	g := &reg{Deps: d, r: r}
 	g.buildTool()
+	g.watchTools()
 	g.sessionTools()
 	g.discoveryTools()
 	g.textTool()

@@ -141,11 +141,15 @@ func (s *Store) enqueue(rel string) {
 		return
 	}
 	name := fmt.Sprintf("%019d-%09d-%d", time.Now().UnixNano(), ob.seq.Add(1), os.Getpid())
+	// Counted before the marker exists: the sender may send it the moment
+	// it does, and its count must never run ahead of the markers (a
+	// marker sent before it was counted left the count at 1 for good).
+	ob.queued.Add(1)
 	if err := writeAtomic(ob.dir, filepath.Join(ob.dir, name), []byte(rel)); err != nil {
+		ob.queued.Add(-1)
 		s.log.Error("cannot queue record for the shared knowledge store", "file", rel, "error", err)
 		return
 	}
-	ob.queued.Add(1)
 	select {
 	case ob.wake <- struct{}{}:
 	default:

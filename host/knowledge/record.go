@@ -62,6 +62,10 @@ type BuildInfo struct {
 	BuildType string `json:"buildType,omitempty"`
 	// ExtensionPathResolved is the absolute path of the unpacked extension.
 	ExtensionPathResolved string `json:"extensionPathResolved,omitempty"`
+	// BuildID is the content hash of the build the step ran on
+	// (sdk.BuildID); it changes with every in-place reload of a rebuilt
+	// extension.
+	BuildID string `json:"buildId,omitempty"`
 }
 
 // ToolCall is the tool block of a StepRecord.

@@ -16,6 +16,9 @@ func (m *Manager) Has(c sdk.Capability) bool { return m.ByCapability(c) != nil }
 // Builder is the build capability.
 func (m *Manager) Builder() sdk.Builder { return builder{m} }
 
+// Watcher is the build capability's watch lifecycle.
+func (m *Manager) Watcher() sdk.Watcher { return watcher{m} }
+
 // Chain is the chain capability.
 func (m *Manager) Chain() sdk.Chain { return chain{m} }
 
@@ -57,6 +60,20 @@ func (b builder) IsBuilt(ctx context.Context) (bool, error) {
 
 func (b builder) ExtensionPath(ctx context.Context) (string, error) {
 	return use(ctx, b.m, sdk.CapBuild, func(c *sdk.PluginConn) (string, error) { return c.Builder().ExtensionPath(ctx) })
+}
+
+type watcher struct{ m user }
+
+func (w watcher) StartWatch(ctx context.Context) (sdk.WatchStatus, error) {
+	return use(ctx, w.m, sdk.CapBuildWatch, func(c *sdk.PluginConn) (sdk.WatchStatus, error) { return c.Watcher().StartWatch(ctx) })
+}
+
+func (w watcher) WaitReady(ctx context.Context, timeoutMs int64, ev sdk.Events) (sdk.Rebuild, error) {
+	return use(ctx, w.m, sdk.CapBuildWatch, func(c *sdk.PluginConn) (sdk.Rebuild, error) { return c.Watcher().WaitReady(ctx, timeoutMs, ev) })
+}
+
+func (w watcher) StopWatch(ctx context.Context) (sdk.WatchStatus, error) {
+	return use(ctx, w.m, sdk.CapBuildWatch, func(c *sdk.PluginConn) (sdk.WatchStatus, error) { return c.Watcher().StopWatch(ctx) })
 }
 
 type chain struct{ m user }

@@ -164,6 +164,7 @@ func (m *Manager) ByCapability(c sdk.Capability) *Plugin {
 // installHint says what to install for a missing capability.
 var installHint = map[sdk.Capability]string{
 	sdk.CapBuild:           "mmcp-plugin-build",
+	sdk.CapBuildWatch:      "mmcp-plugin-build",
 	sdk.CapChain:           "mmcp-plugin-chain",
 	sdk.CapFixture:         "mmcp-plugin-fixture",
 	sdk.CapContractSeeding: "mmcp-plugin-contracts",

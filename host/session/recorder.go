@@ -90,7 +90,7 @@ func (r *Recorder) buildInfo(s *Session) *knowledge.BuildInfo {
 	if s == nil || s.Parts == nil {
 		return nil
 	}
-	return &knowledge.BuildInfo{BuildType: knowledge.BuildType, ExtensionPathResolved: s.Parts.Extension}
+	return &knowledge.BuildInfo{BuildType: knowledge.BuildType, ExtensionPathResolved: s.Parts.Extension, BuildID: s.BuildID()}
 }
 
 // sessionStarted writes session.json for a new session.

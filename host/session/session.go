@@ -3,6 +3,7 @@ package session
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"sync/atomic"
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host/browser"
@@ -38,7 +39,21 @@ type Session struct {
 	// chainRestarts is the chain plugin's relaunch count at launch: more
 	// later means it crashed, and took the session's Anvil with it.
 	chainRestarts int
+	// buildID is the content hash of the build the session runs
+	// (sdk.BuildID), set at launch and by every reload.
+	buildID atomic.Pointer[string]
 }
+
+// BuildID is the content hash of the build the session runs, "" while
+// unknown.
+func (s *Session) BuildID() string {
+	if p := s.buildID.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+func (s *Session) setBuildID(id string) { s.buildID.Store(&id) }
 
 func newID() string {
 	b := make([]byte, 3)

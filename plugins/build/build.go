@@ -33,6 +33,45 @@ type Settings struct {
 	ExtensionPath string `json:"extensionPath,omitempty"`
 	// TimeoutMs bounds one build; default 600000 (10 minutes).
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// WatchCommand is the watch build's command line (mm_build_watch_start),
+	// split on spaces like Command; default "yarn start:test".
+	WatchCommand string `json:"watchCommand,omitempty"`
+	// ReadyPattern is a regular expression: an output line of the watcher
+	// that matches it says a rebuild finished. The default matches
+	// MetaMask's watch output (browserify's "Bundle end:" after the first
+	// build, watchify's "<n> bytes written (<s> seconds)" after each
+	// rebuild), webpack's "compiled successfully" and gulp's "Finished '".
+	ReadyPattern string `json:"readyPattern,omitempty"`
+	// ErrorPattern is a regular expression: a matching output line says
+	// the rebuild failed (its text is the answer). The default matches a
+	// JavaScript error's first line ("SyntaxError: ..."), MetaMask's
+	// "Bundling failed!" and webpack's "ERROR in" / "compiled with N
+	// errors".
+	ErrorPattern string `json:"errorPattern,omitempty"`
+	// SettleMs is how long the watcher's output and the output directory
+	// must stay quiet after a ready or error line before the rebuild counts
+	// as finished (several bundles finish one after the other); default 250.
+	SettleMs int64 `json:"settleMs,omitempty"`
+	// QuietMs applies while no ready line was ever seen: a rebuild finished
+	// when the output directory has not changed for QuietMs after a
+	// change; default 1500.
+	QuietMs int64 `json:"quietMs,omitempty"`
+	// WaitTimeoutMs bounds mm_build_watch_wait_ready when the call gives no
+	// timeoutMs; default 300000 (a first MetaMask watch build takes
+	// minutes).
+	WaitTimeoutMs int64 `json:"waitTimeoutMs,omitempty"`
+}
+
+// defaults are the plugin's settings when the config file says nothing.
+var defaults = Settings{
+	ExtensionPath: sdk.DefaultExtensionPath,
+	TimeoutMs:     600000,
+	WatchCommand:  "yarn start:test",
+	ReadyPattern:  `Bundle end: |bytes written \(|compiled successfully|Finished '`,
+	ErrorPattern:  `^\s*(\w*Error: |ERROR in |Bundling failed)|compiled with \d+ errors?`,
+	SettleMs:      250,
+	QuietMs:       1500,
+	WaitTimeoutMs: 300000,
 }
 
 // Plugin is the build plugin.
@@ -44,6 +83,7 @@ type Plugin struct {
 	settings  Settings
 	cancel    context.CancelFunc // of the running build
 	running   *exec.Cmd          // the running build's process
+	watch     *watch             // the watch build, nil when none runs
 }
 
 // New returns the build plugin. log may be nil.
@@ -51,7 +91,7 @@ func New(log hclog.Logger) *Plugin {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Plugin{log: log, settings: Settings{ExtensionPath: sdk.DefaultExtensionPath, TimeoutMs: 600000}}
+	return &Plugin{log: log, settings: defaults}
 }
 
 // Info implements sdk.Plugin.
@@ -76,6 +116,9 @@ func (p *Plugin) Configure(_ context.Context, cfg sdk.Config) error {
 		if s.TimeoutMs > 0 {
 			p.settings.TimeoutMs = s.TimeoutMs
 		}
+		if err := p.configureWatch(s); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -84,10 +127,15 @@ func (p *Plugin) Configure(_ context.Context, cfg sdk.Config) error {
 // group before it returns, so nothing outlives a plugin that is exiting.
 func (p *Plugin) Stop(context.Context) error {
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	w := p.watch
+	p.watch = nil
 	proc.KillGroup(p.running)
 	if p.cancel != nil {
 		p.cancel()
+	}
+	p.mu.Unlock()
+	if w != nil {
+		w.stop()
 	}
 	return nil
 }
@@ -170,12 +218,24 @@ func (p *Plugin) Build(ctx context.Context, o sdk.BuildOptions, ev sdk.Events) (
 // command resolves the build command and checks its dependencies.
 func (p *Plugin) command(buildType string) ([]string, error) {
 	p.mu.Lock()
-	cmdline, workspace := p.settings.Command, p.workspace
+	cmdline := p.settings.Command
 	p.mu.Unlock()
 	if cmdline == "" {
 		cmdline = "yarn " + buildType
 	}
+	return p.resolve(cmdline)
+}
+
+// resolve splits a command line and checks its dependencies: the
+// workspace's node_modules and the program on PATH.
+func (p *Plugin) resolve(cmdline string) ([]string, error) {
+	p.mu.Lock()
+	workspace := p.workspace
+	p.mu.Unlock()
 	argv := strings.Fields(cmdline)
+	if len(argv) == 0 {
+		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "the build plugin's command is empty")
+	}
 	if _, err := os.Stat(filepath.Join(workspace, "node_modules")); err != nil {
 		return nil, sdk.Errorf(sdk.CodeDependenciesMissing, "%s has no node_modules: run `yarn install` in the workspace first", workspace)
 	}
@@ -244,4 +304,5 @@ func (p *Plugin) run(ctx context.Context, dir string, argv []string, tail *proc.
 var (
 	_ sdk.Plugin  = (*Plugin)(nil)
 	_ sdk.Builder = (*Plugin)(nil)
+	_ sdk.Watcher = (*Plugin)(nil)
 )

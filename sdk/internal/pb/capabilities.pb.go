@@ -21,6 +21,278 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+type WaitReadyRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TimeoutMs     int64                  `protobuf:"varint,1,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WaitReadyRequest) Reset() {
+	*x = WaitReadyRequest{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WaitReadyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WaitReadyRequest) ProtoMessage() {}
+
+func (x *WaitReadyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WaitReadyRequest.ProtoReflect.Descriptor instead.
+func (*WaitReadyRequest) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *WaitReadyRequest) GetTimeoutMs() int64 {
+	if x != nil {
+		return x.TimeoutMs
+	}
+	return 0
+}
+
+type Rebuild struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seq           int64                  `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	DurationMs    int64                  `protobuf:"varint,2,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	FinishedAt    string                 `protobuf:"bytes,3,opt,name=finished_at,json=finishedAt,proto3" json:"finished_at,omitempty"`
+	By            string                 `protobuf:"bytes,4,opt,name=by,proto3" json:"by,omitempty"`
+	BuildId       string                 `protobuf:"bytes,5,opt,name=build_id,json=buildId,proto3" json:"build_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Rebuild) Reset() {
+	*x = Rebuild{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Rebuild) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Rebuild) ProtoMessage() {}
+
+func (x *Rebuild) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Rebuild.ProtoReflect.Descriptor instead.
+func (*Rebuild) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Rebuild) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *Rebuild) GetDurationMs() int64 {
+	if x != nil {
+		return x.DurationMs
+	}
+	return 0
+}
+
+func (x *Rebuild) GetFinishedAt() string {
+	if x != nil {
+		return x.FinishedAt
+	}
+	return ""
+}
+
+func (x *Rebuild) GetBy() string {
+	if x != nil {
+		return x.By
+	}
+	return ""
+}
+
+func (x *Rebuild) GetBuildId() string {
+	if x != nil {
+		return x.BuildId
+	}
+	return ""
+}
+
+type WatchStatus struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Running       bool                   `protobuf:"varint,1,opt,name=running,proto3" json:"running,omitempty"`
+	State         string                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	Command       string                 `protobuf:"bytes,3,opt,name=command,proto3" json:"command,omitempty"`
+	Pid           int32                  `protobuf:"varint,4,opt,name=pid,proto3" json:"pid,omitempty"`
+	ExtensionPath string                 `protobuf:"bytes,5,opt,name=extension_path,json=extensionPath,proto3" json:"extension_path,omitempty"`
+	Rebuilds      int64                  `protobuf:"varint,6,opt,name=rebuilds,proto3" json:"rebuilds,omitempty"`
+	Last          *Rebuild               `protobuf:"bytes,7,opt,name=last,proto3" json:"last,omitempty"`
+	Error         string                 `protobuf:"bytes,8,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchStatus) Reset() {
+	*x = WatchStatus{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchStatus) ProtoMessage() {}
+
+func (x *WatchStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchStatus.ProtoReflect.Descriptor instead.
+func (*WatchStatus) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *WatchStatus) GetRunning() bool {
+	if x != nil {
+		return x.Running
+	}
+	return false
+}
+
+func (x *WatchStatus) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *WatchStatus) GetCommand() string {
+	if x != nil {
+		return x.Command
+	}
+	return ""
+}
+
+func (x *WatchStatus) GetPid() int32 {
+	if x != nil {
+		return x.Pid
+	}
+	return 0
+}
+
+func (x *WatchStatus) GetExtensionPath() string {
+	if x != nil {
+		return x.ExtensionPath
+	}
+	return ""
+}
+
+func (x *WatchStatus) GetRebuilds() int64 {
+	if x != nil {
+		return x.Rebuilds
+	}
+	return 0
+}
+
+func (x *WatchStatus) GetLast() *Rebuild {
+	if x != nil {
+		return x.Last
+	}
+	return nil
+}
+
+func (x *WatchStatus) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+type WatchStatusResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Status        *WatchStatus           `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	Error         *Error                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchStatusResponse) Reset() {
+	*x = WatchStatusResponse{}
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchStatusResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchStatusResponse) ProtoMessage() {}
+
+func (x *WatchStatusResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchStatusResponse.ProtoReflect.Descriptor instead.
+func (*WatchStatusResponse) Descriptor() ([]byte, []int) {
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *WatchStatusResponse) GetStatus() *WatchStatus {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
+func (x *WatchStatusResponse) GetError() *Error {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
 type BuildRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	BuildType     string                 `protobuf:"bytes,1,opt,name=build_type,json=buildType,proto3" json:"build_type,omitempty"`
@@ -31,7 +303,7 @@ type BuildRequest struct {
 
 func (x *BuildRequest) Reset() {
 	*x = BuildRequest{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[0]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -43,7 +315,7 @@ func (x *BuildRequest) String() string {
 func (*BuildRequest) ProtoMessage() {}
 
 func (x *BuildRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[0]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -56,7 +328,7 @@ func (x *BuildRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BuildRequest.ProtoReflect.Descriptor instead.
 func (*BuildRequest) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{0}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *BuildRequest) GetBuildType() string {
@@ -85,7 +357,7 @@ type BuildResult struct {
 
 func (x *BuildResult) Reset() {
 	*x = BuildResult{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[1]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -97,7 +369,7 @@ func (x *BuildResult) String() string {
 func (*BuildResult) ProtoMessage() {}
 
 func (x *BuildResult) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[1]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -110,7 +382,7 @@ func (x *BuildResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BuildResult.ProtoReflect.Descriptor instead.
 func (*BuildResult) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{1}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *BuildResult) GetBuildType() string {
@@ -151,7 +423,7 @@ type IsBuiltResponse struct {
 
 func (x *IsBuiltResponse) Reset() {
 	*x = IsBuiltResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[2]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -163,7 +435,7 @@ func (x *IsBuiltResponse) String() string {
 func (*IsBuiltResponse) ProtoMessage() {}
 
 func (x *IsBuiltResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[2]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -176,7 +448,7 @@ func (x *IsBuiltResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IsBuiltResponse.ProtoReflect.Descriptor instead.
 func (*IsBuiltResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{2}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *IsBuiltResponse) GetBuilt() bool {
@@ -203,7 +475,7 @@ type PathResponse struct {
 
 func (x *PathResponse) Reset() {
 	*x = PathResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[3]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -215,7 +487,7 @@ func (x *PathResponse) String() string {
 func (*PathResponse) ProtoMessage() {}
 
 func (x *PathResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[3]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -228,7 +500,7 @@ func (x *PathResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PathResponse.ProtoReflect.Descriptor instead.
 func (*PathResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{3}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *PathResponse) GetPath() string {
@@ -261,7 +533,7 @@ type ChainOptions struct {
 
 func (x *ChainOptions) Reset() {
 	*x = ChainOptions{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[4]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -273,7 +545,7 @@ func (x *ChainOptions) String() string {
 func (*ChainOptions) ProtoMessage() {}
 
 func (x *ChainOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[4]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -286,7 +558,7 @@ func (x *ChainOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChainOptions.ProtoReflect.Descriptor instead.
 func (*ChainOptions) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{4}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ChainOptions) GetPort() int32 {
@@ -359,7 +631,7 @@ type ChainStatus struct {
 
 func (x *ChainStatus) Reset() {
 	*x = ChainStatus{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[5]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -371,7 +643,7 @@ func (x *ChainStatus) String() string {
 func (*ChainStatus) ProtoMessage() {}
 
 func (x *ChainStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[5]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -384,7 +656,7 @@ func (x *ChainStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChainStatus.ProtoReflect.Descriptor instead.
 func (*ChainStatus) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{5}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ChainStatus) GetRunning() bool {
@@ -439,7 +711,7 @@ type ChainStatusResponse struct {
 
 func (x *ChainStatusResponse) Reset() {
 	*x = ChainStatusResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[6]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -451,7 +723,7 @@ func (x *ChainStatusResponse) String() string {
 func (*ChainStatusResponse) ProtoMessage() {}
 
 func (x *ChainStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[6]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -464,7 +736,7 @@ func (x *ChainStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChainStatusResponse.ProtoReflect.Descriptor instead.
 func (*ChainStatusResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{6}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ChainStatusResponse) GetStatus() *ChainStatus {
@@ -491,7 +763,7 @@ type SnapshotResponse struct {
 
 func (x *SnapshotResponse) Reset() {
 	*x = SnapshotResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[7]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -503,7 +775,7 @@ func (x *SnapshotResponse) String() string {
 func (*SnapshotResponse) ProtoMessage() {}
 
 func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[7]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -516,7 +788,7 @@ func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotResponse.ProtoReflect.Descriptor instead.
 func (*SnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{7}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SnapshotResponse) GetId() string {
@@ -542,7 +814,7 @@ type RevertRequest struct {
 
 func (x *RevertRequest) Reset() {
 	*x = RevertRequest{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[8]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -554,7 +826,7 @@ func (x *RevertRequest) String() string {
 func (*RevertRequest) ProtoMessage() {}
 
 func (x *RevertRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[8]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -567,7 +839,7 @@ func (x *RevertRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevertRequest.ProtoReflect.Descriptor instead.
 func (*RevertRequest) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{8}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *RevertRequest) GetId() string {
@@ -587,7 +859,7 @@ type SetBalanceRequest struct {
 
 func (x *SetBalanceRequest) Reset() {
 	*x = SetBalanceRequest{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[9]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -599,7 +871,7 @@ func (x *SetBalanceRequest) String() string {
 func (*SetBalanceRequest) ProtoMessage() {}
 
 func (x *SetBalanceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[9]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -612,7 +884,7 @@ func (x *SetBalanceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetBalanceRequest.ProtoReflect.Descriptor instead.
 func (*SetBalanceRequest) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{9}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *SetBalanceRequest) GetAddress() string {
@@ -638,7 +910,7 @@ type MineRequest struct {
 
 func (x *MineRequest) Reset() {
 	*x = MineRequest{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[10]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -650,7 +922,7 @@ func (x *MineRequest) String() string {
 func (*MineRequest) ProtoMessage() {}
 
 func (x *MineRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[10]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -663,7 +935,7 @@ func (x *MineRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MineRequest.ProtoReflect.Descriptor instead.
 func (*MineRequest) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{10}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *MineRequest) GetBlocks() int32 {
@@ -685,7 +957,7 @@ type DeployOptions struct {
 
 func (x *DeployOptions) Reset() {
 	*x = DeployOptions{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[11]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -697,7 +969,7 @@ func (x *DeployOptions) String() string {
 func (*DeployOptions) ProtoMessage() {}
 
 func (x *DeployOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[11]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -710,7 +982,7 @@ func (x *DeployOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeployOptions.ProtoReflect.Descriptor instead.
 func (*DeployOptions) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{11}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *DeployOptions) GetHardfork() string {
@@ -745,7 +1017,7 @@ type DeployRequest struct {
 
 func (x *DeployRequest) Reset() {
 	*x = DeployRequest{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[12]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -757,7 +1029,7 @@ func (x *DeployRequest) String() string {
 func (*DeployRequest) ProtoMessage() {}
 
 func (x *DeployRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[12]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -770,7 +1042,7 @@ func (x *DeployRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeployRequest.ProtoReflect.Descriptor instead.
 func (*DeployRequest) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{12}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *DeployRequest) GetRpcUrl() string {
@@ -808,7 +1080,7 @@ type Deployment struct {
 
 func (x *Deployment) Reset() {
 	*x = Deployment{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[13]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -820,7 +1092,7 @@ func (x *Deployment) String() string {
 func (*Deployment) ProtoMessage() {}
 
 func (x *Deployment) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[13]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -833,7 +1105,7 @@ func (x *Deployment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deployment.ProtoReflect.Descriptor instead.
 func (*Deployment) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{13}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Deployment) GetContractName() string {
@@ -888,7 +1160,7 @@ type DeployResponse struct {
 
 func (x *DeployResponse) Reset() {
 	*x = DeployResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[14]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -900,7 +1172,7 @@ func (x *DeployResponse) String() string {
 func (*DeployResponse) ProtoMessage() {}
 
 func (x *DeployResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[14]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -913,7 +1185,7 @@ func (x *DeployResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeployResponse.ProtoReflect.Descriptor instead.
 func (*DeployResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{14}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *DeployResponse) GetDeployment() *Deployment {
@@ -941,7 +1213,7 @@ type DeployManyRequest struct {
 
 func (x *DeployManyRequest) Reset() {
 	*x = DeployManyRequest{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[15]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -953,7 +1225,7 @@ func (x *DeployManyRequest) String() string {
 func (*DeployManyRequest) ProtoMessage() {}
 
 func (x *DeployManyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[15]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -966,7 +1238,7 @@ func (x *DeployManyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeployManyRequest.ProtoReflect.Descriptor instead.
 func (*DeployManyRequest) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{15}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *DeployManyRequest) GetRpcUrl() string {
@@ -1000,7 +1272,7 @@ type DeployFailure struct {
 
 func (x *DeployFailure) Reset() {
 	*x = DeployFailure{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[16]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1012,7 +1284,7 @@ func (x *DeployFailure) String() string {
 func (*DeployFailure) ProtoMessage() {}
 
 func (x *DeployFailure) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[16]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1025,7 +1297,7 @@ func (x *DeployFailure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeployFailure.ProtoReflect.Descriptor instead.
 func (*DeployFailure) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{16}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *DeployFailure) GetContractName() string {
@@ -1053,7 +1325,7 @@ type DeployManyResponse struct {
 
 func (x *DeployManyResponse) Reset() {
 	*x = DeployManyResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[17]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1065,7 +1337,7 @@ func (x *DeployManyResponse) String() string {
 func (*DeployManyResponse) ProtoMessage() {}
 
 func (x *DeployManyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[17]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1078,7 +1350,7 @@ func (x *DeployManyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeployManyResponse.ProtoReflect.Descriptor instead.
 func (*DeployManyResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{17}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *DeployManyResponse) GetDeployed() []*Deployment {
@@ -1112,7 +1384,7 @@ type DeploymentsResponse struct {
 
 func (x *DeploymentsResponse) Reset() {
 	*x = DeploymentsResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[18]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1124,7 +1396,7 @@ func (x *DeploymentsResponse) String() string {
 func (*DeploymentsResponse) ProtoMessage() {}
 
 func (x *DeploymentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[18]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1137,7 +1409,7 @@ func (x *DeploymentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeploymentsResponse.ProtoReflect.Descriptor instead.
 func (*DeploymentsResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{18}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *DeploymentsResponse) GetDeployments() []*Deployment {
@@ -1164,7 +1436,7 @@ type AvailableResponse struct {
 
 func (x *AvailableResponse) Reset() {
 	*x = AvailableResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[19]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1176,7 +1448,7 @@ func (x *AvailableResponse) String() string {
 func (*AvailableResponse) ProtoMessage() {}
 
 func (x *AvailableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[19]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1189,7 +1461,7 @@ func (x *AvailableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AvailableResponse.ProtoReflect.Descriptor instead.
 func (*AvailableResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{19}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *AvailableResponse) GetNames() []string {
@@ -1216,7 +1488,7 @@ type StateOptions struct {
 
 func (x *StateOptions) Reset() {
 	*x = StateOptions{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[20]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1228,7 +1500,7 @@ func (x *StateOptions) String() string {
 func (*StateOptions) ProtoMessage() {}
 
 func (x *StateOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[20]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1241,7 +1513,7 @@ func (x *StateOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StateOptions.ProtoReflect.Descriptor instead.
 func (*StateOptions) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{20}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *StateOptions) GetAnvilPort() int32 {
@@ -1270,7 +1542,7 @@ type FixtureStartRequest struct {
 
 func (x *FixtureStartRequest) Reset() {
 	*x = FixtureStartRequest{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[21]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1282,7 +1554,7 @@ func (x *FixtureStartRequest) String() string {
 func (*FixtureStartRequest) ProtoMessage() {}
 
 func (x *FixtureStartRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[21]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1295,7 +1567,7 @@ func (x *FixtureStartRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixtureStartRequest.ProtoReflect.Descriptor instead.
 func (*FixtureStartRequest) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{21}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *FixtureStartRequest) GetStateJson() []byte {
@@ -1335,7 +1607,7 @@ type FixtureForgetRequest struct {
 
 func (x *FixtureForgetRequest) Reset() {
 	*x = FixtureForgetRequest{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[22]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1347,7 +1619,7 @@ func (x *FixtureForgetRequest) String() string {
 func (*FixtureForgetRequest) ProtoMessage() {}
 
 func (x *FixtureForgetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[22]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1360,7 +1632,7 @@ func (x *FixtureForgetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixtureForgetRequest.ProtoReflect.Descriptor instead.
 func (*FixtureForgetRequest) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{22}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *FixtureForgetRequest) GetOrigin() string {
@@ -1382,7 +1654,7 @@ type FixtureStartResponse struct {
 
 func (x *FixtureStartResponse) Reset() {
 	*x = FixtureStartResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[23]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1394,7 +1666,7 @@ func (x *FixtureStartResponse) String() string {
 func (*FixtureStartResponse) ProtoMessage() {}
 
 func (x *FixtureStartResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[23]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1407,7 +1679,7 @@ func (x *FixtureStartResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FixtureStartResponse.ProtoReflect.Descriptor instead.
 func (*FixtureStartResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{23}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *FixtureStartResponse) GetUrl() string {
@@ -1448,7 +1720,7 @@ type ResolvePresetRequest struct {
 
 func (x *ResolvePresetRequest) Reset() {
 	*x = ResolvePresetRequest{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[24]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1460,7 +1732,7 @@ func (x *ResolvePresetRequest) String() string {
 func (*ResolvePresetRequest) ProtoMessage() {}
 
 func (x *ResolvePresetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[24]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1473,7 +1745,7 @@ func (x *ResolvePresetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolvePresetRequest.ProtoReflect.Descriptor instead.
 func (*ResolvePresetRequest) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{24}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ResolvePresetRequest) GetName() string {
@@ -1500,7 +1772,7 @@ type StateResponse struct {
 
 func (x *StateResponse) Reset() {
 	*x = StateResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1512,7 +1784,7 @@ func (x *StateResponse) String() string {
 func (*StateResponse) ProtoMessage() {}
 
 func (x *StateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[25]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1525,7 +1797,7 @@ func (x *StateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StateResponse.ProtoReflect.Descriptor instead.
 func (*StateResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{25}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *StateResponse) GetStateJson() []byte {
@@ -1555,7 +1827,7 @@ type StateProbeResponse struct {
 
 func (x *StateProbeResponse) Reset() {
 	*x = StateProbeResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1567,7 +1839,7 @@ func (x *StateProbeResponse) String() string {
 func (*StateProbeResponse) ProtoMessage() {}
 
 func (x *StateProbeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[26]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1580,7 +1852,7 @@ func (x *StateProbeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StateProbeResponse.ProtoReflect.Descriptor instead.
 func (*StateProbeResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{26}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *StateProbeResponse) GetElements() map[string]string {
@@ -1614,7 +1886,7 @@ type ElementProbe struct {
 
 func (x *ElementProbe) Reset() {
 	*x = ElementProbe{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1626,7 +1898,7 @@ func (x *ElementProbe) String() string {
 func (*ElementProbe) ProtoMessage() {}
 
 func (x *ElementProbe) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[27]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1639,7 +1911,7 @@ func (x *ElementProbe) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ElementProbe.ProtoReflect.Descriptor instead.
 func (*ElementProbe) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{27}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ElementProbe) GetPresent() bool {
@@ -1669,7 +1941,7 @@ type PageSnapshot struct {
 
 func (x *PageSnapshot) Reset() {
 	*x = PageSnapshot{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1681,7 +1953,7 @@ func (x *PageSnapshot) String() string {
 func (*PageSnapshot) ProtoMessage() {}
 
 func (x *PageSnapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[28]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1694,7 +1966,7 @@ func (x *PageSnapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PageSnapshot.ProtoReflect.Descriptor instead.
 func (*PageSnapshot) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{28}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *PageSnapshot) GetUrl() string {
@@ -1735,7 +2007,7 @@ type ScreenResponse struct {
 
 func (x *ScreenResponse) Reset() {
 	*x = ScreenResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[29]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1747,7 +2019,7 @@ func (x *ScreenResponse) String() string {
 func (*ScreenResponse) ProtoMessage() {}
 
 func (x *ScreenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[29]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1760,7 +2032,7 @@ func (x *ScreenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScreenResponse.ProtoReflect.Descriptor instead.
 func (*ScreenResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{29}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ScreenResponse) GetScreen() string {
@@ -1788,7 +2060,7 @@ type StateRequest struct {
 
 func (x *StateRequest) Reset() {
 	*x = StateRequest{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[30]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1800,7 +2072,7 @@ func (x *StateRequest) String() string {
 func (*StateRequest) ProtoMessage() {}
 
 func (x *StateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[30]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1813,7 +2085,7 @@ func (x *StateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StateRequest.ProtoReflect.Descriptor instead.
 func (*StateRequest) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{30}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *StateRequest) GetPage() *PageSnapshot {
@@ -1853,7 +2125,7 @@ type WalletStatusResponse struct {
 
 func (x *WalletStatusResponse) Reset() {
 	*x = WalletStatusResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[31]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1865,7 +2137,7 @@ func (x *WalletStatusResponse) String() string {
 func (*WalletStatusResponse) ProtoMessage() {}
 
 func (x *WalletStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[31]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1878,7 +2150,7 @@ func (x *WalletStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WalletStatusResponse.ProtoReflect.Descriptor instead.
 func (*WalletStatusResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{31}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *WalletStatusResponse) GetIsUnlocked() bool {
@@ -1939,7 +2211,7 @@ type MockServerOptions struct {
 
 func (x *MockServerOptions) Reset() {
 	*x = MockServerOptions{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[32]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1951,7 +2223,7 @@ func (x *MockServerOptions) String() string {
 func (*MockServerOptions) ProtoMessage() {}
 
 func (x *MockServerOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[32]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1964,7 +2236,7 @@ func (x *MockServerOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MockServerOptions.ProtoReflect.Descriptor instead.
 func (*MockServerOptions) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{32}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *MockServerOptions) GetPort() int32 {
@@ -1986,7 +2258,7 @@ type MockServerStatus struct {
 
 func (x *MockServerStatus) Reset() {
 	*x = MockServerStatus{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[33]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1998,7 +2270,7 @@ func (x *MockServerStatus) String() string {
 func (*MockServerStatus) ProtoMessage() {}
 
 func (x *MockServerStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[33]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2011,7 +2283,7 @@ func (x *MockServerStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MockServerStatus.ProtoReflect.Descriptor instead.
 func (*MockServerStatus) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{33}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *MockServerStatus) GetRunning() bool {
@@ -2052,7 +2324,7 @@ type MockServerStatusResponse struct {
 
 func (x *MockServerStatusResponse) Reset() {
 	*x = MockServerStatusResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[34]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2064,7 +2336,7 @@ func (x *MockServerStatusResponse) String() string {
 func (*MockServerStatusResponse) ProtoMessage() {}
 
 func (x *MockServerStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[34]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2077,7 +2349,7 @@ func (x *MockServerStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MockServerStatusResponse.ProtoReflect.Descriptor instead.
 func (*MockServerStatusResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{34}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *MockServerStatusResponse) GetStatus() *MockServerStatus {
@@ -2104,7 +2376,7 @@ type IsRunningResponse struct {
 
 func (x *IsRunningResponse) Reset() {
 	*x = IsRunningResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[35]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2116,7 +2388,7 @@ func (x *IsRunningResponse) String() string {
 func (*IsRunningResponse) ProtoMessage() {}
 
 func (x *IsRunningResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[35]
+	mi := &file_mmcp_v1_capabilities_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2129,7 +2401,7 @@ func (x *IsRunningResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IsRunningResponse.ProtoReflect.Descriptor instead.
 func (*IsRunningResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{35}
+	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *IsRunningResponse) GetRunning() bool {
@@ -2150,7 +2422,30 @@ var File_mmcp_v1_capabilities_proto protoreflect.FileDescriptor
 
 const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\n" +
-	"\x1ammcp/v1/capabilities.proto\x12\ammcp.v1\x1a\x14mmcp/v1/plugin.proto\x1a\x13mmcp/v1/tools.proto\"C\n" +
+	"\x1ammcp/v1/capabilities.proto\x12\ammcp.v1\x1a\x14mmcp/v1/plugin.proto\x1a\x13mmcp/v1/tools.proto\"1\n" +
+	"\x10WaitReadyRequest\x12\x1d\n" +
+	"\n" +
+	"timeout_ms\x18\x01 \x01(\x03R\ttimeoutMs\"\x88\x01\n" +
+	"\aRebuild\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x1f\n" +
+	"\vduration_ms\x18\x02 \x01(\x03R\n" +
+	"durationMs\x12\x1f\n" +
+	"\vfinished_at\x18\x03 \x01(\tR\n" +
+	"finishedAt\x12\x0e\n" +
+	"\x02by\x18\x04 \x01(\tR\x02by\x12\x19\n" +
+	"\bbuild_id\x18\x05 \x01(\tR\abuildId\"\xe8\x01\n" +
+	"\vWatchStatus\x12\x18\n" +
+	"\arunning\x18\x01 \x01(\bR\arunning\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\tR\x05state\x12\x18\n" +
+	"\acommand\x18\x03 \x01(\tR\acommand\x12\x10\n" +
+	"\x03pid\x18\x04 \x01(\x05R\x03pid\x12%\n" +
+	"\x0eextension_path\x18\x05 \x01(\tR\rextensionPath\x12\x1a\n" +
+	"\brebuilds\x18\x06 \x01(\x03R\brebuilds\x12$\n" +
+	"\x04last\x18\a \x01(\v2\x10.mmcp.v1.RebuildR\x04last\x12\x14\n" +
+	"\x05error\x18\b \x01(\tR\x05error\"i\n" +
+	"\x13WatchStatusResponse\x12,\n" +
+	"\x06status\x18\x01 \x01(\v2\x14.mmcp.v1.WatchStatusR\x06status\x12$\n" +
+	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"C\n" +
 	"\fBuildRequest\x12\x1d\n" +
 	"\n" +
 	"build_type\x18\x01 \x01(\tR\tbuildType\x12\x14\n" +
@@ -2318,11 +2613,15 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"S\n" +
 	"\x11IsRunningResponse\x12\x18\n" +
 	"\arunning\x18\x01 \x01(\bR\arunning\x12$\n" +
-	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error2\xa6\x01\n" +
+	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error2\xd7\x02\n" +
 	"\x05Build\x120\n" +
 	"\x05Build\x12\x15.mmcp.v1.BuildRequest\x1a\x0e.mmcp.v1.Event0\x01\x123\n" +
 	"\aIsBuilt\x12\x0e.mmcp.v1.Empty\x1a\x18.mmcp.v1.IsBuiltResponse\x126\n" +
-	"\rExtensionPath\x12\x0e.mmcp.v1.Empty\x1a\x15.mmcp.v1.PathResponse2\x86\x03\n" +
+	"\rExtensionPath\x12\x0e.mmcp.v1.Empty\x1a\x15.mmcp.v1.PathResponse\x12:\n" +
+	"\n" +
+	"StartWatch\x12\x0e.mmcp.v1.Empty\x1a\x1c.mmcp.v1.WatchStatusResponse\x128\n" +
+	"\tWaitReady\x12\x19.mmcp.v1.WaitReadyRequest\x1a\x0e.mmcp.v1.Event0\x01\x129\n" +
+	"\tStopWatch\x12\x0e.mmcp.v1.Empty\x1a\x1c.mmcp.v1.WatchStatusResponse2\x86\x03\n" +
 	"\x05Chain\x12<\n" +
 	"\x05Start\x12\x15.mmcp.v1.ChainOptions\x1a\x1c.mmcp.v1.ChainStatusResponse\x12*\n" +
 	"\x04Stop\x12\x0e.mmcp.v1.Empty\x1a\x12.mmcp.v1.ErrorOnly\x126\n" +
@@ -2369,143 +2668,156 @@ func file_mmcp_v1_capabilities_proto_rawDescGZIP() []byte {
 	return file_mmcp_v1_capabilities_proto_rawDescData
 }
 
-var file_mmcp_v1_capabilities_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_mmcp_v1_capabilities_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
 var file_mmcp_v1_capabilities_proto_goTypes = []any{
-	(*BuildRequest)(nil),             // 0: mmcp.v1.BuildRequest
-	(*BuildResult)(nil),              // 1: mmcp.v1.BuildResult
-	(*IsBuiltResponse)(nil),          // 2: mmcp.v1.IsBuiltResponse
-	(*PathResponse)(nil),             // 3: mmcp.v1.PathResponse
-	(*ChainOptions)(nil),             // 4: mmcp.v1.ChainOptions
-	(*ChainStatus)(nil),              // 5: mmcp.v1.ChainStatus
-	(*ChainStatusResponse)(nil),      // 6: mmcp.v1.ChainStatusResponse
-	(*SnapshotResponse)(nil),         // 7: mmcp.v1.SnapshotResponse
-	(*RevertRequest)(nil),            // 8: mmcp.v1.RevertRequest
-	(*SetBalanceRequest)(nil),        // 9: mmcp.v1.SetBalanceRequest
-	(*MineRequest)(nil),              // 10: mmcp.v1.MineRequest
-	(*DeployOptions)(nil),            // 11: mmcp.v1.DeployOptions
-	(*DeployRequest)(nil),            // 12: mmcp.v1.DeployRequest
-	(*Deployment)(nil),               // 13: mmcp.v1.Deployment
-	(*DeployResponse)(nil),           // 14: mmcp.v1.DeployResponse
-	(*DeployManyRequest)(nil),        // 15: mmcp.v1.DeployManyRequest
-	(*DeployFailure)(nil),            // 16: mmcp.v1.DeployFailure
-	(*DeployManyResponse)(nil),       // 17: mmcp.v1.DeployManyResponse
-	(*DeploymentsResponse)(nil),      // 18: mmcp.v1.DeploymentsResponse
-	(*AvailableResponse)(nil),        // 19: mmcp.v1.AvailableResponse
-	(*StateOptions)(nil),             // 20: mmcp.v1.StateOptions
-	(*FixtureStartRequest)(nil),      // 21: mmcp.v1.FixtureStartRequest
-	(*FixtureForgetRequest)(nil),     // 22: mmcp.v1.FixtureForgetRequest
-	(*FixtureStartResponse)(nil),     // 23: mmcp.v1.FixtureStartResponse
-	(*ResolvePresetRequest)(nil),     // 24: mmcp.v1.ResolvePresetRequest
-	(*StateResponse)(nil),            // 25: mmcp.v1.StateResponse
-	(*StateProbeResponse)(nil),       // 26: mmcp.v1.StateProbeResponse
-	(*ElementProbe)(nil),             // 27: mmcp.v1.ElementProbe
-	(*PageSnapshot)(nil),             // 28: mmcp.v1.PageSnapshot
-	(*ScreenResponse)(nil),           // 29: mmcp.v1.ScreenResponse
-	(*StateRequest)(nil),             // 30: mmcp.v1.StateRequest
-	(*WalletStatusResponse)(nil),     // 31: mmcp.v1.WalletStatusResponse
-	(*MockServerOptions)(nil),        // 32: mmcp.v1.MockServerOptions
-	(*MockServerStatus)(nil),         // 33: mmcp.v1.MockServerStatus
-	(*MockServerStatusResponse)(nil), // 34: mmcp.v1.MockServerStatusResponse
-	(*IsRunningResponse)(nil),        // 35: mmcp.v1.IsRunningResponse
-	nil,                              // 36: mmcp.v1.FixtureStartRequest.ContractsEntry
-	nil,                              // 37: mmcp.v1.StateProbeResponse.ElementsEntry
-	nil,                              // 38: mmcp.v1.PageSnapshot.ElementsEntry
-	(*Error)(nil),                    // 39: mmcp.v1.Error
-	(*Empty)(nil),                    // 40: mmcp.v1.Empty
-	(*Event)(nil),                    // 41: mmcp.v1.Event
-	(*ErrorOnly)(nil),                // 42: mmcp.v1.ErrorOnly
+	(*WaitReadyRequest)(nil),         // 0: mmcp.v1.WaitReadyRequest
+	(*Rebuild)(nil),                  // 1: mmcp.v1.Rebuild
+	(*WatchStatus)(nil),              // 2: mmcp.v1.WatchStatus
+	(*WatchStatusResponse)(nil),      // 3: mmcp.v1.WatchStatusResponse
+	(*BuildRequest)(nil),             // 4: mmcp.v1.BuildRequest
+	(*BuildResult)(nil),              // 5: mmcp.v1.BuildResult
+	(*IsBuiltResponse)(nil),          // 6: mmcp.v1.IsBuiltResponse
+	(*PathResponse)(nil),             // 7: mmcp.v1.PathResponse
+	(*ChainOptions)(nil),             // 8: mmcp.v1.ChainOptions
+	(*ChainStatus)(nil),              // 9: mmcp.v1.ChainStatus
+	(*ChainStatusResponse)(nil),      // 10: mmcp.v1.ChainStatusResponse
+	(*SnapshotResponse)(nil),         // 11: mmcp.v1.SnapshotResponse
+	(*RevertRequest)(nil),            // 12: mmcp.v1.RevertRequest
+	(*SetBalanceRequest)(nil),        // 13: mmcp.v1.SetBalanceRequest
+	(*MineRequest)(nil),              // 14: mmcp.v1.MineRequest
+	(*DeployOptions)(nil),            // 15: mmcp.v1.DeployOptions
+	(*DeployRequest)(nil),            // 16: mmcp.v1.DeployRequest
+	(*Deployment)(nil),               // 17: mmcp.v1.Deployment
+	(*DeployResponse)(nil),           // 18: mmcp.v1.DeployResponse
+	(*DeployManyRequest)(nil),        // 19: mmcp.v1.DeployManyRequest
+	(*DeployFailure)(nil),            // 20: mmcp.v1.DeployFailure
+	(*DeployManyResponse)(nil),       // 21: mmcp.v1.DeployManyResponse
+	(*DeploymentsResponse)(nil),      // 22: mmcp.v1.DeploymentsResponse
+	(*AvailableResponse)(nil),        // 23: mmcp.v1.AvailableResponse
+	(*StateOptions)(nil),             // 24: mmcp.v1.StateOptions
+	(*FixtureStartRequest)(nil),      // 25: mmcp.v1.FixtureStartRequest
+	(*FixtureForgetRequest)(nil),     // 26: mmcp.v1.FixtureForgetRequest
+	(*FixtureStartResponse)(nil),     // 27: mmcp.v1.FixtureStartResponse
+	(*ResolvePresetRequest)(nil),     // 28: mmcp.v1.ResolvePresetRequest
+	(*StateResponse)(nil),            // 29: mmcp.v1.StateResponse
+	(*StateProbeResponse)(nil),       // 30: mmcp.v1.StateProbeResponse
+	(*ElementProbe)(nil),             // 31: mmcp.v1.ElementProbe
+	(*PageSnapshot)(nil),             // 32: mmcp.v1.PageSnapshot
+	(*ScreenResponse)(nil),           // 33: mmcp.v1.ScreenResponse
+	(*StateRequest)(nil),             // 34: mmcp.v1.StateRequest
+	(*WalletStatusResponse)(nil),     // 35: mmcp.v1.WalletStatusResponse
+	(*MockServerOptions)(nil),        // 36: mmcp.v1.MockServerOptions
+	(*MockServerStatus)(nil),         // 37: mmcp.v1.MockServerStatus
+	(*MockServerStatusResponse)(nil), // 38: mmcp.v1.MockServerStatusResponse
+	(*IsRunningResponse)(nil),        // 39: mmcp.v1.IsRunningResponse
+	nil,                              // 40: mmcp.v1.FixtureStartRequest.ContractsEntry
+	nil,                              // 41: mmcp.v1.StateProbeResponse.ElementsEntry
+	nil,                              // 42: mmcp.v1.PageSnapshot.ElementsEntry
+	(*Error)(nil),                    // 43: mmcp.v1.Error
+	(*Empty)(nil),                    // 44: mmcp.v1.Empty
+	(*Event)(nil),                    // 45: mmcp.v1.Event
+	(*ErrorOnly)(nil),                // 46: mmcp.v1.ErrorOnly
 }
 var file_mmcp_v1_capabilities_proto_depIdxs = []int32{
-	39, // 0: mmcp.v1.IsBuiltResponse.error:type_name -> mmcp.v1.Error
-	39, // 1: mmcp.v1.PathResponse.error:type_name -> mmcp.v1.Error
-	5,  // 2: mmcp.v1.ChainStatusResponse.status:type_name -> mmcp.v1.ChainStatus
-	39, // 3: mmcp.v1.ChainStatusResponse.error:type_name -> mmcp.v1.Error
-	39, // 4: mmcp.v1.SnapshotResponse.error:type_name -> mmcp.v1.Error
-	11, // 5: mmcp.v1.DeployRequest.options:type_name -> mmcp.v1.DeployOptions
-	13, // 6: mmcp.v1.DeployResponse.deployment:type_name -> mmcp.v1.Deployment
-	39, // 7: mmcp.v1.DeployResponse.error:type_name -> mmcp.v1.Error
-	11, // 8: mmcp.v1.DeployManyRequest.options:type_name -> mmcp.v1.DeployOptions
-	13, // 9: mmcp.v1.DeployManyResponse.deployed:type_name -> mmcp.v1.Deployment
-	16, // 10: mmcp.v1.DeployManyResponse.failed:type_name -> mmcp.v1.DeployFailure
-	39, // 11: mmcp.v1.DeployManyResponse.error:type_name -> mmcp.v1.Error
-	13, // 12: mmcp.v1.DeploymentsResponse.deployments:type_name -> mmcp.v1.Deployment
-	39, // 13: mmcp.v1.DeploymentsResponse.error:type_name -> mmcp.v1.Error
-	39, // 14: mmcp.v1.AvailableResponse.error:type_name -> mmcp.v1.Error
-	36, // 15: mmcp.v1.FixtureStartRequest.contracts:type_name -> mmcp.v1.FixtureStartRequest.ContractsEntry
-	39, // 16: mmcp.v1.FixtureStartResponse.error:type_name -> mmcp.v1.Error
-	20, // 17: mmcp.v1.ResolvePresetRequest.options:type_name -> mmcp.v1.StateOptions
-	39, // 18: mmcp.v1.StateResponse.error:type_name -> mmcp.v1.Error
-	37, // 19: mmcp.v1.StateProbeResponse.elements:type_name -> mmcp.v1.StateProbeResponse.ElementsEntry
-	39, // 20: mmcp.v1.StateProbeResponse.error:type_name -> mmcp.v1.Error
-	38, // 21: mmcp.v1.PageSnapshot.elements:type_name -> mmcp.v1.PageSnapshot.ElementsEntry
-	39, // 22: mmcp.v1.ScreenResponse.error:type_name -> mmcp.v1.Error
-	28, // 23: mmcp.v1.StateRequest.page:type_name -> mmcp.v1.PageSnapshot
-	39, // 24: mmcp.v1.WalletStatusResponse.error:type_name -> mmcp.v1.Error
-	33, // 25: mmcp.v1.MockServerStatusResponse.status:type_name -> mmcp.v1.MockServerStatus
-	39, // 26: mmcp.v1.MockServerStatusResponse.error:type_name -> mmcp.v1.Error
-	39, // 27: mmcp.v1.IsRunningResponse.error:type_name -> mmcp.v1.Error
-	27, // 28: mmcp.v1.PageSnapshot.ElementsEntry.value:type_name -> mmcp.v1.ElementProbe
-	0,  // 29: mmcp.v1.Build.Build:input_type -> mmcp.v1.BuildRequest
-	40, // 30: mmcp.v1.Build.IsBuilt:input_type -> mmcp.v1.Empty
-	40, // 31: mmcp.v1.Build.ExtensionPath:input_type -> mmcp.v1.Empty
-	4,  // 32: mmcp.v1.Chain.Start:input_type -> mmcp.v1.ChainOptions
-	40, // 33: mmcp.v1.Chain.Stop:input_type -> mmcp.v1.Empty
-	40, // 34: mmcp.v1.Chain.Status:input_type -> mmcp.v1.Empty
-	40, // 35: mmcp.v1.Chain.Snapshot:input_type -> mmcp.v1.Empty
-	8,  // 36: mmcp.v1.Chain.Revert:input_type -> mmcp.v1.RevertRequest
-	9,  // 37: mmcp.v1.Chain.SetBalance:input_type -> mmcp.v1.SetBalanceRequest
-	10, // 38: mmcp.v1.Chain.Mine:input_type -> mmcp.v1.MineRequest
-	12, // 39: mmcp.v1.ContractSeeding.Deploy:input_type -> mmcp.v1.DeployRequest
-	15, // 40: mmcp.v1.ContractSeeding.DeployMany:input_type -> mmcp.v1.DeployManyRequest
-	40, // 41: mmcp.v1.ContractSeeding.Deployed:input_type -> mmcp.v1.Empty
-	40, // 42: mmcp.v1.ContractSeeding.Available:input_type -> mmcp.v1.Empty
-	40, // 43: mmcp.v1.ContractSeeding.Clear:input_type -> mmcp.v1.Empty
-	21, // 44: mmcp.v1.Fixture.Start:input_type -> mmcp.v1.FixtureStartRequest
-	40, // 45: mmcp.v1.Fixture.Stop:input_type -> mmcp.v1.Empty
-	20, // 46: mmcp.v1.Fixture.DefaultState:input_type -> mmcp.v1.StateOptions
-	20, // 47: mmcp.v1.Fixture.OnboardingState:input_type -> mmcp.v1.StateOptions
-	24, // 48: mmcp.v1.Fixture.ResolvePreset:input_type -> mmcp.v1.ResolvePresetRequest
-	22, // 49: mmcp.v1.Fixture.Forget:input_type -> mmcp.v1.FixtureForgetRequest
-	40, // 50: mmcp.v1.StateSnapshot.Probe:input_type -> mmcp.v1.Empty
-	28, // 51: mmcp.v1.StateSnapshot.DetectScreen:input_type -> mmcp.v1.PageSnapshot
-	30, // 52: mmcp.v1.StateSnapshot.State:input_type -> mmcp.v1.StateRequest
-	32, // 53: mmcp.v1.MockServer.Start:input_type -> mmcp.v1.MockServerOptions
-	40, // 54: mmcp.v1.MockServer.Stop:input_type -> mmcp.v1.Empty
-	40, // 55: mmcp.v1.MockServer.IsRunning:input_type -> mmcp.v1.Empty
-	40, // 56: mmcp.v1.MockServer.Status:input_type -> mmcp.v1.Empty
-	41, // 57: mmcp.v1.Build.Build:output_type -> mmcp.v1.Event
-	2,  // 58: mmcp.v1.Build.IsBuilt:output_type -> mmcp.v1.IsBuiltResponse
-	3,  // 59: mmcp.v1.Build.ExtensionPath:output_type -> mmcp.v1.PathResponse
-	6,  // 60: mmcp.v1.Chain.Start:output_type -> mmcp.v1.ChainStatusResponse
-	42, // 61: mmcp.v1.Chain.Stop:output_type -> mmcp.v1.ErrorOnly
-	6,  // 62: mmcp.v1.Chain.Status:output_type -> mmcp.v1.ChainStatusResponse
-	7,  // 63: mmcp.v1.Chain.Snapshot:output_type -> mmcp.v1.SnapshotResponse
-	42, // 64: mmcp.v1.Chain.Revert:output_type -> mmcp.v1.ErrorOnly
-	42, // 65: mmcp.v1.Chain.SetBalance:output_type -> mmcp.v1.ErrorOnly
-	42, // 66: mmcp.v1.Chain.Mine:output_type -> mmcp.v1.ErrorOnly
-	14, // 67: mmcp.v1.ContractSeeding.Deploy:output_type -> mmcp.v1.DeployResponse
-	17, // 68: mmcp.v1.ContractSeeding.DeployMany:output_type -> mmcp.v1.DeployManyResponse
-	18, // 69: mmcp.v1.ContractSeeding.Deployed:output_type -> mmcp.v1.DeploymentsResponse
-	19, // 70: mmcp.v1.ContractSeeding.Available:output_type -> mmcp.v1.AvailableResponse
-	42, // 71: mmcp.v1.ContractSeeding.Clear:output_type -> mmcp.v1.ErrorOnly
-	23, // 72: mmcp.v1.Fixture.Start:output_type -> mmcp.v1.FixtureStartResponse
-	42, // 73: mmcp.v1.Fixture.Stop:output_type -> mmcp.v1.ErrorOnly
-	25, // 74: mmcp.v1.Fixture.DefaultState:output_type -> mmcp.v1.StateResponse
-	25, // 75: mmcp.v1.Fixture.OnboardingState:output_type -> mmcp.v1.StateResponse
-	25, // 76: mmcp.v1.Fixture.ResolvePreset:output_type -> mmcp.v1.StateResponse
-	42, // 77: mmcp.v1.Fixture.Forget:output_type -> mmcp.v1.ErrorOnly
-	26, // 78: mmcp.v1.StateSnapshot.Probe:output_type -> mmcp.v1.StateProbeResponse
-	29, // 79: mmcp.v1.StateSnapshot.DetectScreen:output_type -> mmcp.v1.ScreenResponse
-	31, // 80: mmcp.v1.StateSnapshot.State:output_type -> mmcp.v1.WalletStatusResponse
-	34, // 81: mmcp.v1.MockServer.Start:output_type -> mmcp.v1.MockServerStatusResponse
-	42, // 82: mmcp.v1.MockServer.Stop:output_type -> mmcp.v1.ErrorOnly
-	35, // 83: mmcp.v1.MockServer.IsRunning:output_type -> mmcp.v1.IsRunningResponse
-	34, // 84: mmcp.v1.MockServer.Status:output_type -> mmcp.v1.MockServerStatusResponse
-	57, // [57:85] is the sub-list for method output_type
-	29, // [29:57] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	1,  // 0: mmcp.v1.WatchStatus.last:type_name -> mmcp.v1.Rebuild
+	2,  // 1: mmcp.v1.WatchStatusResponse.status:type_name -> mmcp.v1.WatchStatus
+	43, // 2: mmcp.v1.WatchStatusResponse.error:type_name -> mmcp.v1.Error
+	43, // 3: mmcp.v1.IsBuiltResponse.error:type_name -> mmcp.v1.Error
+	43, // 4: mmcp.v1.PathResponse.error:type_name -> mmcp.v1.Error
+	9,  // 5: mmcp.v1.ChainStatusResponse.status:type_name -> mmcp.v1.ChainStatus
+	43, // 6: mmcp.v1.ChainStatusResponse.error:type_name -> mmcp.v1.Error
+	43, // 7: mmcp.v1.SnapshotResponse.error:type_name -> mmcp.v1.Error
+	15, // 8: mmcp.v1.DeployRequest.options:type_name -> mmcp.v1.DeployOptions
+	17, // 9: mmcp.v1.DeployResponse.deployment:type_name -> mmcp.v1.Deployment
+	43, // 10: mmcp.v1.DeployResponse.error:type_name -> mmcp.v1.Error
+	15, // 11: mmcp.v1.DeployManyRequest.options:type_name -> mmcp.v1.DeployOptions
+	17, // 12: mmcp.v1.DeployManyResponse.deployed:type_name -> mmcp.v1.Deployment
+	20, // 13: mmcp.v1.DeployManyResponse.failed:type_name -> mmcp.v1.DeployFailure
+	43, // 14: mmcp.v1.DeployManyResponse.error:type_name -> mmcp.v1.Error
+	17, // 15: mmcp.v1.DeploymentsResponse.deployments:type_name -> mmcp.v1.Deployment
+	43, // 16: mmcp.v1.DeploymentsResponse.error:type_name -> mmcp.v1.Error
+	43, // 17: mmcp.v1.AvailableResponse.error:type_name -> mmcp.v1.Error
+	40, // 18: mmcp.v1.FixtureStartRequest.contracts:type_name -> mmcp.v1.FixtureStartRequest.ContractsEntry
+	43, // 19: mmcp.v1.FixtureStartResponse.error:type_name -> mmcp.v1.Error
+	24, // 20: mmcp.v1.ResolvePresetRequest.options:type_name -> mmcp.v1.StateOptions
+	43, // 21: mmcp.v1.StateResponse.error:type_name -> mmcp.v1.Error
+	41, // 22: mmcp.v1.StateProbeResponse.elements:type_name -> mmcp.v1.StateProbeResponse.ElementsEntry
+	43, // 23: mmcp.v1.StateProbeResponse.error:type_name -> mmcp.v1.Error
+	42, // 24: mmcp.v1.PageSnapshot.elements:type_name -> mmcp.v1.PageSnapshot.ElementsEntry
+	43, // 25: mmcp.v1.ScreenResponse.error:type_name -> mmcp.v1.Error
+	32, // 26: mmcp.v1.StateRequest.page:type_name -> mmcp.v1.PageSnapshot
+	43, // 27: mmcp.v1.WalletStatusResponse.error:type_name -> mmcp.v1.Error
+	37, // 28: mmcp.v1.MockServerStatusResponse.status:type_name -> mmcp.v1.MockServerStatus
+	43, // 29: mmcp.v1.MockServerStatusResponse.error:type_name -> mmcp.v1.Error
+	43, // 30: mmcp.v1.IsRunningResponse.error:type_name -> mmcp.v1.Error
+	31, // 31: mmcp.v1.PageSnapshot.ElementsEntry.value:type_name -> mmcp.v1.ElementProbe
+	4,  // 32: mmcp.v1.Build.Build:input_type -> mmcp.v1.BuildRequest
+	44, // 33: mmcp.v1.Build.IsBuilt:input_type -> mmcp.v1.Empty
+	44, // 34: mmcp.v1.Build.ExtensionPath:input_type -> mmcp.v1.Empty
+	44, // 35: mmcp.v1.Build.StartWatch:input_type -> mmcp.v1.Empty
+	0,  // 36: mmcp.v1.Build.WaitReady:input_type -> mmcp.v1.WaitReadyRequest
+	44, // 37: mmcp.v1.Build.StopWatch:input_type -> mmcp.v1.Empty
+	8,  // 38: mmcp.v1.Chain.Start:input_type -> mmcp.v1.ChainOptions
+	44, // 39: mmcp.v1.Chain.Stop:input_type -> mmcp.v1.Empty
+	44, // 40: mmcp.v1.Chain.Status:input_type -> mmcp.v1.Empty
+	44, // 41: mmcp.v1.Chain.Snapshot:input_type -> mmcp.v1.Empty
+	12, // 42: mmcp.v1.Chain.Revert:input_type -> mmcp.v1.RevertRequest
+	13, // 43: mmcp.v1.Chain.SetBalance:input_type -> mmcp.v1.SetBalanceRequest
+	14, // 44: mmcp.v1.Chain.Mine:input_type -> mmcp.v1.MineRequest
+	16, // 45: mmcp.v1.ContractSeeding.Deploy:input_type -> mmcp.v1.DeployRequest
+	19, // 46: mmcp.v1.ContractSeeding.DeployMany:input_type -> mmcp.v1.DeployManyRequest
+	44, // 47: mmcp.v1.ContractSeeding.Deployed:input_type -> mmcp.v1.Empty
+	44, // 48: mmcp.v1.ContractSeeding.Available:input_type -> mmcp.v1.Empty
+	44, // 49: mmcp.v1.ContractSeeding.Clear:input_type -> mmcp.v1.Empty
+	25, // 50: mmcp.v1.Fixture.Start:input_type -> mmcp.v1.FixtureStartRequest
+	44, // 51: mmcp.v1.Fixture.Stop:input_type -> mmcp.v1.Empty
+	24, // 52: mmcp.v1.Fixture.DefaultState:input_type -> mmcp.v1.StateOptions
+	24, // 53: mmcp.v1.Fixture.OnboardingState:input_type -> mmcp.v1.StateOptions
+	28, // 54: mmcp.v1.Fixture.ResolvePreset:input_type -> mmcp.v1.ResolvePresetRequest
+	26, // 55: mmcp.v1.Fixture.Forget:input_type -> mmcp.v1.FixtureForgetRequest
+	44, // 56: mmcp.v1.StateSnapshot.Probe:input_type -> mmcp.v1.Empty
+	32, // 57: mmcp.v1.StateSnapshot.DetectScreen:input_type -> mmcp.v1.PageSnapshot
+	34, // 58: mmcp.v1.StateSnapshot.State:input_type -> mmcp.v1.StateRequest
+	36, // 59: mmcp.v1.MockServer.Start:input_type -> mmcp.v1.MockServerOptions
+	44, // 60: mmcp.v1.MockServer.Stop:input_type -> mmcp.v1.Empty
+	44, // 61: mmcp.v1.MockServer.IsRunning:input_type -> mmcp.v1.Empty
+	44, // 62: mmcp.v1.MockServer.Status:input_type -> mmcp.v1.Empty
+	45, // 63: mmcp.v1.Build.Build:output_type -> mmcp.v1.Event
+	6,  // 64: mmcp.v1.Build.IsBuilt:output_type -> mmcp.v1.IsBuiltResponse
+	7,  // 65: mmcp.v1.Build.ExtensionPath:output_type -> mmcp.v1.PathResponse
+	3,  // 66: mmcp.v1.Build.StartWatch:output_type -> mmcp.v1.WatchStatusResponse
+	45, // 67: mmcp.v1.Build.WaitReady:output_type -> mmcp.v1.Event
+	3,  // 68: mmcp.v1.Build.StopWatch:output_type -> mmcp.v1.WatchStatusResponse
+	10, // 69: mmcp.v1.Chain.Start:output_type -> mmcp.v1.ChainStatusResponse
+	46, // 70: mmcp.v1.Chain.Stop:output_type -> mmcp.v1.ErrorOnly
+	10, // 71: mmcp.v1.Chain.Status:output_type -> mmcp.v1.ChainStatusResponse
+	11, // 72: mmcp.v1.Chain.Snapshot:output_type -> mmcp.v1.SnapshotResponse
+	46, // 73: mmcp.v1.Chain.Revert:output_type -> mmcp.v1.ErrorOnly
+	46, // 74: mmcp.v1.Chain.SetBalance:output_type -> mmcp.v1.ErrorOnly
+	46, // 75: mmcp.v1.Chain.Mine:output_type -> mmcp.v1.ErrorOnly
+	18, // 76: mmcp.v1.ContractSeeding.Deploy:output_type -> mmcp.v1.DeployResponse
+	21, // 77: mmcp.v1.ContractSeeding.DeployMany:output_type -> mmcp.v1.DeployManyResponse
+	22, // 78: mmcp.v1.ContractSeeding.Deployed:output_type -> mmcp.v1.DeploymentsResponse
+	23, // 79: mmcp.v1.ContractSeeding.Available:output_type -> mmcp.v1.AvailableResponse
+	46, // 80: mmcp.v1.ContractSeeding.Clear:output_type -> mmcp.v1.ErrorOnly
+	27, // 81: mmcp.v1.Fixture.Start:output_type -> mmcp.v1.FixtureStartResponse
+	46, // 82: mmcp.v1.Fixture.Stop:output_type -> mmcp.v1.ErrorOnly
+	29, // 83: mmcp.v1.Fixture.DefaultState:output_type -> mmcp.v1.StateResponse
+	29, // 84: mmcp.v1.Fixture.OnboardingState:output_type -> mmcp.v1.StateResponse
+	29, // 85: mmcp.v1.Fixture.ResolvePreset:output_type -> mmcp.v1.StateResponse
+	46, // 86: mmcp.v1.Fixture.Forget:output_type -> mmcp.v1.ErrorOnly
+	30, // 87: mmcp.v1.StateSnapshot.Probe:output_type -> mmcp.v1.StateProbeResponse
+	33, // 88: mmcp.v1.StateSnapshot.DetectScreen:output_type -> mmcp.v1.ScreenResponse
+	35, // 89: mmcp.v1.StateSnapshot.State:output_type -> mmcp.v1.WalletStatusResponse
+	38, // 90: mmcp.v1.MockServer.Start:output_type -> mmcp.v1.MockServerStatusResponse
+	46, // 91: mmcp.v1.MockServer.Stop:output_type -> mmcp.v1.ErrorOnly
+	39, // 92: mmcp.v1.MockServer.IsRunning:output_type -> mmcp.v1.IsRunningResponse
+	38, // 93: mmcp.v1.MockServer.Status:output_type -> mmcp.v1.MockServerStatusResponse
+	63, // [63:94] is the sub-list for method output_type
+	32, // [32:63] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_mmcp_v1_capabilities_proto_init() }
@@ -2515,14 +2827,14 @@ func file_mmcp_v1_capabilities_proto_init() {
 	}
 	file_mmcp_v1_plugin_proto_init()
 	file_mmcp_v1_tools_proto_init()
-	file_mmcp_v1_capabilities_proto_msgTypes[31].OneofWrappers = []any{}
+	file_mmcp_v1_capabilities_proto_msgTypes[35].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mmcp_v1_capabilities_proto_rawDesc), len(file_mmcp_v1_capabilities_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   39,
+			NumMessages:   43,
 			NumExtensions: 0,
 			NumServices:   6,
 		},

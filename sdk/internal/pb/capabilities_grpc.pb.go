@@ -22,6 +22,9 @@ const (
 	Build_Build_FullMethodName         = "/mmcp.v1.Build/Build"
 	Build_IsBuilt_FullMethodName       = "/mmcp.v1.Build/IsBuilt"
 	Build_ExtensionPath_FullMethodName = "/mmcp.v1.Build/ExtensionPath"
+	Build_StartWatch_FullMethodName    = "/mmcp.v1.Build/StartWatch"
+	Build_WaitReady_FullMethodName     = "/mmcp.v1.Build/WaitReady"
+	Build_StopWatch_FullMethodName     = "/mmcp.v1.Build/StopWatch"
 )
 
 // BuildClient is the client API for Build service.
@@ -34,6 +37,13 @@ type BuildClient interface {
 	Build(ctx context.Context, in *BuildRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Event], error)
 	IsBuilt(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*IsBuiltResponse, error)
 	ExtensionPath(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*PathResponse, error)
+	// The watch lifecycle (capability "buildWatch"): StartWatch is
+	// idempotent; WaitReady streams progress and log events while it waits,
+	// and its result's json is a Rebuild; StopWatch kills the watcher's
+	// process group.
+	StartWatch(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*WatchStatusResponse, error)
+	WaitReady(ctx context.Context, in *WaitReadyRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Event], error)
+	StopWatch(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*WatchStatusResponse, error)
 }
 
 type buildClient struct {
@@ -83,6 +93,45 @@ func (c *buildClient) ExtensionPath(ctx context.Context, in *Empty, opts ...grpc
 	return out, nil
 }
 
+func (c *buildClient) StartWatch(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*WatchStatusResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(WatchStatusResponse)
+	err := c.cc.Invoke(ctx, Build_StartWatch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *buildClient) WaitReady(ctx context.Context, in *WaitReadyRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Event], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &Build_ServiceDesc.Streams[1], Build_WaitReady_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[WaitReadyRequest, Event]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Build_WaitReadyClient = grpc.ServerStreamingClient[Event]
+
+func (c *buildClient) StopWatch(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*WatchStatusResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(WatchStatusResponse)
+	err := c.cc.Invoke(ctx, Build_StopWatch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // BuildServer is the server API for Build service.
 // All implementations must embed UnimplementedBuildServer
 // for forward compatibility.
@@ -93,6 +142,13 @@ type BuildServer interface {
 	Build(*BuildRequest, grpc.ServerStreamingServer[Event]) error
 	IsBuilt(context.Context, *Empty) (*IsBuiltResponse, error)
 	ExtensionPath(context.Context, *Empty) (*PathResponse, error)
+	// The watch lifecycle (capability "buildWatch"): StartWatch is
+	// idempotent; WaitReady streams progress and log events while it waits,
+	// and its result's json is a Rebuild; StopWatch kills the watcher's
+	// process group.
+	StartWatch(context.Context, *Empty) (*WatchStatusResponse, error)
+	WaitReady(*WaitReadyRequest, grpc.ServerStreamingServer[Event]) error
+	StopWatch(context.Context, *Empty) (*WatchStatusResponse, error)
 	mustEmbedUnimplementedBuildServer()
 }
 
@@ -111,6 +167,15 @@ func (UnimplementedBuildServer) IsBuilt(context.Context, *Empty) (*IsBuiltRespon
 }
 func (UnimplementedBuildServer) ExtensionPath(context.Context, *Empty) (*PathResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ExtensionPath not implemented")
+}
+func (UnimplementedBuildServer) StartWatch(context.Context, *Empty) (*WatchStatusResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method StartWatch not implemented")
+}
+func (UnimplementedBuildServer) WaitReady(*WaitReadyRequest, grpc.ServerStreamingServer[Event]) error {
+	return status.Error(codes.Unimplemented, "method WaitReady not implemented")
+}
+func (UnimplementedBuildServer) StopWatch(context.Context, *Empty) (*WatchStatusResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method StopWatch not implemented")
 }
 func (UnimplementedBuildServer) mustEmbedUnimplementedBuildServer() {}
 func (UnimplementedBuildServer) testEmbeddedByValue()               {}
@@ -180,6 +245,53 @@ func _Build_ExtensionPath_Handler(srv interface{}, ctx context.Context, dec func
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Build_StartWatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(Empty)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(BuildServer).StartWatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Build_StartWatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(BuildServer).StartWatch(ctx, req.(*Empty))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Build_WaitReady_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(WaitReadyRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(BuildServer).WaitReady(m, &grpc.GenericServerStream[WaitReadyRequest, Event]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type Build_WaitReadyServer = grpc.ServerStreamingServer[Event]
+
+func _Build_StopWatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(Empty)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(BuildServer).StopWatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Build_StopWatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(BuildServer).StopWatch(ctx, req.(*Empty))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Build_ServiceDesc is the grpc.ServiceDesc for Build service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -195,11 +307,24 @@ var Build_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "ExtensionPath",
 			Handler:    _Build_ExtensionPath_Handler,
 		},
+		{
+			MethodName: "StartWatch",
+			Handler:    _Build_StartWatch_Handler,
+		},
+		{
+			MethodName: "StopWatch",
+			Handler:    _Build_StopWatch_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
 			StreamName:    "Build",
 			Handler:       _Build_Build_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "WaitReady",
+			Handler:       _Build_WaitReady_Handler,
 			ServerStreams: true,
 		},
 	},
