@@ -117,6 +117,21 @@ func (m *Manager) Active(ctx context.Context) (*Session, error) {
 	return s, nil
 }
 
+// Classify implements tools.Classifier: a call that failed because its
+// session's Chrome went away under it answers MM_BROWSER_CLOSED (see
+// browser.Session.Classify), and the host log says so.
+func (m *Manager) Classify(ctx context.Context, tool string, err error) error {
+	s := m.get(ctx)
+	if s == nil || s.Browser == nil {
+		return err
+	}
+	cerr := s.Browser.Classify(err)
+	if cerr != err {
+		m.log.Error("a call failed: its session's Chrome went away", "tool", tool, "session", s.ID, "cause", err)
+	}
+	return cerr
+}
+
 // errNoPage answers a call that needs a page when the active one is gone.
 var errNoPage = sdk.Errorf(sdk.CodeNoActiveSession, "the session has no active page: switch to a tab with mm_switch_to_tab")
 
