@@ -21,7 +21,10 @@ func (g *reg) knowledgeTools() {
 		{"knowledge_last", "The last N recorded steps (scope current by default; all or {sessionId} too), compact.", k.HandleLast},
 		{"knowledge_search", "Search recorded steps of all sessions by tool, screen, testId, accessible name or label (synonyms: send/transfer, approve/confirm ...).", k.HandleSearch},
 		{"knowledge_summarize", "A recipe of one session's steps (scope current or {sessionId}).", k.HandleSummarize},
-		{"knowledge_sessions", "Recent sessions with goal, flow tags, tags and git branch, newest first.", k.HandleSessions},
+		{"knowledge_sessions", "Recent sessions with goal, flow tags, tags and git branch, newest first.", func(ctx context.Context, _ string, args json.RawMessage) (any, error) {
+			// Another client's session (serve --http) is not listed unless shared.
+			return k.HandleSessionsHiding(ctx, args, func(id string) bool { return g.Sessions.Hidden(ctx, id) })
+		}},
 	} {
 		add(g, t.base, tools.Tool{Description: t.desc, NoSession: true},
 			func(ctx context.Context, c *tools.Call, _ struct{}) (any, error) {

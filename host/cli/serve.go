@@ -41,6 +41,12 @@ const SessionHeader = "Mmcp-Session"
 // sends it to get a session of its own.
 const ClientHeader = "Mmcp-Client"
 
+// CLIClient is the ClientHeader of `mmcp call` and `mmcp replay` attached
+// to a serve: the sessions they launch are the CLI's own, and each later
+// command, a connection of its own, acts on them again (another client's
+// session only when it was launched with shared).
+const CLIClient = "mmcp-cli"
+
 // requestOwner is the owner of an HTTP request (see SessionHeader).
 func requestOwner(r *http.Request) string {
 	if c := r.Header.Get(ClientHeader); c != "" {

@@ -56,9 +56,16 @@ func (s *Store) HandleSummarize(ctx context.Context, current string, args json.R
 // HandleSessions runs mm_knowledge_sessions with arguments already
 // validated against its schema.
 func (s *Store) HandleSessions(ctx context.Context, _ string, args json.RawMessage) (any, error) {
+	return s.HandleSessionsHiding(ctx, args, nil)
+}
+
+// HandleSessionsHiding is HandleSessions leaving out the sessions hidden
+// names (nil: none).
+func (s *Store) HandleSessionsHiding(ctx context.Context, args json.RawMessage, hidden func(id string) bool) (any, error) {
 	var q SessionsQuery
 	if err := decodeArgs(args, &q); err != nil {
 		return nil, err
 	}
+	q.Hidden = hidden
 	return s.Sessions(ctx, q)
 }

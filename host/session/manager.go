@@ -57,8 +57,9 @@ type Manager struct {
 	rec       *Recorder
 
 	mu       sync.Mutex
-	sessions map[string]*Session // by owner
-	slots    map[int]bool        // the slots in use, launching sessions' too
+	sessions map[string]*Session  // by owner
+	slots    map[int]bool         // the slots in use, launching sessions' too
+	owners   map[string]ownership // every session launched in this host, by id
 
 	walletOnce sync.Once
 	walletDir  string // the unpacked embedded test wallet, when used
@@ -70,7 +71,7 @@ func NewManager(cfg Config, pl *plugins.Manager, k *knowledge.Store, log hclog.L
 	if cfg.MaxSessions <= 0 {
 		cfg.MaxSessions = DefaultMaxSessions
 	}
-	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}, slots: map[int]bool{}}
+	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}, slots: map[int]bool{}, owners: map[string]ownership{}}
 	m.rec = &Recorder{m: m}
 	return m
 }
@@ -102,6 +103,14 @@ func (m *Manager) set(ctx context.Context, s *Session) {
 	}
 	s.owner = tools.Owner(ctx)
 	m.sessions[s.owner] = s
+	m.owners[s.ID] = ownership{owner: s.owner, shared: s.shared}
+}
+
+// ownership is who launched a session and whether it is shared; it is
+// kept after the session ends, for the knowledge tools.
+type ownership struct {
+	owner  string
+	shared bool
 }
 
 // Active returns the session a call acts on, MM_NO_ACTIVE_SESSION, or
@@ -171,8 +180,8 @@ func (m *Manager) Close() {
 }
 
 // claimSlot takes the lowest free slot, or answers MM_SESSION_LIMIT when
-// MaxSessions sessions run (or launch).
-func (m *Manager) claimSlot() (int, error) {
+// MaxSessions sessions run (or launch), listing those owner may act on.
+func (m *Manager) claimSlot(owner string) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for n := 0; n < m.cfg.MaxSessions; n++ {
@@ -182,7 +191,7 @@ func (m *Manager) claimSlot() (int, error) {
 		}
 	}
 	return 0, sdk.Errorf(sdk.CodeSessionLimit, "this host already runs %d sessions, its limit: clean one up with %s, or start the host with a higher --max-sessions", m.cfg.MaxSessions, m.tool("cleanup")).
-		WithDetails(map[string]any{"maxSessions": m.cfg.MaxSessions, "sessions": m.list()})
+		WithDetails(map[string]any{"maxSessions": m.cfg.MaxSessions, "sessions": m.list(owner)})
 }
 
 // releaseSlot frees a slot whose launch failed.
