@@ -128,10 +128,22 @@ func (m *Manager) Active(ctx context.Context) (*Session, error) {
 
 // Classify implements tools.Classifier: a call that failed because its
 // session's Chrome went away under it answers MM_BROWSER_CLOSED (see
-// browser.Session.Classify), and the host log says so.
+// browser.Session.Classify), and the host log says so; a chain tool that
+// finds no chain running (MM_CHAIN_NOT_RUNNING: the plugin's word, which
+// knows no session) in a session whose chain died answers the session's
+// MM_CHAIN_DOWN, as every other tool that needs the chain does.
 func (m *Manager) Classify(ctx context.Context, tool string, err error) error {
 	s := m.get(ctx)
-	if s == nil || s.Browser == nil {
+	if s == nil {
+		return err
+	}
+	if sdk.AsError(err).Code == sdk.CodeChainNotRunning {
+		if down := m.ChainAlive(context.WithoutCancel(ctx), s); down != nil {
+			return down
+		}
+		return err
+	}
+	if s.Browser == nil {
 		return err
 	}
 	cerr := s.Browser.Classify(err)
