@@ -7,7 +7,8 @@ import (
 )
 
 // TestSpecDetails: slowMo delays each input action, mm_clipboard write
-// needs text, and calls before mm_launch leave no made-up session behind.
+// needs text, calls before mm_launch leave no made-up session behind, and
+// mm_cleanup is written as a step record.
 func TestSpecDetails(t *testing.T) {
 	h, ws := walletHost(t)
 	knowledge := filepath.Join(ws, "test-artifacts", "llm-knowledge")
@@ -50,5 +51,10 @@ func TestSpecDetails(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(knowledge, sid, "session.json")); err != nil {
 		t.Fatalf("the one session has no session.json: %v", err)
+	}
+	// mm_cleanup is the session's last step record.
+	recs := records(t, ws, sid)
+	if last := recs[len(recs)-1]; last.Tool.Name != "mm_cleanup" || !last.Outcome.OK {
+		t.Fatalf("last step record %s (ok %v), want mm_cleanup", last.Tool.Name, last.Outcome.OK)
 	}
 }

@@ -37,7 +37,7 @@ func (g *reg) sessionTools() {
 	})
 	add(g, "cleanup", tools.Tool{
 		Description: "Stop the browser and every service of the session (chain, fixture server). Always call when done.",
-		NoBatch:     true,
+		NoBatch:     true, Record: true,
 	}, func(ctx context.Context, _ *tools.Call, in struct{ SessionID string }) (any, error) {
 		return g.Sessions.Cleanup(ctx, in.SessionID), nil
 	})
