@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -41,6 +42,22 @@ func TestSpecDetails(t *testing.T) {
 	click := must(t, h.Call("mm_click", map[string]any{"selector": "#insert"}))
 	if click.Meta.DurationMs < 500 {
 		t.Errorf("a click (two input events) with slowMo 250 took %d ms", click.Meta.DurationMs)
+	}
+
+	// mm_describe_screen's screenshot: null unless asked for, then spec
+	// 000's shape with base64 null unless asked for too.
+	var desc struct{ Screenshot json.RawMessage }
+	must(t, h.Call("mm_describe_screen", map[string]any{})).Decode(t, &desc)
+	if string(desc.Screenshot) != "null" {
+		t.Fatalf("screenshot %s, want null", desc.Screenshot)
+	}
+	must(t, h.Call("mm_describe_screen", map[string]any{"includeScreenshot": true})).Decode(t, &desc)
+	var shot map[string]any
+	if err := json.Unmarshal(desc.Screenshot, &shot); err != nil || len(shot) != 4 || shot["base64"] != nil || shot["path"] == "" || shot["width"] == nil || shot["height"] == nil {
+		t.Fatalf("screenshot %s, want path, width, height and base64 null", desc.Screenshot)
+	}
+	if _, ok := shot["base64"]; !ok {
+		t.Fatalf("screenshot %s has no base64 key", desc.Screenshot)
 	}
 
 	must(t, h.Call("mm_cleanup", map[string]any{}))

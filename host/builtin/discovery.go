@@ -109,7 +109,12 @@ func (g *reg) discoveryTools() {
 			if err != nil {
 				return nil, err
 			}
-			out["screenshot"] = shot
+			// Spec 000 7.11's shape: base64 is null unless asked for.
+			var b64 any
+			if shot.Base64 != "" {
+				b64 = shot.Base64
+			}
+			out["screenshot"] = map[string]any{"path": shot.Path, "width": shot.Width, "height": shot.Height, "base64": b64}
 		}
 		if pk := g.priorKnowledge(ctx, s.ID, obs); pk != nil {
 			out["priorKnowledge"] = pk
