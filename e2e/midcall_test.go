@@ -98,9 +98,14 @@ func TestChromeKilledMidCall(t *testing.T) {
 				t.Fatalf("no way forward in %q", env.Error.Message)
 			}
 			t.Logf("%s answered MM_BROWSER_CLOSED %d ms after the kill", tc.tool, took.Milliseconds())
-			// The host's stderr may reach the test after its answer.
+			// The host's stderr may reach the test after its answer; a
+			// batch's line names the step that failed.
+			logged := tc.tool
+			if tc.record != "" {
+				logged = tc.record
+			}
 			if !eventually(2*time.Second, func() bool {
-				return strings.Contains(h.Stderr.String(), "[ERROR] mmcp: a call failed: its session's Chrome went away: tool="+tc.tool)
+				return strings.Contains(h.Stderr.String(), "[ERROR] mmcp: a call failed: its session's Chrome went away: tool="+logged)
 			}) {
 				t.Fatalf("no error line in the host log:\n%s", tail(h.Stderr.String(), 20))
 			}
