@@ -7,8 +7,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
+	"slices"
 	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -16,55 +23,60 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// RegistryHash is the content hash of a tool registry, spec 002's
-// registryHash: the first 12 hex digits of the SHA-1 of the JSON array
-// [{"inputSchema": ..., "name": ...}] sorted by name (code-unit order), with
-// object keys sorted recursively (which spec 002 leaves free), no
-// whitespace and no HTML escaping. A client in any language computes the
-// same value over tools/list as it receives it:
+// RegistryHash is the content hash of a tool registry, exactly spec 002's
+// registryHash:
 //
-//	const sortKeys = v => Array.isArray(v) ? v.map(sortKeys) : v && typeof v === 'object'
-//	  ? Object.fromEntries(Object.keys(v).sort().map(k => [k, sortKeys(v[k])])) : v;
-//	sha1(JSON.stringify(tools.map(t => sortKeys({name: t.name, inputSchema: t.inputSchema}))
-//	  .sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0))).slice(0, 12)
+//	const canonical = tools
+//	  .map(t => ({ name: t.name, inputSchema: t.inputSchema }))
+//	  .sort((a, b) => a.name.localeCompare(b.name));
+//	return createHash('sha1').update(JSON.stringify(canonical)).digest('hex').slice(0, 12);
 //
-// Each schema is hashed as received (RawInputSchema: ListToolsRaw keeps it),
-// never normalized through mcp-go's structs, which drop what they do not
-// model. Renaming a tool, changing a schema or swapping two tools all change
-// the hash.
+// over the tools as the official TypeScript SDK's client.listTools()
+// delivers them: each schema's keys in the server's order as JSON.parse
+// keeps them (integer-like keys first, ascending, then the others as
+// written), except that the SDK's Tool schema puts an inputSchema's own
+// type, properties and required first (schemaFirst); numbers and strings
+// as JSON.stringify writes them; the tools in localeCompare's order (the
+// root collation). Each schema is hashed as received (RawInputSchema:
+// ListToolsRaw keeps it), never normalized through mcp-go's structs, which
+// drop what they do not model. Renaming a tool, changing a schema or
+// swapping two tools all change the hash.
 func RegistryHash(tools []mcp.Tool) string {
 	type entry struct {
 		name   string
-		schema any
+		schema []byte // JSON.stringify of the schema; nil when absent
 	}
 	entries := make([]entry, 0, len(tools))
 	for _, t := range tools {
-		var schema any
-		if s, err := canonicalSchema(t); err == nil {
-			schema = s
-		} else {
-			schema = map[string]any{"$error": err.Error()}
+		schema, err := stringifySchema(t)
+		if err != nil {
+			schema = []byte(`{"$error":` + jsString(err.Error()) + `}`)
 		}
 		entries = append(entries, entry{t.Name, schema})
 	}
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
-	list := make([]any, len(entries))
-	for i, e := range entries {
-		// A map, so encoding/json writes the keys sorted.
-		list[i] = map[string]any{"name": e.name, "inputSchema": e.schema}
-	}
+	coll := collate.New(language.Und)
+	sort.SliceStable(entries, func(i, j int) bool { return coll.CompareString(entries[i].name, entries[j].name) < 0 })
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(list) // only plain JSON values: cannot fail
-	sum := sha1.Sum(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	buf.WriteByte('[')
+	for i, e := range entries {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString(`{"name":` + jsString(e.name))
+		if e.schema != nil {
+			buf.WriteString(`,"inputSchema":`)
+			buf.Write(e.schema)
+		}
+		buf.WriteByte('}')
+	}
+	buf.WriteByte(']')
+	sum := sha1.Sum(buf.Bytes())
 	return hex.EncodeToString(sum[:])[:12]
 }
 
-// canonicalSchema returns t's input schema as plain JSON values (maps,
-// slices, json.Number literals as received), ready to be encoded with
-// sorted keys.
-func canonicalSchema(t mcp.Tool) (any, error) {
+// stringifySchema is JSON.stringify(JSON.parse(schema)) of t's input
+// schema as received.
+func stringifySchema(t mcp.Tool) ([]byte, error) {
 	raw := t.RawInputSchema
 	if raw == nil {
 		b, err := json.Marshal(t.InputSchema)
@@ -75,11 +87,170 @@ func canonicalSchema(t mcp.Tool) (any, error) {
 	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
-	var v any
-	if err := d.Decode(&v); err != nil {
+	out, err := jsValue(d, schemaFirst)
+	if err != nil {
 		return nil, fmt.Errorf("tool %s: decode input schema: %w", t.Name, err)
 	}
-	return v, nil
+	return out, nil
+}
+
+// schemaFirst are the keys the TypeScript SDK's Tool schema (zod) puts
+// first in an inputSchema it parses, in this order; the others follow as
+// the server wrote them.
+var schemaFirst = []string{"type", "properties", "required"}
+
+// jsValue reads one JSON value from d and writes it as JSON.stringify
+// would after JSON.parse; an object's keys named in first come before its
+// other (not integer-like) keys.
+func jsValue(d *json.Decoder, first []string) ([]byte, error) {
+	tok, err := d.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch v := tok.(type) {
+	case json.Delim:
+		if v == '[' {
+			out := []byte{'['}
+			for i := 0; d.More(); i++ {
+				if i > 0 {
+					out = append(out, ',')
+				}
+				e, err := jsValue(d, nil)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, e...)
+			}
+			_, err := d.Token() // ]
+			return append(out, ']'), err
+		}
+		type member struct {
+			key string
+			val []byte
+		}
+		var members []member
+		at := map[string]int{}
+		for d.More() {
+			kt, err := d.Token()
+			if err != nil {
+				return nil, err
+			}
+			k, _ := kt.(string)
+			val, err := jsValue(d, nil)
+			if err != nil {
+				return nil, err
+			}
+			if i, dup := at[k]; dup {
+				members[i].val = val // JSON.parse: the last value, the first place
+				continue
+			}
+			at[k] = len(members)
+			members = append(members, member{k, val})
+		}
+		if _, err := d.Token(); err != nil { // }
+			return nil, err
+		}
+		// A JS object lists its integer-like keys first, ascending; then
+		// the keys of first, then the others as written.
+		rank := func(k string) (int, uint64) {
+			if n, ok := arrayIndex(k); ok {
+				return 0, n
+			}
+			if i := slices.Index(first, k); i >= 0 {
+				return 1, uint64(i)
+			}
+			return 2, 0
+		}
+		sort.SliceStable(members, func(i, j int) bool {
+			ri, ni := rank(members[i].key)
+			rj, nj := rank(members[j].key)
+			return ri < rj || ri == rj && ni < nj
+		})
+		out := []byte{'{'}
+		for i, m := range members {
+			if i > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, jsString(m.key)...)
+			out = append(out, ':')
+			out = append(out, m.val...)
+		}
+		return append(out, '}'), nil
+	case string:
+		return []byte(jsString(v)), nil
+	case json.Number:
+		f, err := v.Float64()
+		if err != nil {
+			return nil, err
+		}
+		return []byte(jsNumber(f)), nil
+	case bool:
+		return []byte(strconv.FormatBool(v)), nil
+	default: // nil
+		return []byte("null"), nil
+	}
+}
+
+// arrayIndex reports whether k is an array index (a canonical integer
+// below 2^32-1), which a JS object orders before its other keys.
+func arrayIndex(k string) (uint64, bool) {
+	if k == "" || len(k) > 1 && k[0] == '0' {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(k, 10, 64)
+	return n, err == nil && n < 1<<32-1
+}
+
+// jsString is JSON.stringify of a string: only the quote, the backslash
+// and control characters are escaped.
+func jsString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			if r < 0x20 {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// jsNumber is JSON.stringify of a number (Number.prototype.toString):
+// the shortest form that reads back, in exponent form below 1e-6 and from
+// 1e21 on.
+func jsNumber(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "null"
+	}
+	if f == 0 {
+		return "0"
+	}
+	if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64) // 1e-07, 1.5e+21
+	mant, exp, _ := strings.Cut(s, "e")
+	sign, digits := exp[:1], strings.TrimLeft(exp[1:], "0")
+	return mant + "e" + sign + digits
 }
 
 // ListToolsRaw lists c's tools (every page) keeping each input schema as

@@ -9,6 +9,7 @@ import (
 
 func hashFixture() []mcp.Tool {
 	return []mcp.Tool{
+		// A struct schema is hashed as mcp-go encodes it (keys sorted).
 		{Name: "b.tool", InputSchema: mcp.ToolInputSchema{
 			Type: "object",
 			Properties: map[string]any{
@@ -17,31 +18,32 @@ func hashFixture() []mcp.Tool {
 			},
 			Required: []string{"z"},
 		}},
-		{Name: "a_tool", RawInputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"number","enum":[1.5,2]}},"additionalProperties":false}`)},
+		{Name: "a_tool", RawInputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"number","enum":[1.5,2.0,1e21,1E-7,-0.000001]}},"additionalProperties":false}`)},
 		{Name: "a.tool", InputSchema: mcp.ToolInputSchema{Type: "object"}},
+		// Keys in the server's order, integer-like ones first (as
+		// JSON.parse orders them), a repeated key, JSON.stringify's escapes.
+		{Name: "B_tool", RawInputSchema: json.RawMessage(`{"additionalProperties":false,"type":"object","properties":{"10":{"type":"string"},"2":{"type":"string"},"02":{},"k":{"description":"line\u2028sep \"q\" \\ \t \u0001 é"}},"x":1,"x":2,"7":"seven"}`)},
 	}
 }
 
+// TestRegistryHash: spec 002's registryHash, computed with node (v20) over
+// the same tools/list JSON as the official TypeScript SDK (1.32) parses it:
+//
+//	const { tools } = ListToolsResultSchema.parse(JSON.parse(tools_list_result));
+//	const canonical = tools.map(t => ({ name: t.name, inputSchema: t.inputSchema }))
+//	  .sort((a, b) => a.name.localeCompare(b.name));
+//	crypto.createHash('sha1').update(JSON.stringify(canonical)).digest('hex').slice(0, 12)
+//
+// (for a struct schema, the JSON is what mcp-go encodes).
 func TestRegistryHash(t *testing.T) {
 	t.Parallel()
-	// Computed independently with node (v18+), once:
-	//   const sortKeys = v => Array.isArray(v) ? v.map(sortKeys)
-	//     : (v && typeof v === 'object') ? Object.fromEntries(Object.keys(v).sort().map(k => [k, sortKeys(v[k])])) : v;
-	//   const tools = [
-	//     {name:'b.tool', inputSchema:{type:'object', properties:{z:{type:'string',description:'<b>&'}, a:{type:'integer',minimum:1}}, required:['z']}},
-	//     {name:'a_tool', inputSchema:{type:'object', properties:{x:{type:'number',enum:[1.5,2]}}, additionalProperties:false}},
-	//     {name:'a.tool', inputSchema:{type:'object', properties:{}, required:[]}}];
-	//   const canon = tools.map(t => ({name:t.name, inputSchema:t.inputSchema})).sort((a,b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-	//   crypto.createHash('sha1').update(JSON.stringify(sortKeys(canon))).digest('hex').slice(0,12)
-	// (a raw schema is hashed as written; mcp-go's struct always encodes
-	// "properties" and "required", hence the empty ones of a.tool.)
-	const want = "ab9488a1d813"
+	const want = "aab811de323c"
 	tools := hashFixture()
 	if got := RegistryHash(tools); got != want {
 		t.Fatalf("RegistryHash = %s, want %s", got, want)
 	}
 	// Order of the tools does not matter.
-	rev := []mcp.Tool{tools[2], tools[0], tools[1]}
+	rev := []mcp.Tool{tools[3], tools[2], tools[0], tools[1]}
 	if got := RegistryHash(rev); got != want {
 		t.Fatalf("RegistryHash(reordered) = %s, want %s", got, want)
 	}

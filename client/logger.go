@@ -17,6 +17,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mmcp-dev/mmcp/internal/redact"
 )
 
 // Logger defaults.
@@ -186,7 +188,14 @@ func (l *Logger) result(seq int64, name string, res *mcp.CallToolResult, secrets
 	for _, c := range res.Content {
 		if t, ok := asText(c); ok {
 			texts++
-			parts = append(parts, l.text(seq, name, texts, l.scrub(t.Text, secrets)))
+			text := t.Text
+			if !l.opts.LogSecrets {
+				// A clipboard read answers what was pasted: withheld.
+				var read []string
+				text, read = redact.ReadBack(name, text)
+				secrets = append(secrets, read...)
+			}
+			parts = append(parts, l.text(seq, name, texts, l.scrub(text, secrets)))
 			continue
 		}
 		if img, ok := asImage(c); ok {

@@ -6,6 +6,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 func TestLogLineFormat(t *testing.T) {
@@ -218,5 +221,28 @@ func TestLogContinuesSeq(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Join(dir, "side")); len(entries) != 4 {
 		t.Fatalf("%d sidecars, want 4", len(entries))
+	}
+}
+
+// TestLogWithholdsClipboardReadBack: the text a clipboard read answers is
+// what was written (withheld then) or pasted: the log keeps its length
+// only, in one `mmcp call` as in the next.
+func TestLogWithholdsClipboardReadBack(t *testing.T) {
+	t.Parallel()
+	const secret = "spread raise short crane"
+	var buf strings.Builder
+	l := NewLogger(LoggerOptions{Writer: &buf})
+	env := `{"ok":true,"result":{"action":"read","success":true,"text":"` + secret + `"},"meta":{"timestamp":"t"}}`
+	res := &mcp.CallToolResult{Content: []mcp.Content{mcp.TextContent{Type: "text", Text: env}}}
+	args := map[string]any{"action": "read"}
+	l.After(1, "mm_clipboard", args, time.Millisecond, res, nil)
+	if strings.Contains(buf.String(), secret) || !strings.Contains(buf.String(), "[redacted 24 chars]") {
+		t.Fatalf("clipboard read logged:\n%s", buf.String())
+	}
+	// Another tool's text is its own.
+	buf.Reset()
+	l.After(2, "mm_get_state", args, time.Millisecond, res, nil)
+	if !strings.Contains(buf.String(), secret) {
+		t.Fatalf("a non-clipboard result was withheld:\n%s", buf.String())
 	}
 }

@@ -48,6 +48,14 @@ func TestRequestBounds(t *testing.T) {
 		t.Fatalf("nested input: %v", env)
 	}
 
+	// 20,000 levels (120 KB, under the size limit) in a batch: answered
+	// with its id, not a parse error with a null id.
+	deep := strings.Repeat(`{"a":`, 20000) + `1` + strings.Repeat(`}`, 20000)
+	h.Send(`{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"mm_run_steps","arguments":{"steps":` + deep + `}}}`)
+	if env := h.Envelope(19); code(env) != "MM_INVALID_INPUT" {
+		t.Fatalf("deeply nested input: %v", env)
+	}
+
 	// 300 MB in one line, written in chunks; the id comes last.
 	if _, err := io.WriteString(h.stdin, `{"method":"tools/call","params":{"name":"mm_click","arguments":{"a11yRef":"e`); err != nil {
 		t.Fatal(err)

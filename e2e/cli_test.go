@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -114,12 +115,19 @@ func (p *serveProc) connect(t testing.TB) *client.Handle { return p.connectAs(t,
 // wallet session of its own.
 func (p *serveProc) connectAs(t testing.TB, name string) *client.Handle {
 	t.Helper()
+	if name == "" {
+		return p.connectWith(t, nil)
+	}
+	return p.connectWith(t, map[string]string{"Mmcp-Client": name})
+}
+
+// connectWith opens a client handle on the serve sending headers on each
+// request.
+func (p *serveProc) connectWith(t testing.TB, headers map[string]string) *client.Handle {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	opts := client.Options{URL: p.State.URL, Token: p.State.Token, Log: client.LoggerOptions{Writer: testWriter{t}}}
-	if name != "" {
-		opts.Headers = map[string]string{"Mmcp-Client": name}
-	}
+	opts := client.Options{URL: p.State.URL, Token: p.State.Token, Log: client.LoggerOptions{Writer: testWriter{t}}, Headers: headers}
 	h, err := client.Connect(ctx, opts)
 	if err != nil {
 		t.Fatalf("connect to serve: %v", err)
@@ -216,10 +224,15 @@ func launchArgs(t testing.TB) map[string]any {
 	return withFreePorts(t, map[string]any{"stateMode": "default"})
 }
 
-// handleLaunch launches a default session through h.
-func handleLaunch(t testing.TB, h *client.Handle) {
+// handleLaunch launches a default session through h, with extra
+// arguments merged in.
+func handleLaunch(t testing.TB, h *client.Handle, extra ...map[string]any) {
 	t.Helper()
-	if _, err := h.CallEnvelope(context.Background(), "mm_launch", launchArgs(t)); err != nil {
+	args := launchArgs(t)
+	for _, e := range extra {
+		maps.Copy(args, e)
+	}
+	if _, err := h.CallEnvelope(context.Background(), "mm_launch", args); err != nil {
 		t.Fatalf("launch: %v", err)
 	}
 }
@@ -290,8 +303,8 @@ func TestCLISpawn(t *testing.T) {
 	})
 }
 
-// TestCLIServeHTTP: one client launches over HTTP, `mmcp call` (another
-// process) attaches and sees the same session; the server refuses
+// TestCLIServeHTTP: one client launches a shared session over HTTP, `mmcp
+// call` (another process) attaches and sees the same session; the server refuses
 // requests without the token, from foreign origins and with a bad Host;
 // a second serve refuses; stopping the serve leaves nothing behind.
 func TestCLIServeHTTP(t *testing.T) {
@@ -301,7 +314,7 @@ func TestCLIServeHTTP(t *testing.T) {
 		t.Fatalf("serve.json mode: %v %v", st.Mode(), err)
 	}
 	h := p.connect(t)
-	handleLaunch(t, h)
+	handleLaunch(t, h, map[string]any{"shared": true})
 
 	r := mmcpCLI(t, ws, "call", "mm_get_state", "{}")
 	env := envelopeOf(t, r)

@@ -120,6 +120,13 @@ func TestSessionHealth(t *testing.T) {
 				}
 				env = h.Call("mm_seed_contract", map[string]any{"contractName": "hst"})
 				wantCode(t, env, tc.code)
+				// The chain plugin's own tools answer the same code and
+				// advice for the same fault.
+				bal := h.Call("chain_set_balance", map[string]any{"address": "0x0000000000000000000000000000000000000001", "wei": "1"})
+				wantCode(t, bal, tc.code)
+				if !strings.Contains(bal.Error.Message, "mm_launch to start a fresh session") {
+					t.Fatalf("chain_set_balance advice %q, want mm_seed_contract's %q", bal.Error.Message, env.Error.Message)
+				}
 			case "fixture":
 				if view.Health.Chain.Status != "up" || view.Health.Fixture.Reason == "" {
 					t.Fatalf("health %+v", view.Health)

@@ -109,6 +109,14 @@ func TestMockServerSession(t *testing.T) {
 		t.Fatalf("records of the mocked page %+v", rs)
 	}
 
+	t.Run("README example renders", func(t *testing.T) {
+		// A bare fragment, as the README declares it: served as HTML.
+		must(t, h.Call("mockserver_add_mock", map[string]any{"method": "GET", "url": "https://api.example.test/readme", "body": `<button data-testid="hello">Hi</button>`}))
+		must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": "https://api.example.test/readme"}))
+		must(t, h.Call("mm_wait_for", map[string]any{"testId": "hello", "timeoutMs": 5000}))
+		must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": "https://api.example.test/hello"}))
+	})
+
 	t.Run("unmocked host fails at once", func(t *testing.T) {
 		must(t, h.Call("mm_click", map[string]any{"testId": "mocked-hello"}))
 		var got string

@@ -3,7 +3,7 @@ package e2e
 import (
 	"context"
 	"errors"
-	"strings"
+	"slices"
 	"sync"
 	"syscall"
 	"testing"
@@ -68,8 +68,10 @@ func call(t testing.TB, h *client.Handle, tool string, args map[string]any, v an
 // TestParallelSessionsOverHTTP: two MCP clients of one `mmcp serve --http`
 // each launch the default wallet and get a session of their own (its own
 // Chrome, Anvil and wallet state); what one does never shows
-// in the other; cleaning one up leaves the other working; `mmcp call`
-// picks a session by --session and refuses to guess; nothing is left.
+// in the other; another client can neither read, drive, end nor list a's
+// session, launched without shared, while b's, shared, is in reach;
+// cleaning one up leaves the other working; `mmcp call` picks a session
+// by --session; nothing is left.
 func TestParallelSessionsOverHTTP(t *testing.T) {
 	ws := walletWorkspace(t)
 	p := startServe(t, ws)
@@ -83,13 +85,14 @@ func TestParallelSessionsOverHTTP(t *testing.T) {
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, c := range []struct {
-		h   *client.Handle
-		out *launched
-	}{{a, &la}, {b, &lb}} {
+		h      *client.Handle
+		out    *launched
+		shared bool
+	}{{a, &la, false}, {b, &lb, true}} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			env, err := c.h.CallEnvelope(context.Background(), "mm_launch", map[string]any{"stateMode": "default"})
+			env, err := c.h.CallEnvelope(context.Background(), "mm_launch", map[string]any{"stateMode": "default", "shared": c.shared})
 			if err == nil {
 				err = env.Decode(c.out)
 			}
@@ -139,17 +142,50 @@ func TestParallelSessionsOverHTTP(t *testing.T) {
 		t.Fatalf("b changed with a: %+v", sb.State)
 	}
 
-	// `mmcp call` attaches: it refuses to guess between two sessions, and
-	// acts on the one --session names.
+	// Another client naming a's session (not shared) can neither read,
+	// drive nor end it, nor list it; b's (shared) is in reach.
+	intruder := p.connectWith(t, map[string]string{"Mmcp-Client": "intruder", "Mmcp-Session": la.SessionID})
+	for tool, args := range map[string]map[string]any{"mm_get_state": nil, "mm_click": {"testId": "global-menu-lock"}, "mm_cleanup": nil} {
+		env, err := intruder.CallEnvelope(context.Background(), tool, args)
+		var mmErr *sdk.Error
+		if !errors.As(err, &mmErr) || mmErr.Code != sdk.CodeSessionNotFound {
+			t.Fatalf("%s on a's session from another client: %+v %v, want %s", tool, env, err, sdk.CodeSessionNotFound)
+		}
+	}
+	var listed struct{ Sessions []struct{ SessionID string } }
+	call(t, p.connectAs(t, "intruder"), "mm_knowledge_sessions", nil, &listed)
+	var ids []string
+	for _, s := range listed.Sessions {
+		ids = append(ids, s.SessionID)
+	}
+	if slices.Contains(ids, la.SessionID) || !slices.Contains(ids, lb.SessionID) {
+		t.Fatalf("another client lists %v: want b's shared %s, not a's %s", ids, lb.SessionID, la.SessionID)
+	}
+	call(t, a, "mm_knowledge_sessions", nil, &listed)
+	if !slices.ContainsFunc(listed.Sessions, func(s struct{ SessionID string }) bool { return s.SessionID == la.SessionID }) {
+		t.Fatalf("a does not list its own session: %+v", listed)
+	}
+	call(t, a, "mm_get_state", nil, &sa)
+	if sa.State.AccountAddress == nil {
+		t.Fatalf("a's session after the other client's tries: %+v", sa.State)
+	}
+	var sbShared walletView
+	call(t, p.connectWith(t, map[string]string{"Mmcp-Client": "intruder", "Mmcp-Session": lb.SessionID}), "mm_get_state", nil, &sbShared)
+	if !sbShared.State.IsUnlocked {
+		t.Fatalf("b's shared session from another client: %+v", sbShared.State)
+	}
+
+	// `mmcp call` attaches to the only session in its reach (b's, shared),
+	// and to the one --session names; a's is not found.
 	r := mmcpCLI(t, ws, "call", "mm_get_state")
-	wantCode(t, envelopeOf(t, r), sdk.CodeSessionAmbiguous)
-	if !strings.Contains(r.Stdout, la.SessionID) || !strings.Contains(r.Stdout, lb.SessionID) {
-		t.Fatalf("the ambiguity does not list both sessions:\n%s", r.Stdout)
+	if env := envelopeOf(t, r); r.Code != 0 || env.Meta.SessionID != lb.SessionID {
+		t.Fatalf("call: exit %d, %+v, want b's shared session", r.Code, env)
 	}
 	r = mmcpCLI(t, ws, "call", "--session", lb.SessionID, "mm_get_state")
 	if env := envelopeOf(t, r); r.Code != 0 || env.Meta.SessionID != lb.SessionID {
 		t.Fatalf("call --session %s: exit %d, %+v", lb.SessionID, r.Code, env)
 	}
+	wantCode(t, envelopeOf(t, mmcpCLI(t, ws, "call", "--session", la.SessionID, "mm_get_state")), sdk.CodeSessionNotFound)
 	wantCode(t, envelopeOf(t, mmcpCLI(t, ws, "call", "--session", "mm-nope", "mm_get_state")), sdk.CodeSessionNotFound)
 
 	// Two clients of the protocol that has MCP sessions (before

@@ -14,13 +14,11 @@ const crypto = require('crypto');
 
 const [bin, workspace, generatedHash] = process.argv.slice(2);
 
-// Spec 002's registryHash over the tools as received, object keys sorted
-// (mmcp's documented canonical form), names in code-unit order.
+// Spec 002's registryHash, word for word, over the tools as received.
 function registryHash(tools) {
-  const sortKeys = (v) => Array.isArray(v) ? v.map(sortKeys)
-    : (v && typeof v === 'object') ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])])) : v;
-  const canonical = tools.map((t) => sortKeys({ name: t.name, inputSchema: t.inputSchema }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const canonical = tools
+    .map((t) => ({ name: t.name, inputSchema: t.inputSchema }))
+    .sort((a, b) => a.name.localeCompare(b.name));
   return crypto.createHash('sha1').update(JSON.stringify(canonical)).digest('hex').slice(0, 12);
 }
 

@@ -71,6 +71,43 @@ func (s *Session) Alive() error {
 	return nil
 }
 
+// goneProbe bounds the check Classify makes of Chrome's DevTools
+// connection after a call failed.
+const goneProbe = time.Second
+
+// Classify is the code of a call's error that drove this Chrome: when
+// Chrome went away under the call (killed, crashed, its DevTools
+// connection dropped: the call sees a reset, an EOF or a closed socket
+// before the session's event stream ends), MM_BROWSER_CLOSED with the way
+// forward; otherwise err unchanged. It asks Chrome once, within goneProbe:
+// a Chrome that answers leaves the call's own error standing.
+func (s *Session) Classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	if gone := s.Alive(); gone != nil {
+		return gone
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), goneProbe)
+	defer cancel()
+	_, perr := proto.BrowserGetVersion{}.Call(s.browser.Context(ctx))
+	if perr == nil || ctx.Err() != nil {
+		// Chrome answers, or is slow rather than gone.
+		return err
+	}
+	// The connection is broken: the event stream ends right after the
+	// pending calls fail, and the watcher then says why.
+	select {
+	case <-s.health.gone:
+		return s.Alive()
+	case <-s.health.closing:
+		return err
+	case <-ctx.Done():
+	}
+	return sdk.Errorf(sdk.CodeBrowserClosed, "Chrome's DevTools connection broke (%v): this session cannot act any more; call mm_launch to start a fresh session (what is left of this one is cleaned up first)", perr).
+		WithDetails(map[string]any{"part": "browser"})
+}
+
 // ConsoleErrors are the last errors logged by the extension's pages and
 // service worker (uncaught exceptions, console.error, Log entries).
 func (s *Session) ConsoleErrors() []string {

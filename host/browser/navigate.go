@@ -42,7 +42,7 @@ func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (Navigate
 	case ScreenNotification:
 		target = s.extURL(s.profile.NotificationPage)
 	case ScreenURL:
-		if err := checkURL(rawURL); err != nil {
+		if err := CheckURL(rawURL); err != nil {
 			return NavigateResult{}, err
 		}
 		return s.openURL(ctx, rawURL, false)
@@ -73,13 +73,14 @@ func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (Navigate
 // OpenTab loads rawURL in a new tab, which becomes active and the
 // session's URL tab (mm_navigate with newTab). Errors as Navigate's.
 func (s *Session) OpenTab(ctx context.Context, rawURL string) (NavigateResult, error) {
-	if err := checkURL(rawURL); err != nil {
+	if err := CheckURL(rawURL); err != nil {
 		return NavigateResult{}, err
 	}
 	return s.openURL(ctx, rawURL, true)
 }
 
-func checkURL(rawURL string) error {
+// CheckURL answers MM_INVALID_INPUT unless rawURL is absolute (screen url).
+func CheckURL(rawURL string) error {
 	u, err := url.Parse(rawURL)
 	if rawURL == "" || err != nil || u.Scheme == "" || (u.Host == "" && u.Opaque == "" && u.Scheme != "file") {
 		return sdk.Errorf(sdk.CodeInvalidInput, "screen %q needs an absolute url (like http://127.0.0.1:8080), got %q", ScreenURL, rawURL)

@@ -36,6 +36,15 @@ type ScreenshotResult struct {
 	Base64 string `json:"base64,omitempty"`
 }
 
+// Check implements tools.Checker: the name must be usable.
+func (o ScreenshotOptions) Check() error {
+	if o.Name == "" {
+		return nil
+	}
+	_, err := ScreenshotName(o.Name)
+	return err
+}
+
 // maxNameLen bounds screenshot file names.
 const maxNameLen = 100
 

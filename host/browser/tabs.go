@@ -26,7 +26,9 @@ type CloseResult struct {
 
 var roles = []string{RoleExtension, RoleNotification, RoleDapp, RoleOther}
 
-func checkSelector(role, urlPrefix string) error {
+// CheckTabSelector answers MM_INVALID_INPUT unless a known role or a url
+// prefix names a tab.
+func CheckTabSelector(role, urlPrefix string) error {
 	if role == "" && urlPrefix == "" {
 		return sdk.Errorf(sdk.CodeInvalidInput, "give a tab role (extension, notification, dapp, other) or a url prefix")
 	}
@@ -51,7 +53,7 @@ func (s *Session) tabNotFound(role, urlPrefix string) error {
 // newest match. A wallet page (extension or notification) is returned once
 // its app has rendered (bounded). Errors: MM_INVALID_INPUT, MM_TAB_NOT_FOUND.
 func (s *Session) SwitchTab(ctx context.Context, role, urlPrefix string) (SwitchResult, error) {
-	if err := checkSelector(role, urlPrefix); err != nil {
+	if err := CheckTabSelector(role, urlPrefix); err != nil {
 		return SwitchResult{}, err
 	}
 	matches := s.tabs.find(role, urlPrefix)
@@ -83,7 +85,7 @@ func (s *Session) SwitchTab(ctx context.Context, role, urlPrefix string) (Switch
 // extension home page is never closed. Errors: MM_INVALID_INPUT (no
 // selector, or only the home page matches), MM_TAB_NOT_FOUND.
 func (s *Session) CloseTab(ctx context.Context, role, urlPrefix string) (CloseResult, error) {
-	if err := checkSelector(role, urlPrefix); err != nil {
+	if err := CheckTabSelector(role, urlPrefix); err != nil {
 		return CloseResult{}, err
 	}
 	matches := s.tabs.find(role, urlPrefix)

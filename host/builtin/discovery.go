@@ -20,21 +20,22 @@ type targetInput struct {
 	Text      string `json:"text"`
 }
 
+// Check implements tools.Checker: exactly one target.
+func (in targetInput) Check() error { return in.Target.Validate() }
+
 // timeout is the interaction's limit; timeoutMs 0 means "do not wait",
 // which still needs one attempt.
 func (in targetInput) timeout() time.Duration {
 	return max(time.Duration(in.TimeoutMs)*time.Millisecond, 100*time.Millisecond)
 }
 
-// onTarget is the handler of click, type and wait_for: it checks the
-// target and notes it for the record, needs an active page, and runs fn
+// onTarget is the handler of click, type and wait_for (their target
+// checked by targetInput.Check): it notes the target for the record,
+// needs an active page, and runs fn
 // with the call's ctx and actx, which also ends at the interaction's
 // timeoutMs.
 func onTarget(g *reg, fn func(ctx, actx context.Context, c *tools.Call, s *session.Session, in targetInput) (any, error)) func(context.Context, *tools.Call, targetInput) (any, error) {
 	return func(ctx context.Context, c *tools.Call, in targetInput) (any, error) {
-		if err := in.Target.Validate(); err != nil {
-			return nil, err
-		}
 		c.Target = map[string]string{}
 		switch {
 		case in.A11yRef != "":
@@ -114,7 +115,12 @@ func (g *reg) discoveryTools() {
 			if err != nil {
 				return nil, err
 			}
-			out["screenshot"] = shot
+			// Spec 000 7.11's shape: base64 is null unless asked for.
+			var b64 any
+			if shot.Base64 != "" {
+				b64 = shot.Base64
+			}
+			out["screenshot"] = map[string]any{"path": shot.Path, "width": shot.Width, "height": shot.Height, "base64": b64}
 		}
 		if pk := g.priorKnowledge(ctx, s.ID, obs); pk != nil {
 			out["priorKnowledge"] = pk

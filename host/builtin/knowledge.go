@@ -34,6 +34,8 @@ func (g *reg) knowledgeTools() {
 	add(g, "knowledge_sessions", tool("Recent sessions with goal, flow tags, tags and git branch, newest first."),
 		func(ctx context.Context, _ *tools.Call, q knowledge.SessionsQuery) (any, error) {
 			g.r.Settle()
+			// Another client's session (serve --http) is not listed unless shared.
+			q.Hidden = func(id string) bool { return g.Sessions.Hidden(ctx, id) }
 			return k.Sessions(ctx, q)
 		})
 }

@@ -37,7 +37,7 @@ func (g *reg) sessionTools() {
 	})
 	add(g, "cleanup", tools.Tool{
 		Description: "Stop the browser and every service of the session (chain, fixture server). Always call when done.",
-		NoBatch:     true,
+		NoBatch:     true, Record: true,
 	}, func(ctx context.Context, _ *tools.Call, in struct{ SessionID string }) (any, error) {
 		return g.Sessions.Cleanup(ctx, in.SessionID), nil
 	})
@@ -66,15 +66,8 @@ func (g *reg) sessionTools() {
 	add(g, "navigate", tools.Tool{
 		Description: "Navigate to a screen: home, settings, notification, or url (loads the URL in the session's dapp tab, the one the last url navigation used, or a new tab when there is none or newTab is true; the tab becomes active; the session's oldest tabs close beyond --max-tabs).",
 		Label:       knowledge.LabelNavigation, Observe: true, Record: true,
-	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
-		Screen, URL string
-		NewTab      bool
-	}) (any, error) {
+	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in navigateInput) (any, error) {
 		if in.NewTab {
-			if in.Screen != browser.ScreenURL {
-				return nil, sdk.Errorf(sdk.CodeInvalidInput, "newTab applies to screen %q only", browser.ScreenURL).
-					WithDetails(map[string]any{"field": "newTab"})
-			}
 			return s.Browser.OpenTab(ctx, in.URL)
 		}
 		return s.Browser.Navigate(ctx, in.Screen, in.URL)
@@ -109,23 +102,53 @@ func (g *reg) sessionTools() {
 		Description: "Read or write the browser clipboard (e.g. write an SRP, then click a paste button).",
 		// The clipboard may hold a secret: the record keeps its length only.
 		Record: true, HoldBack: "text",
-	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
-		Action string
-		Text   *string
-	}) (any, error) {
+	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in clipboardInput) (any, error) {
 		text := ""
 		if in.Text != nil {
 			text = *in.Text
-		} else if in.Action == "write" {
-			return nil, sdk.Errorf(sdk.CodeInvalidInput, "clipboard write needs text: give the text to write").
-				WithDetails(map[string]any{"field": "text"})
 		}
 		return s.Browser.Clipboard(ctx, in.Action, text)
 	}))
 }
 
+// navigateInput is mm_navigate's input.
+type navigateInput struct {
+	Screen, URL string
+	NewTab      bool
+}
+
+// Check implements tools.Checker.
+func (in navigateInput) Check() error {
+	if in.NewTab && in.Screen != browser.ScreenURL {
+		return sdk.Errorf(sdk.CodeInvalidInput, "newTab applies to screen %q only", browser.ScreenURL).
+			WithDetails(map[string]any{"field": "newTab"})
+	}
+	if in.Screen == browser.ScreenURL {
+		return browser.CheckURL(in.URL)
+	}
+	return nil
+}
+
+// clipboardInput is mm_clipboard's input.
+type clipboardInput struct {
+	Action string
+	Text   *string
+}
+
+// Check implements tools.Checker: a write needs its text.
+func (in clipboardInput) Check() error {
+	if in.Text == nil && in.Action == browser.ClipboardWrite {
+		return sdk.Errorf(sdk.CodeInvalidInput, "clipboard write needs text: give the text to write").
+			WithDetails(map[string]any{"field": "text"})
+	}
+	return nil
+}
+
 // tabArgs are the arguments of switch_to_tab and close_tab.
 type tabArgs struct{ Role, URL string }
+
+// Check implements tools.Checker.
+func (a tabArgs) Check() error { return browser.CheckTabSelector(a.Role, a.URL) }
 
 // screenshot takes one and wires it into the record and, with base64, into
 // the MCP result as an image.

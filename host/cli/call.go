@@ -151,7 +151,7 @@ func connectCLI(ctx context.Context, raw config.Config, log callLog, session str
 		if session == "" {
 			session = hostsession.AttachAny
 		}
-		opts.Headers = map[string]string{SessionHeader: session}
+		opts.Headers = map[string]string{SessionHeader: session, ClientHeader: CLIClient}
 	} else if session != "" {
 		conn.closeLog()
 		return nil, fmt.Errorf("--session %s: no mmcp serve --http runs for this workspace (%s), and a host spawned for one command has no session to attach to", session, ServeStatePath(resolved.Repo))

@@ -41,6 +41,12 @@ const SessionHeader = "Mmcp-Session"
 // sends it to get a session of its own.
 const ClientHeader = "Mmcp-Client"
 
+// CLIClient is the ClientHeader of `mmcp call` and `mmcp replay` attached
+// to a serve: the sessions they launch are the CLI's own, and each later
+// command, a connection of its own, acts on them again (another client's
+// session only when it was launched with shared).
+const CLIClient = "mmcp-cli"
+
 // requestOwner is the owner of an HTTP request (see SessionHeader).
 func requestOwner(r *http.Request) string {
 	if c := r.Header.Get(ClientHeader); c != "" {
@@ -70,11 +76,13 @@ func listenAddr(addr string) string {
 }
 
 // HTTP connection timeouts of `mmcp serve --http`: a client must send its
-// request headers within httpReadHeaderTimeout of connecting, and a
-// keep-alive connection idle for httpIdleTimeout is closed. A refused
-// request (401, 403) closes its connection at once.
+// request headers within httpReadHeaderTimeout of connecting and its body
+// within httpReadBodyTimeout of the headers, and a keep-alive connection
+// idle for httpIdleTimeout is closed. A refused request (401, 403) closes
+// its connection at once.
 const (
 	httpReadHeaderTimeout = 10 * time.Second
+	httpReadBodyTimeout   = 30 * time.Second
 	httpIdleTimeout       = 60 * time.Second
 )
 
@@ -82,11 +90,42 @@ const (
 // timeouts.
 func newHTTPServer(h http.Handler, log hclog.Logger) *http.Server {
 	return &http.Server{
-		Handler:           h,
+		Handler:           bodyDeadline(h, httpReadBodyTimeout),
 		ReadHeaderTimeout: httpReadHeaderTimeout,
 		IdleTimeout:       httpIdleTimeout,
 		ErrorLog:          log.StandardLogger(&hclog.StandardLoggerOptions{InferLevels: true}),
 	}
+}
+
+// bodyDeadline gives each request d to send its body: a body still
+// arriving after that fails to read (the handler answers 400) and its
+// connection is closed. The deadline is lifted once the body is read, so a
+// long call (a launch) is not cut off: http.Server's ReadTimeout would
+// cancel it.
+func bodyDeadline(next http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		if r.Body != nil && r.Body != http.NoBody && rc.SetReadDeadline(time.Now().Add(d)) == nil {
+			r.Body = &liftOnEOF{ReadCloser: r.Body, lift: func() { _ = rc.SetReadDeadline(time.Time{}) }}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// liftOnEOF calls lift once its body is read to the end.
+type liftOnEOF struct {
+	io.ReadCloser
+	lift func()
+	done bool
+}
+
+func (b *liftOnEOF) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		b.lift()
+	}
+	return n, err
 }
 
 // endpointURL is the URL clients use for a server listening on a.

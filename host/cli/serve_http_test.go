@@ -173,3 +173,57 @@ func TestRefusedConnectionsClosed(t *testing.T) {
 		t.Fatalf("authenticated request: %v %+v", err, resp)
 	}
 }
+
+// TestSlowBodyClosed: a request whose body trickles in past the body
+// deadline is answered 400 and its connection closed; a request whose
+// handler runs past the deadline (a long call) is not cut off.
+func TestSlowBodyClosed(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const d = 300 * time.Millisecond
+	slowHandler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if string(body) == "long" {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(3 * d):
+			}
+		}
+		w.WriteHeader(http.StatusTeapot)
+	})
+	srv := newHTTPServer(slowHandler, hclog.NewNullLogger())
+	srv.Handler = bodyDeadline(slowHandler, d)
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
+	_ = c.SetReadDeadline(time.Now().Add(20 * d))
+	out, err := io.ReadAll(c) // up to EOF: the server closed it
+	if err != nil || !strings.Contains(string(out), "400 Bad Request") {
+		t.Fatalf("slow body: %q %v, want a 400 and the connection closed", out, err)
+	}
+
+	// A long call whose body came at once runs to its end.
+	a, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	fmt.Fprintf(a, "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nlong")
+	resp, err := http.ReadResponse(bufio.NewReader(a), nil)
+	if err != nil || resp.StatusCode != http.StatusTeapot {
+		t.Fatalf("long call: %v %+v", err, resp)
+	}
+}

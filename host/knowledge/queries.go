@@ -72,6 +72,9 @@ type SessionsQuery struct {
 	Limit int `json:"limit,omitempty"`
 	// Filters narrow the sessions.
 	Filters *Filters `json:"filters,omitempty"`
+	// Hidden leaves a session out (another client's, over serve --http);
+	// nil keeps all.
+	Hidden func(id string) bool `json:"-"`
 }
 
 // selection is a query's resolved sessions and step filter.
@@ -262,7 +265,7 @@ func (s *Store) Sessions(ctx context.Context, q SessionsQuery) (*SessionsResult,
 	}
 	var list []*sessionEntry
 	for _, se := range sel.sessions {
-		if se.meta == nil && len(se.list) == 0 {
+		if se.meta == nil && len(se.list) == 0 || q.Hidden != nil && q.Hidden(se.id) {
 			continue
 		}
 		if sel.screen != "" && !slices.ContainsFunc(se.list, func(e *stepEntry) bool { return sel.keep(e, s.ix.syms) }) {

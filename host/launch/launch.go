@@ -41,6 +41,8 @@ type Input struct {
 	FlowTags      []string `json:"flowTags"`
 	Tags          []string `json:"tags"`
 	SeedContracts []string `json:"seedContracts"`
+	// Shared lets other owners name the session (package session).
+	Shared bool `json:"shared"`
 }
 
 // Wallet is the browser with the extension loaded, as launch needs it.

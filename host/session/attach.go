@@ -19,18 +19,21 @@ type Info struct {
 	CreatedAt string `json:"createdAt"`
 }
 
-// List lists the running sessions, oldest first.
-func (m *Manager) List() []Info {
+// List lists the running sessions owner may act on (its own and the
+// shared ones), oldest first.
+func (m *Manager) List(owner string) []Info {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.list()
+	return m.list(owner)
 }
 
 // list is List with m.mu held.
-func (m *Manager) list() []Info {
+func (m *Manager) list(owner string) []Info {
 	all := make([]*Session, 0, len(m.sessions))
 	for _, s := range m.sessions {
-		all = append(all, s)
+		if s.visibleTo(owner) {
+			all = append(all, s)
+		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].CreatedAt.Before(all[j].CreatedAt) })
 	out := make([]Info, len(all))
@@ -42,16 +45,23 @@ func (m *Manager) list() []Info {
 
 // Attach makes ctx act on session id (`mmcp call --session ID`), or with
 // AttachAny on the only running one: it returns ctx with that session's
-// owner. An unknown id is MM_SESSION_NOT_FOUND, several sessions with
-// AttachAny MM_SESSION_AMBIGUOUS; both list the running sessions.
+// owner. Only the caller's own session and the shared ones (mm_launch
+// with shared) can be named: another client's session is not found. An
+// unknown id is MM_SESSION_NOT_FOUND, several sessions with AttachAny
+// MM_SESSION_AMBIGUOUS; both list the sessions the caller may act on.
 func (m *Manager) Attach(ctx context.Context, id string) (context.Context, *sdk.Error) {
 	if id == "" {
 		return ctx, nil
 	}
+	owner := tools.Owner(ctx)
 	m.mu.Lock()
 	var found *Session
-	n := len(m.sessions)
+	n := 0
 	for _, s := range m.sessions {
+		if !s.visibleTo(owner) {
+			continue
+		}
+		n++
 		if id == AttachAny || s.ID == id {
 			found = s
 		}
@@ -62,10 +72,26 @@ func (m *Manager) Attach(ctx context.Context, id string) (context.Context, *sdk.
 		return ctx, nil
 	case id == AttachAny && n > 1:
 		return ctx, sdk.Errorf(sdk.CodeSessionAmbiguous, "%d sessions run in this host: name one with --session ID", n).
-			WithDetails(map[string]any{"sessions": m.List()})
+			WithDetails(map[string]any{"sessions": m.List(owner)})
 	case found == nil:
-		return ctx, sdk.Errorf(sdk.CodeSessionNotFound, "no session %s runs in this host: name one of details.sessions with --session, or leave --session out", id).
-			WithDetails(map[string]any{"sessions": m.List()})
+		return ctx, sdk.Errorf(sdk.CodeSessionNotFound, "no session %s of yours runs in this host (another client's session can be named only when it was launched with shared): name one of details.sessions with --session, or leave --session out", id).
+			WithDetails(map[string]any{"sessions": m.List(owner)})
 	}
 	return tools.WithOwner(ctx, found.owner), nil
+}
+
+// visibleTo reports whether owner may act on s: its own session, or one
+// launched with shared.
+func (s *Session) visibleTo(owner string) bool { return s.owner == owner || s.shared }
+
+// Hidden reports whether session id, launched in this host, belongs to
+// another owner than ctx's and is not shared: mm_knowledge_sessions leaves
+// it out. Sessions of earlier hosts (the knowledge store's history) are
+// never hidden.
+func (m *Manager) Hidden(ctx context.Context, id string) bool {
+	owner := tools.Owner(ctx)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	o, ok := m.owners[id]
+	return ok && !o.shared && o.owner != owner
 }

@@ -16,14 +16,15 @@ func testManager(max int) *Manager {
 	return NewManager(Config{Prefix: "mm", MaxSessions: max}, nil, nil, hclog.NewNullLogger())
 }
 
-// add puts a running session of owner in m, as a launch would.
-func (m *Manager) add(t *testing.T, owner, id string) {
+// add puts a running session of owner in m, as a launch would (shared
+// as mm_launch's shared).
+func (m *Manager) add(t *testing.T, owner, id string, shared ...bool) {
 	t.Helper()
-	slot, err := m.claimSlot()
+	slot, err := m.claimSlot(owner)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.set(tools.WithOwner(context.Background(), owner), &Session{ID: id, CreatedAt: time.Now(), slot: slot})
+	m.set(tools.WithOwner(context.Background(), owner), &Session{ID: id, CreatedAt: time.Now(), slot: slot, shared: len(shared) > 0 && shared[0]})
 }
 
 func code(err error) string {
@@ -34,9 +35,11 @@ func code(err error) string {
 	return ""
 }
 
-// TestAttach: `mmcp call` without --session acts on the only session, or
-// keeps its own owner when none runs, and fails listing them when several
-// run; --session ID acts on that one's owner or fails listing them.
+// TestAttach: `mmcp call` without --session acts on the only session it
+// may act on, or keeps its own owner when there is none, and fails listing
+// them when several run; --session ID acts on that one's owner or fails
+// listing them. Another owner's session is out of reach unless shared, and
+// mm_knowledge_sessions hides it.
 func TestAttach(t *testing.T) {
 	m := testManager(4)
 	ctx := tools.WithOwner(context.Background(), "cli-1")
@@ -44,15 +47,30 @@ func TestAttach(t *testing.T) {
 		t.Fatalf("no session: owner %q, %v; want its own", tools.Owner(got), err)
 	}
 	m.add(t, "agent-a", "mm-a")
-	if got, err := m.Attach(ctx, AttachAny); err != nil || tools.Owner(got) != "agent-a" || m.SessionID(got) != "mm-a" {
-		t.Fatalf("one session: owner %q, %v", tools.Owner(got), err)
+	if got, err := m.Attach(ctx, AttachAny); err != nil || tools.Owner(got) != "cli-1" || m.SessionID(got) != "" {
+		t.Fatalf("another's session only: owner %q, %v; want its own, with no session", tools.Owner(got), err)
 	}
-	m.add(t, "agent-b", "mm-b")
+	if _, err := m.Attach(ctx, "mm-a"); code(err) != sdk.CodeSessionNotFound || len(err.Details["sessions"].([]Info)) != 0 {
+		t.Fatalf("--session of another's session: %v, want %s listing none", err, sdk.CodeSessionNotFound)
+	}
+	if !m.Hidden(ctx, "mm-a") || m.Hidden(tools.WithOwner(context.Background(), "agent-a"), "mm-a") || m.Hidden(ctx, "mm-earlier") {
+		t.Fatal("mm-a must be hidden from cli-1 only; a session of an earlier host from none")
+	}
+	m.add(t, "agent-b", "mm-b", true)
+	if got, err := m.Attach(ctx, AttachAny); err != nil || tools.Owner(got) != "agent-b" || m.SessionID(got) != "mm-b" {
+		t.Fatalf("one shared session: owner %q, %v", tools.Owner(got), err)
+	}
+	if m.Hidden(ctx, "mm-b") {
+		t.Fatal("a shared session is hidden")
+	}
+	m.add(t, "cli-1", "mm-c")
 	if _, err := m.Attach(ctx, AttachAny); code(err) != sdk.CodeSessionAmbiguous || len(err.Details["sessions"].([]Info)) != 2 {
 		t.Fatalf("two sessions: %v, want %s listing both", err, sdk.CodeSessionAmbiguous)
 	}
-	if got, err := m.Attach(ctx, "mm-b"); err != nil || m.SessionID(got) != "mm-b" {
-		t.Fatalf("--session mm-b: %v", err)
+	for _, id := range []string{"mm-b", "mm-c"} {
+		if got, err := m.Attach(ctx, id); err != nil || m.SessionID(got) != id {
+			t.Fatalf("--session %s: %v", id, err)
+		}
 	}
 	if _, err := m.Attach(ctx, "mm-zzz"); code(err) != sdk.CodeSessionNotFound {
 		t.Fatalf("--session mm-zzz: %v, want %s", err, sdk.CodeSessionNotFound)
@@ -65,11 +83,11 @@ func TestSessionLimit(t *testing.T) {
 	m := testManager(2)
 	m.add(t, "a", "mm-a")
 	m.add(t, "b", "mm-b")
-	if _, err := m.claimSlot(); code(err) != sdk.CodeSessionLimit {
+	if _, err := m.claimSlot("c"); code(err) != sdk.CodeSessionLimit {
 		t.Fatalf("third session: %v, want %s", err, sdk.CodeSessionLimit)
 	}
 	m.set(tools.WithOwner(context.Background(), "a"), nil)
-	if n, err := m.claimSlot(); err != nil || n != 0 {
+	if n, err := m.claimSlot("a"); err != nil || n != 0 {
 		t.Fatalf("after a ended: slot %d, %v; want slot 0", n, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/plugins"
+	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/testwallet"
 )
@@ -68,7 +69,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		m.set(ctx, nil)
 		replaced = &launch.Prerequisite{Step: "replace", Description: fmt.Sprintf("cleaned up session %s, whose %s was down", old.ID, part)}
 	}
-	slot, err := m.claimSlot()
+	slot, err := m.claimSlot(tools.Owner(ctx))
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 			m.releaseSlot(slot)
 		}
 	}()
-	s := &Session{ID: newID(), CreatedAt: time.Now(), slot: slot, Mode: m.Mode(ctx)}
+	s := &Session{ID: newID(), CreatedAt: time.Now(), slot: slot, Mode: m.Mode(ctx), shared: in.Shared}
 	d := m.deps(s)
 	if err := m.defaultExtension(&d); err != nil {
 		return nil, err

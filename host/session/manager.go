@@ -62,9 +62,10 @@ type Manager struct {
 	rec       *Recorder
 
 	mu       sync.Mutex
-	sessions map[string]*Session // by owner
-	modes    map[string]string   // by owner: the mode mm_set_context chose
-	slots    map[int]bool        // the slots in use, launching sessions' too
+	sessions map[string]*Session  // by owner
+	modes    map[string]string    // by owner: the mode mm_set_context chose
+	slots    map[int]bool         // the slots in use, launching sessions' too
+	owners   map[string]ownership // every session launched in this host, by id
 
 	walletOnce sync.Once
 	walletDir  string // the unpacked embedded test wallet, when used
@@ -79,7 +80,7 @@ func NewManager(cfg Config, pl *plugins.Manager, k *knowledge.Store, log hclog.L
 	if cfg.Mode == "" {
 		cfg.Mode = launch.DefaultMode
 	}
-	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}, modes: map[string]string{}, slots: map[int]bool{}}
+	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}, modes: map[string]string{}, slots: map[int]bool{}, owners: map[string]ownership{}}
 	m.rec = &Recorder{m: m}
 	return m
 }
@@ -111,6 +112,14 @@ func (m *Manager) set(ctx context.Context, s *Session) {
 	}
 	s.owner = tools.Owner(ctx)
 	m.sessions[s.owner] = s
+	m.owners[s.ID] = ownership{owner: s.owner, shared: s.shared}
+}
+
+// ownership is who launched a session and whether it is shared; it is
+// kept after the session ends, for the knowledge tools.
+type ownership struct {
+	owner  string
+	shared bool
 }
 
 // Active returns the session a call acts on, MM_NO_ACTIVE_SESSION, or
@@ -124,6 +133,33 @@ func (m *Manager) Active(ctx context.Context) (*Session, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Classify implements tools.Classifier: a call that failed because its
+// session's Chrome went away under it answers MM_BROWSER_CLOSED (see
+// browser.Session.Classify), and the host log says so; a chain tool that
+// finds no chain running (MM_CHAIN_NOT_RUNNING: the plugin's word, which
+// knows no session) in a session whose chain died answers the session's
+// MM_CHAIN_DOWN, as every other tool that needs the chain does.
+func (m *Manager) Classify(ctx context.Context, tool string, err error) error {
+	s := m.get(ctx)
+	if s == nil {
+		return err
+	}
+	if sdk.AsError(err).Code == sdk.CodeChainNotRunning {
+		if down := m.ChainAlive(context.WithoutCancel(ctx), s); down != nil {
+			return down
+		}
+		return err
+	}
+	if s.Browser == nil {
+		return err
+	}
+	cerr := s.Browser.Classify(err)
+	if cerr != err {
+		m.log.Error("a call failed: its session's Chrome went away", "tool", tool, "session", s.ID, "cause", err)
+	}
+	return cerr
 }
 
 // errNoPage answers a call that needs a page when the active one is gone.
@@ -165,8 +201,8 @@ func (m *Manager) Close() {
 }
 
 // claimSlot takes the lowest free slot, or answers MM_SESSION_LIMIT when
-// MaxSessions sessions run (or launch).
-func (m *Manager) claimSlot() (int, error) {
+// MaxSessions sessions run (or launch), listing those owner may act on.
+func (m *Manager) claimSlot(owner string) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for n := 0; n < m.cfg.MaxSessions; n++ {
@@ -176,7 +212,7 @@ func (m *Manager) claimSlot() (int, error) {
 		}
 	}
 	return 0, sdk.Errorf(sdk.CodeSessionLimit, "this host already runs %d sessions, its limit: clean one up with %s, or start the host with a higher --max-sessions", m.cfg.MaxSessions, m.tool("cleanup")).
-		WithDetails(map[string]any{"maxSessions": m.cfg.MaxSessions, "sessions": m.list()})
+		WithDetails(map[string]any{"maxSessions": m.cfg.MaxSessions, "sessions": m.list(owner)})
 }
 
 // releaseSlot frees a slot whose launch failed.

@@ -40,17 +40,18 @@ func TestSessionsPerOwner(t *testing.T) {
 func TestSlotReleasedByFailedLaunch(t *testing.T) {
 	m := testManager(2)
 	m.add(t, "agent-a", "mm-a")
-	n, err := m.claimSlot()
+	n, err := m.claimSlot("agent-b")
 	if err != nil || n != 1 {
 		t.Fatalf("second slot: %d, %v", n, err)
 	}
-	if _, err := m.claimSlot(); code(err) != sdk.CodeSessionLimit {
+	// The answer lists the sessions the asking client may act on: its own.
+	if _, err := m.claimSlot("agent-a"); code(err) != sdk.CodeSessionLimit {
 		t.Fatalf("third slot while one launches: %v", err)
 	} else if e := err.(*sdk.Error); len(e.Details["sessions"].([]Info)) != 1 || !strings.Contains(e.Message, "--max-sessions") {
 		t.Fatalf("limit answer: %+v", e)
 	}
 	m.releaseSlot(n)
-	if n, err := m.claimSlot(); err != nil || n != 1 {
+	if n, err := m.claimSlot("agent-b"); err != nil || n != 1 {
 		t.Fatalf("slot after the failed launch released it: %d, %v", n, err)
 	}
 	if testManager(0).cfg.MaxSessions != DefaultMaxSessions {

@@ -31,6 +31,8 @@ type Session struct {
 
 	// owner is the owner (tools.Owner) whose calls act on the session.
 	owner string
+	// shared: other owners may name the session (mm_launch's shared).
+	shared bool
 	// slot numbers the session among the host's running ones (0 to
 	// MaxSessions-1): slot 0 uses the plugins started with the host and
 	// the extension where it is; another slot its own plugin processes

@@ -27,13 +27,72 @@ func tooLarge(tool string, n, max int64) *sdk.Error {
 		WithDetails(map[string]any{"limitBytes": max})
 }
 
+// MaxDepth bounds how deeply a request's JSON nests: a deeper one (within
+// the size limit) is answered MM_INVALID_INPUT with its id, as an
+// oversized one is, before the MCP server's parser (encoding/json, which
+// stops at 10,000 levels) gives up on it without the id. A request under
+// it reaches the runner, whose schema check refuses what a tool does not
+// take.
+const MaxDepth = 9000
+
+// tooDeep is the error of a request nested deeper than MaxDepth.
+func tooDeep(tool string) *sdk.Error {
+	what := "request"
+	if tool != "" {
+		what = fmt.Sprintf("call of %s", tool)
+	}
+	return sdk.Errorf(sdk.CodeInvalidInput, "%s nests deeper than the host's limit of %d levels; send flatter arguments", what, MaxDepth).
+		WithDetails(map[string]any{"maxDepth": MaxDepth})
+}
+
+// depthOver reports whether the JSON text b nests deeper than max (strings
+// are skipped; b need not be valid).
+func depthOver(b []byte, max int) bool {
+	depth, inString, escape := 0, false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escape:
+				escape = false
+			case c == '\\':
+				escape = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > max {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return false
+}
+
+// tooDeepResponse is the JSON-RPC response to a request nested too deep.
+func tooDeepResponse(b []byte) []byte {
+	var h rpcHead
+	h.write(b)
+	return rejectResponse(&h, tooDeep(h.tool()), map[string]any{"maxDepth": MaxDepth})
+}
+
 // tooLargeResponse is the JSON-RPC response to an oversized request.
 func tooLargeResponse(h *rpcHead, n, max int64) []byte {
+	return rejectResponse(h, tooLarge(h.tool(), n, max), map[string]any{"limitBytes": max})
+}
+
+// rejectResponse answers the request h scanned with err: a tools/call the
+// usual error envelope, any other request a JSON-RPC error whose data
+// carries err's code and data.
+func rejectResponse(h *rpcHead, err *sdk.Error, data map[string]any) []byte {
 	var id any
 	if h.id != nil {
 		_ = json.Unmarshal(h.id, &id)
 	}
-	err := tooLarge(h.tool(), n, max)
 	var msg any
 	if h.method() == "tools/call" && id != nil {
 		env := Envelope{OK: false, Error: err, Meta: Meta{Timestamp: Timestamp(time.Now())}}
@@ -41,8 +100,9 @@ func tooLargeResponse(h *rpcHead, n, max int64) []byte {
 		msg = map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{
 			"content": []any{map[string]any{"type": "text", "text": string(text)}}, "isError": true}}
 	} else {
+		data["code"] = err.Code
 		msg = map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{
-			"code": -32600, "message": err.Error(), "data": map[string]any{"code": err.Code, "limitBytes": max}}}
+			"code": -32600, "message": err.Error(), "data": data}}
 	}
 	b, _ := json.Marshal(msg)
 	return b
@@ -89,7 +149,11 @@ func limitLines(r *bufio.Reader, out io.Writer, w *LineWriter, max int) error {
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		if len(line) > 0 {
+		if len(line) > 0 && depthOver(line, MaxDepth) {
+			if _, werr := w.Write(append(tooDeepResponse(line), '\n')); werr != nil {
+				return werr
+			}
+		} else if len(line) > 0 {
 			if _, werr := out.Write(line); werr != nil {
 				return werr
 			}
@@ -113,6 +177,11 @@ func LimitHTTP(next http.Handler, max int) http.Handler {
 		body, err := io.ReadAll(io.LimitReader(r.Body, int64(max)+1))
 		if err != nil {
 			http.Error(w, "read request: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		if len(body) <= max && depthOver(body, MaxDepth) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(tooDeepResponse(body))
 			return
 		}
 		if len(body) <= max {

@@ -93,3 +93,55 @@ func TestLimitHTTP(t *testing.T) {
 		t.Fatalf("oversized request: %d %s", rec.Code, rec.Body.String())
 	}
 }
+
+// TestLimitDepth: a request nested deeper than MaxDepth (20,000 levels in
+// a tools/call's arguments, well within the size limit) is answered
+// MM_INVALID_INPUT with its id over stdio and HTTP, never passed on; one
+// just under MaxDepth passes.
+func TestLimitDepth(t *testing.T) {
+	deep := `{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"mm_run_steps","arguments":{"steps":` +
+		strings.Repeat(`{"a":`, 20000) + `1` + strings.Repeat(`}`, 20000) + `}}}`
+	under := `{"jsonrpc":"2.0","id":78,"method":"tools/call","params":{"name":"mm_click","arguments":{"x":"]]]{{{",` +
+		`"deep":` + strings.Repeat(`[`, MaxDepth-4) + strings.Repeat(`]`, MaxDepth-4) + `}}}`
+	check := func(t *testing.T, answer string) {
+		t.Helper()
+		var call struct {
+			ID     int `json:"id"`
+			Result struct {
+				Content []struct{ Text string }
+				IsError bool
+			}
+		}
+		if err := json.Unmarshal([]byte(answer), &call); err != nil || call.ID != 77 || !call.Result.IsError || len(call.Result.Content) == 0 {
+			t.Fatalf("answer to the deep call: %.300s (%v)", answer, err)
+		}
+		var env Envelope
+		_ = json.Unmarshal([]byte(call.Result.Content[0].Text), &env)
+		if env.OK || env.Error.Code != sdk.CodeInvalidInput || !strings.Contains(env.Error.Message, "mm_run_steps nests deeper") {
+			t.Fatalf("envelope: %s", call.Result.Content[0].Text)
+		}
+	}
+	t.Run("stdin", func(t *testing.T) {
+		var passed, answered bytes.Buffer
+		in := deep + "\n" + under + "\n"
+		_ = limitLines(bufio.NewReaderSize(strings.NewReader(in), 64), &passed, NewLineWriter(&answered), 1<<20)
+		if strings.Contains(passed.String(), `"id":77`) || !strings.Contains(passed.String(), `"id":78`) {
+			t.Fatalf("passed: %.200s", passed.String())
+		}
+		check(t, strings.TrimSpace(answered.String()))
+	})
+	t.Run("http", func(t *testing.T) {
+		reached := 0
+		h := LimitHTTP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { reached++ }), 1<<20)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("POST", "/mcp", strings.NewReader(deep)))
+		if reached != 0 || rec.Code != 200 {
+			t.Fatalf("deep request reached the server (%d) or answered %d", reached, rec.Code)
+		}
+		check(t, rec.Body.String())
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/mcp", strings.NewReader(under)))
+		if reached != 1 {
+			t.Fatal("a request under MaxDepth did not pass")
+		}
+	})
+}

@@ -30,6 +30,13 @@ type Observer interface {
 	Observe(ctx context.Context, full bool, ref string) *observation.Observation
 }
 
+// Classifier is an Observer that knows when a call failed because a part
+// of its session died under it (Chrome killed mid-call): Classify answers
+// that part's code for err, or err unchanged.
+type Classifier interface {
+	Classify(ctx context.Context, tool string, err error) error
+}
+
 // Recorder receives one Step per recorded call (the knowledge store).
 type Recorder interface {
 	Record(ctx context.Context, s Step)
@@ -339,6 +346,9 @@ func (r *Runner) run(ctx context.Context, req Request) (Outcome, func() <-chan s
 	defer cancel()
 
 	res, err := r.invoke(ctx, call)
+	if cl, ok := r.observer.(Classifier); ok && err != nil {
+		err = cl.Classify(ctx, req.Tool, err)
+	}
 	var mmErr *sdk.Error
 	if err != nil {
 		mmErr = sdk.AsError(err)

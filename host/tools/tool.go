@@ -9,6 +9,14 @@ import (
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
+// Checker is a tool input that checks itself beyond its schema (a field
+// one action needs, a value's form): Add runs Check before the handler,
+// so invalid input answers MM_INVALID_INPUT whatever the session's state
+// (before the handler looks the session up).
+type Checker interface {
+	Check() error
+}
+
 // Handler runs one tool. It returns the result value (any JSON-marshalable
 // value) or an error; an *sdk.Error keeps its code, any other error becomes
 // MM_INTERNAL_ERROR. Handlers never build envelopes, observations or
@@ -184,6 +192,11 @@ func Add[In any](r *Runner, t Tool, fn func(ctx context.Context, c *Call, in In)
 		var in In
 		if err := c.Decode(&in); err != nil {
 			return nil, err
+		}
+		if ck, ok := any(in).(Checker); ok {
+			if err := ck.Check(); err != nil {
+				return nil, err
+			}
 		}
 		return fn(ctx, c, in)
 	}

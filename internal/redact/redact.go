@@ -14,6 +14,7 @@
 package redact
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -24,6 +25,37 @@ import (
 // TextKey is the argument that carries typed or pasted text (mm_type,
 // mm_clipboard, and the text argument of other servers' typing tools).
 const TextKey = "text"
+
+// ClipboardTool is the base name of the clipboard tool (mm_clipboard
+// with the default prefix): the text its read answers is what was pasted
+// or written there, withheld as the written text was.
+const ClipboardTool = "clipboard"
+
+// ReadBack withholds the text a call of tool answered when that text is
+// pasted text read back (the clipboard tool's result.text, in the
+// envelope JSON envelope): it returns the envelope with the text replaced
+// by its Placeholder, and the text as a secret to scrub elsewhere. Any
+// other answer is returned unchanged.
+func ReadBack(tool, envelope string) (string, []string) {
+	if tool != ClipboardTool && !strings.HasSuffix(tool, "_"+ClipboardTool) {
+		return envelope, nil
+	}
+	var env map[string]any
+	if json.Unmarshal([]byte(envelope), &env) != nil {
+		return envelope, nil
+	}
+	res, _ := env["result"].(map[string]any)
+	text, ok := res[TextKey].(string)
+	if !ok {
+		return envelope, nil
+	}
+	res[TextKey] = Placeholder(text)
+	b, err := json.Marshal(env)
+	if err != nil {
+		return envelope, nil
+	}
+	return string(b), []string{text}
+}
 
 // placeholderPrefix starts every placeholder.
 const placeholderPrefix = "[redacted"

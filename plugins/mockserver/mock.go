@@ -147,7 +147,22 @@ func (m *mock) body() ([]byte, string) {
 		return nil, ""
 	}
 	b := []byte(m.Body)
-	return b, http.DetectContentType(b)
+	return b, sniff(b)
+}
+
+// sniff is the content type of a text body: http.DetectContentType's,
+// except that markup it does not know (a fragment such as <button ...>,
+// which it calls text/plain, and Chrome would show as text) is HTML.
+func sniff(b []byte) string {
+	ctype := http.DetectContentType(b)
+	if !strings.HasPrefix(ctype, "text/plain") {
+		return ctype
+	}
+	s := bytes.TrimLeft(b, " \t\r\n")
+	if len(s) > 1 && s[0] == '<' && (s[1] >= 'a' && s[1] <= 'z' || s[1] >= 'A' && s[1] <= 'Z') && bytes.IndexByte(s, '>') > 0 {
+		return "text/html; charset=utf-8"
+	}
+	return ctype
 }
 
 // write sends the mock's response.

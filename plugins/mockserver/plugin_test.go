@@ -94,6 +94,25 @@ func get(t *testing.T, c *http.Client, method, u string) (*http.Response, string
 	return resp, string(b)
 }
 
+// TestSniff: a body that is markup is served as HTML even when
+// http.DetectContentType does not know its first tag (the README's
+// example); text stays text, JSON and XML keep theirs.
+func TestSniff(t *testing.T) {
+	for body, want := range map[string]string{
+		`<button data-testid="hello">Hi</button>`: "text/html; charset=utf-8",
+		"\n  <my-app></my-app>":                   "text/html; charset=utf-8",
+		`<!doctype html><p>x</p>`:                 "text/html; charset=utf-8",
+		"hello <world>":                           "text/plain; charset=utf-8",
+		"a < b and c > d":                         "text/plain; charset=utf-8",
+		"<3 you":                                  "text/plain; charset=utf-8",
+		`<?xml version="1.0"?><a/>`:               "text/xml; charset=utf-8",
+	} {
+		if got := sniff([]byte(body)); got != want {
+			t.Errorf("sniff(%q) = %q, want %q", body, got, want)
+		}
+	}
+}
+
 func records(t *testing.T, p *Plugin, args string) []Record {
 	t.Helper()
 	v, err := p.CallTool(context.Background(), "requests", json.RawMessage(args), sdk.NopEvents{})
