@@ -54,7 +54,7 @@ func TestChromeKilledMidCall(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, ws := walletHost(t, "--log-level", "trace")
-			res := launchRetry(t, h, map[string]any{})
+			res := launchFree(t, h, map[string]any{})
 			sid := fmt.Sprint(res["sessionId"])
 			if tc.before != nil {
 				tc.before(t, h, ws)
