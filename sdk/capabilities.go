@@ -198,6 +198,11 @@ type FixtureStatus struct {
 	// instead: --host-resolver-rules="MAP localhost:<Port>
 	// 127.0.0.1:<OriginPort>".
 	OriginPort int `json:"originPort,omitempty"`
+	// UnlockPassword opens the served state's vault: the fixture plugin
+	// built the vault, so it knows; the host unlocks the wallet with it
+	// after the launch. Empty when the plugin does not know one (a custom
+	// state of its caller's). Never serialized: it is a secret.
+	UnlockPassword string `json:"-"`
 }
 
 // StateSnapshotter is the StateSnapshot capability (spec 001

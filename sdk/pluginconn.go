@@ -351,7 +351,7 @@ func (f fixtureClient) Start(ctx context.Context, st WalletState, o FixtureOptio
 	if err != nil {
 		return FixtureStatus{}, err
 	}
-	return FixtureStatus{URL: r.Url, Port: int(r.Port), OriginPort: int(r.OriginPort)}, fromPBError(r.Error)
+	return FixtureStatus{URL: r.Url, Port: int(r.Port), OriginPort: int(r.OriginPort), UnlockPassword: r.UnlockPassword}, fromPBError(r.Error)
 }
 
 func (f fixtureClient) Forget(ctx context.Context, origin string) error {

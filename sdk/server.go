@@ -249,7 +249,7 @@ type fixtureServer struct {
 func (s *fixtureServer) Start(ctx context.Context, r *pb.FixtureStartRequest) (*pb.FixtureStartResponse, error) {
 	st, err := s.impl.Start(ctx, r.StateJson, FixtureOptions{Port: int(r.Port), Contracts: r.Contracts, Origin: r.Origin})
 	e, err := toPBError(err)
-	return &pb.FixtureStartResponse{Url: st.URL, Port: int32(st.Port), OriginPort: int32(st.OriginPort), Error: e}, err
+	return &pb.FixtureStartResponse{Url: st.URL, Port: int32(st.Port), OriginPort: int32(st.OriginPort), UnlockPassword: st.UnlockPassword, Error: e}, err
 }
 
 func (s *fixtureServer) Forget(ctx context.Context, r *pb.FixtureForgetRequest) (*pb.ErrorOnly, error) {

@@ -22,9 +22,6 @@ import (
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// DefaultPassword unlocks the default fixture's vault.
-const DefaultPassword = "correct horse battery staple"
-
 // Input is mm_launch's input.
 type Input struct {
 	AutoBuild     *bool           `json:"autoBuild"`
@@ -146,8 +143,18 @@ type Parts struct {
 	Deployed      map[string]string
 	Prerequisites []Prerequisite
 	// Warnings are what the launch could not do and did not fail for (a
-	// custom state whose vault the default password does not open).
+	// custom state whose vault the fixture's password does not open).
 	Warnings []Warning
+}
+
+// UnlockPassword is the password of the served state's vault, as the
+// fixture plugin that built it says; "" when it gave none or no fixture
+// server runs.
+func (p *Parts) UnlockPassword() string {
+	if p == nil || p.Fixture == nil {
+		return ""
+	}
+	return p.Fixture.UnlockPassword
 }
 
 // Warning is something a launch that answers ok left undone: Code says
@@ -158,8 +165,9 @@ type Warning struct {
 	Message string `json:"message"`
 }
 
-// WarnWalletLocked: the launched state holds a vault the default password
-// did not open; the wallet stays on its unlock screen.
+// WarnWalletLocked: the launched state holds a vault the fixture's
+// password did not open (or the fixture gave none); the wallet stays on
+// its unlock screen.
 const WarnWalletLocked = "wallet_locked"
 
 // Progress reports a launch step as it starts.
@@ -524,7 +532,8 @@ func (l *launcher) browser(ctx context.Context) error {
 
 // unlock waits (within SettleTimeout) for the extension's first
 // recognized screen and unlocks a locked wallet whose state holds a vault
-// (default, a preset or a custom fixture) with the default password. A
+// (default, a preset or a custom fixture) with the password the fixture
+// plugin gave for it (FixtureStatus.UnlockPassword). A
 // wallet that never settles, or shows its error page, fails the launch
 // with a diagnosis: last screen and URL, console errors of the extension,
 // a screenshot. The default state's vault not opening fails the launch
@@ -552,9 +561,14 @@ func (l *launcher) unlock(ctx context.Context) error {
 	if l.in.StateMode == "onboarding" || !stateHasVault(l.state) || st.IsUnlocked {
 		return nil
 	}
-	uctx, cancel := context.WithTimeout(ctx, settle)
-	defer cancel()
-	if err := l.p.Wallet.Unlock(uctx, DefaultPassword); err != nil {
+	if password := l.p.UnlockPassword(); password == "" {
+		err = sdk.Errorf(sdk.CodeInvalidConfig, "the fixture plugin gave no password for its vault")
+	} else {
+		uctx, cancel := context.WithTimeout(ctx, settle)
+		defer cancel()
+		err = l.p.Wallet.Unlock(uctx, password)
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -563,15 +577,15 @@ func (l *launcher) unlock(ctx context.Context) error {
 			return l.failed(ctx, "unlock", fmt.Sprintf("unlocking the wallet failed: %s", why))
 		}
 		l.p.Warnings = append(l.p.Warnings, Warning{Code: WarnWalletLocked, Step: "unlock", Message: fmt.Sprintf(
-			"the wallet is locked: the %s state's vault did not open with the default password (%s). "+
-				"Unlock it with its own password (%s into the unlock field, then %s), or launch a state whose vault uses the default password",
+			"the wallet is locked: the %s state's vault did not open with the fixture plugin's password (%s). "+
+				"Unlock it with its own password (%s into the unlock field, then %s), or launch a state whose vault uses the fixture's password",
 			l.stateName(), why, l.d.Tool("type"), l.d.Tool("click"))})
 		if l.d.Log != nil {
 			l.d.Log.Warn("launch: the wallet stays locked", "step", "unlock", "state", l.stateName(), "reason", why)
 		}
 		return nil
 	}
-	l.done("unlock", "wallet unlocked with the default password")
+	l.done("unlock", "wallet unlocked with the fixture plugin's password")
 	return nil
 }
 

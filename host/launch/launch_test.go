@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,9 @@ type world struct {
 	chainOpts   sdk.ChainOptions
 	fixtureOpts sdk.FixtureOptions
 	unlocked    bool
+	password    string // what the fixture gives for its vault (fixturePassword unless noPassword)
+	noPassword  bool
+	unlockedBy  string         // the password Unlock got
 	proxy       *browser.Proxy // what the browser was started with
 	walletStart WalletStart
 }
@@ -100,7 +104,10 @@ const vaultState = `{"data":{"KeyringController":{"vault":"{\"data\":\"x\"}"}},"
 
 func (f fixture) Start(_ context.Context, _ sdk.WalletState, o sdk.FixtureOptions) (sdk.FixtureStatus, error) {
 	f.w.fixtureOpts = o
-	st := sdk.FixtureStatus{URL: "http://localhost:12345/state.json", Port: 12345}
+	st := sdk.FixtureStatus{URL: "http://localhost:12345/state.json", Port: 12345, UnlockPassword: fixturePassword}
+	if f.w.noPassword {
+		st.UnlockPassword = ""
+	}
 	if o.Origin != "" {
 		st.OriginPort = 40001
 	}
@@ -162,8 +169,15 @@ func (b wallet) WaitForScreen(ctx context.Context) (observation.State, error) {
 	}
 	return observation.State{CurrentScreen: screen, IsUnlocked: b.w.unlocked}, b.w.call("wallet.wait")
 }
-func (b wallet) Unlock(context.Context, string) error { return b.w.call("wallet.unlock") }
-func (b wallet) Close(context.Context) error          { return b.w.call("wallet.close") }
+func (b wallet) Unlock(_ context.Context, pw string) error {
+	b.w.unlockedBy = pw
+	return b.w.call("wallet.unlock")
+}
+
+// fixturePassword is the password the fake fixture gives for its vaults.
+const fixturePassword = "the fixture's own password"
+
+func (b wallet) Close(context.Context) error { return b.w.call("wallet.close") }
 func (b wallet) Diagnose(context.Context, string) browser.Diagnosis {
 	b.w.calls = append(b.w.calls, "wallet.diagnose")
 	return browser.Diagnosis{LastScreen: "unknown", LastURL: "chrome-extension://x/home.html", ConsoleErrors: []string{"boom"}, Screenshot: "/a/s.png"}
@@ -378,7 +392,7 @@ func TestLaunchUnlocksEveryVault(t *testing.T) {
 		t.Fatalf("a custom vault that does not open failed the launch: %v", err)
 	}
 	if len(p.Warnings) != 1 || p.Warnings[0].Code != WarnWalletLocked || p.Warnings[0].Step != "unlock" ||
-		!strings.Contains(p.Warnings[0].Message, "did not open with the default password") || !strings.Contains(p.Warnings[0].Message, "mm_type") {
+		!strings.Contains(p.Warnings[0].Message, "did not open with the fixture plugin's password") || !strings.Contains(p.Warnings[0].Message, "mm_type") {
 		t.Fatalf("warnings %+v", p.Warnings)
 	}
 	if indexOf(w.calls, "wallet.close") >= 0 {
@@ -517,5 +531,36 @@ func TestLaunchBesideOtherSessions(t *testing.T) {
 	Teardown(d, p)
 	if strings.Contains(strings.Join(w.calls, " "), "fixture.stop") || !strings.Contains(strings.Join(w.calls, " "), "fixture.forget") {
 		t.Fatalf("teardown calls %v: want the session's state forgotten, the server left to the others", w.calls)
+	}
+}
+
+// TestLaunchUnlocksWithTheFixturesPassword: the wallet is unlocked with the
+// password the fixture plugin gave for the vault it built; a fixture that
+// gives none fails the default state's launch (mmcp's own state must come
+// up unlocked) and leaves a preset's wallet locked with a warning.
+func TestLaunchUnlocksWithTheFixturesPassword(t *testing.T) {
+	w := newWorld()
+	if _, err := Launch(context.Background(), w.deps(), Input{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if w.unlockedBy != fixturePassword {
+		t.Fatalf("unlocked with %q, want the fixture's password", w.unlockedBy)
+	}
+
+	w = newWorld()
+	w.noPassword = true
+	_, err := Launch(context.Background(), w.deps(), Input{}, nil)
+	if e := sdk.AsError(err); e == nil || e.Code != sdk.CodeLaunchFailed || !strings.Contains(e.Message, "gave no password") {
+		t.Fatalf("default state, no password: %v", err)
+	}
+
+	w = newWorld()
+	w.noPassword = true
+	p, err := Launch(context.Background(), w.deps(), Input{FixturePreset: "withERC20Tokens"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Warnings) != 1 || p.Warnings[0].Code != WarnWalletLocked || !strings.Contains(p.Warnings[0].Message, "gave no password") || slices.Contains(w.calls, "wallet.unlock") {
+		t.Fatalf("preset, no password: warnings %+v, calls %v", p.Warnings, w.calls)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 // Reload reloads session s's extension in place (browser.Session.Reload):
 // the same Chrome, chain, fixture and dapp tabs, the wallet unlocked again
-// with the default password, all within the launch's settle bound. buildID
+// with the fixture plugin's password, all within the launch's settle bound. buildID
 // names the build now loaded ("" to hash the extension directory); later
 // step records carry it.
 func (m *Manager) Reload(ctx context.Context, s *Session, buildID string) (browser.ReloadResult, error) {
@@ -19,7 +19,7 @@ func (m *Manager) Reload(ctx context.Context, s *Session, buildID string) (brows
 	if settle <= 0 {
 		settle = launch.DefaultSettleTimeout
 	}
-	res, err := s.Browser.Reload(ctx, browser.ReloadOptions{Password: launch.DefaultPassword, Settle: settle})
+	res, err := s.Browser.Reload(ctx, browser.ReloadOptions{Password: s.Parts.UnlockPassword(), Settle: settle})
 	if buildID == "" && s.Parts != nil {
 		buildID, _ = sdk.BuildID(s.Parts.Extension)
 	}

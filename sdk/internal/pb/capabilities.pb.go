@@ -1643,13 +1643,16 @@ func (x *FixtureForgetRequest) GetOrigin() string {
 }
 
 type FixtureStartResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Url           string                 `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
-	Port          int32                  `protobuf:"varint,2,opt,name=port,proto3" json:"port,omitempty"`
-	Error         *Error                 `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
-	OriginPort    int32                  `protobuf:"varint,4,opt,name=origin_port,json=originPort,proto3" json:"origin_port,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Url        string                 `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
+	Port       int32                  `protobuf:"varint,2,opt,name=port,proto3" json:"port,omitempty"`
+	Error      *Error                 `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	OriginPort int32                  `protobuf:"varint,4,opt,name=origin_port,json=originPort,proto3" json:"origin_port,omitempty"`
+	// The password that unlocks the served state's vault, from the plugin
+	// that built it; empty when it does not know one.
+	UnlockPassword string `protobuf:"bytes,5,opt,name=unlock_password,json=unlockPassword,proto3" json:"unlock_password,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *FixtureStartResponse) Reset() {
@@ -1708,6 +1711,13 @@ func (x *FixtureStartResponse) GetOriginPort() int32 {
 		return x.OriginPort
 	}
 	return 0
+}
+
+func (x *FixtureStartResponse) GetUnlockPassword() string {
+	if x != nil {
+		return x.UnlockPassword
+	}
+	return ""
 }
 
 type ResolvePresetRequest struct {
@@ -2546,13 +2556,14 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\".\n" +
 	"\x14FixtureForgetRequest\x12\x16\n" +
-	"\x06origin\x18\x01 \x01(\tR\x06origin\"\x83\x01\n" +
+	"\x06origin\x18\x01 \x01(\tR\x06origin\"\xac\x01\n" +
 	"\x14FixtureStartResponse\x12\x10\n" +
 	"\x03url\x18\x01 \x01(\tR\x03url\x12\x12\n" +
 	"\x04port\x18\x02 \x01(\x05R\x04port\x12$\n" +
 	"\x05error\x18\x03 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\x12\x1f\n" +
 	"\vorigin_port\x18\x04 \x01(\x05R\n" +
-	"originPort\"[\n" +
+	"originPort\x12'\n" +
+	"\x0funlock_password\x18\x05 \x01(\tR\x0eunlockPassword\"[\n" +
 	"\x14ResolvePresetRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12/\n" +
 	"\aoptions\x18\x02 \x01(\v2\x15.mmcp.v1.StateOptionsR\aoptions\"T\n" +
