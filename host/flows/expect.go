@@ -1,14 +1,14 @@
 package flows
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
+
+	"github.com/mmcp-dev/mmcp/internal/jsonrpc"
 )
 
 // DefaultExpectTimeout is how long a flow's expectations may take to hold
@@ -307,7 +307,7 @@ func (t *TxExpect) check(ctx context.Context, v *view) error {
 	var receipt *struct {
 		Status string `json:"status"`
 	}
-	if err := ethCall(ctx, chain.RPCURL, "eth_getTransactionReceipt", []any{hash}, &receipt); err != nil {
+	if err := jsonrpc.Call(ctx, chain.RPCURL, "eth_getTransactionReceipt", []any{hash}, &receipt); err != nil {
 		return err
 	}
 	switch {
@@ -317,30 +317,4 @@ func (t *TxExpect) check(ctx context.Context, v *view) error {
 		return fmt.Errorf("transaction %s mined with status %s (reverted)", hash, receipt.Status)
 	}
 	return nil
-}
-
-// ethCall calls a JSON-RPC method of the chain at url.
-func ethCall(ctx context.Context, url, method string, params []any, out any) error {
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s: %w", method, err)
-	}
-	defer resp.Body.Close()
-	var r struct {
-		Result json.RawMessage
-		Error  *struct{ Message string }
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
-		return fmt.Errorf("%s: %w", method, err)
-	}
-	if r.Error != nil {
-		return fmt.Errorf("%s: %s", method, r.Error.Message)
-	}
-	return json.Unmarshal(r.Result, out)
 }

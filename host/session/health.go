@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/internal/jsonrpc"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -115,7 +116,7 @@ func (m *Manager) ChainAlive(ctx context.Context, s *Session) error {
 	ctx, cancel := context.WithTimeout(ctx, healthProbe)
 	defer cancel()
 	var block string
-	err := rpcCall(ctx, c.RPCURL, "eth_blockNumber", []any{}, &block)
+	err := jsonrpc.Call(ctx, c.RPCURL, "eth_blockNumber", []any{}, &block)
 	if err == nil {
 		return nil
 	}
