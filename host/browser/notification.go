@@ -48,14 +48,18 @@ func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration
 		if found := s.tabs.find(RoleNotification, ""); len(found) > 0 {
 			ti := found[len(found)-1]
 			page, err := s.attach(ti.ID)
+			resized := false
 			if err == nil {
-				s.fitPopup(wctx, ti.ID)
+				resized = s.fitPopup(wctx, ti.ID)
 				err = s.waitLoaded(wctx, page, false, func(href string) bool {
 					return strings.HasPrefix(href, "chrome-extension://"+s.extID+"/")
 				})
 			}
 			if err == nil {
 				_, err = s.waitRendered(wctx, page)
+			}
+			if err == nil && resized {
+				s.waitPopupWidth(wctx, page)
 			}
 			if err == nil {
 				s.activate(ctx, ti.ID)

@@ -56,25 +56,16 @@ func (s *Session) readPage(ctx context.Context, page *rod.Page, role string) (pa
 	ctx, cancel := context.WithTimeout(ctx, stateReadLimit)
 	defer cancel()
 	_, probe := s.stateProvider(ctx)
-	// The app state (main world; the wallet may ask its background for
-	// it) is read while the probe runs.
-	var app chan json.RawMessage
-	if probe.Script != "" && isWalletRole(role) {
-		app = make(chan json.RawMessage, 1)
-		go func() { app <- s.mainWorldValue(ctx, page, probe.Script) }()
-	}
 	var dp domProbe
-	err := discovery.Eval(ctx, page, discovery.ProbeExpr(probe.Elements), discovery.EvalOptions{Idempotent: true}, &dp)
-	var appState json.RawMessage
-	if app != nil {
-		appState = <-app
-	}
-	if err != nil {
+	if err := discovery.Eval(ctx, page, discovery.ProbeExpr(probe.Elements), discovery.EvalOptions{Idempotent: true}, &dp); err != nil {
 		return pageRead{}, err
 	}
-	r := pageRead{readyState: dp.ReadyState, snap: sdk.PageSnapshot{URL: dp.Href, Role: role, Elements: dp.Elements, AppState: appState}}
+	r := pageRead{readyState: dp.ReadyState, snap: sdk.PageSnapshot{URL: dp.Href, Role: role, Elements: dp.Elements}}
 	if r.snap.Elements == nil {
 		r.snap.Elements = map[string]sdk.ElementProbe{}
+	}
+	if probe.Script != "" && isWalletRole(role) {
+		r.snap.AppState = s.mainWorldValue(ctx, page, probe.Script)
 	}
 	return r, nil
 }

@@ -215,16 +215,22 @@ const (
 )
 
 // settleScreen reads the screen after a click again once the page has
-// settled, when the click's events changed nothing that shows (the same
-// screen, URL and visible testids): a handler that awaits the wallet's
-// background (lock, unlock) changes the route and re-renders a moment
-// later. A click that changed something at once (a tab, a menu, a route),
-// or a page that is not a wallet page, is answered as measured, without
-// the wait.
+// settled, when the click's events changed no visible testid: a handler
+// that awaits the wallet's background (lock, unlock) changes the route and
+// re-renders a moment later, and a route change alone (the URL, and so
+// the screen, changed; the new screen not drawn yet) renders on a later
+// frame. Waiting here also gives the click's step record, observed right
+// after, the screen the click led to rather than the one it left. A click
+// that changed what shows at once (a tab, a menu, a drawn route), or a
+// page that is not a wallet page, is answered as measured, without the
+// wait.
 func settleScreen(ctx context.Context, p *rod.Page, sc *Screens, c *Changes, urlBefore string) {
-	if sc == nil || sc.Name == nil || c == nil || c.ScreenAfter == "" || c.ScreenAfter != c.ScreenBefore ||
-		c.URLAfter != "" || len(c.TestIDsAppeared) > 0 || len(c.TestIDsDisappeared) > 0 {
+	if sc == nil || sc.Name == nil || c == nil || c.ScreenAfter == "" ||
+		len(c.TestIDsAppeared) > 0 || len(c.TestIDsDisappeared) > 0 {
 		return
+	}
+	if c.URLBefore != "" {
+		urlBefore = c.URLBefore
 	}
 	main, err := mainFrame(p.Context(ctx))
 	if err != nil {

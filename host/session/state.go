@@ -37,27 +37,19 @@ func (m *Manager) observe(ctx context.Context, full bool, walk func(*rod.Page, *
 		return nil // nothing to observe in a dead browser (and never wait on it)
 	}
 	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
-	state := func() {
-		st, err := s.Browser.State(ctx)
-		if err != nil {
-			m.log.Debug("observe: state", "error", err)
-		}
-		obs.State = st
+	st, err := s.Browser.State(ctx)
+	if err != nil {
+		m.log.Debug("observe: state", "error", err)
 	}
-	page := s.Browser.ActivePage()
-	if !full || page == nil {
-		state()
+	obs.State = st
+	if !full {
 		return obs
 	}
-	// The state is read while the page is walked: the state's reads wait
-	// mostly on the wallet (its app state), the walk on the page.
-	read := make(chan struct{})
-	go func() {
-		defer close(read)
-		state()
-	}()
+	page := s.Browser.ActivePage()
+	if page == nil {
+		return obs
+	}
 	ids, nodes, err := walk(page, s)
-	<-read
 	if err != nil {
 		m.log.Debug("observe: discovery", "error", err)
 		return obs
