@@ -47,6 +47,7 @@ func TestGetTextAfterConnect(t *testing.T) {
 	wantCode(t, h.Call("mm_get_text", map[string]any{"selector": "#accounts", "maxChars": 0}), "MM_INVALID_INPUT")
 	wantCode(t, h.Call("mm_get_text", map[string]any{"selector": "#accounts", "maxChars": 1000000}), "MM_INVALID_INPUT")
 
+	must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1})) // records are written off the session lock; this waits for them
 	n := 0
 	for _, r := range records(t, ws, sid) {
 		if r.Tool.Name == "mm_get_text" && r.Outcome.OK {

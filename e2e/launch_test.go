@@ -369,7 +369,7 @@ func TestLaunchCustomFixture(t *testing.T) {
 		if err := json.Unmarshal([]byte(jsonOf(res["warnings"])), &warns); err != nil || len(warns) != 1 {
 			t.Fatalf("warnings %v (%v)", res["warnings"], err)
 		}
-		if w := warns[0]; w.Code != "wallet_locked" || w.Step != "unlock" || !strings.Contains(w.Message, "did not open with the default password") ||
+		if w := warns[0]; w.Code != "wallet_locked" || w.Step != "unlock" || !strings.Contains(w.Message, "did not open with the fixture plugin's password") ||
 			!strings.Contains(w.Message, "mm_type") {
 			t.Fatalf("warning %+v", w)
 		}

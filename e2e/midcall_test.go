@@ -110,9 +110,9 @@ func TestChromeKilledMidCall(t *testing.T) {
 				t.Fatalf("no error line in the host log:\n%s", tail(h.Stderr.String(), 20))
 			}
 
-			// The step record keeps the code (it is written before the
-			// session's next call runs).
-			h.Call("mm_get_state", map[string]any{})
+			// The step record keeps the code. Records are written off the
+			// session lock; a knowledge call waits for the writes.
+			must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1}))
 			want := tc.tool
 			if tc.record != "" {
 				want = tc.record

@@ -17,6 +17,7 @@ func TestRecordsDeclaredYarn(t *testing.T) {
 	}
 	sid := launch(t, h, map[string]any{"stateMode": "default"})["sessionId"].(string)
 	must(t, h.Call("mm_get_state", map[string]any{}))
+	must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1})) // records are written off the session lock; this waits for them
 	type rec struct {
 		Environment struct {
 			YarnVersion string `json:"yarnVersion"`

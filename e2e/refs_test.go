@@ -91,6 +91,7 @@ func TestRefsAreExact(t *testing.T) {
 			}
 
 			// The record of the click on Beta names Beta.
+			must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1})) // records are written off the session lock; this waits for them
 			var meant []string
 			for _, r := range readRecords[refRecord](t, ws, sid) {
 				if r.Tool.Name != "mm_click" || r.Tool.Target["a11yRef"] != beta || !r.Outcome.OK {
