@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -78,12 +79,12 @@ var defaults = Settings{
 type Plugin struct {
 	log hclog.Logger
 
-	mu        sync.Mutex
-	workspace string
-	settings  Settings
-	cancel    context.CancelFunc // of the running build
-	running   *exec.Cmd          // the running build's process
-	watch     *watch             // the watch build, nil when none runs
+	conf sdk.Configured[Settings]
+
+	mu      sync.Mutex
+	cancel  context.CancelFunc // of the running build
+	running *exec.Cmd          // the running build's process
+	watch   *watch             // the watch build, nil when none runs
 }
 
 // New returns the build plugin. log may be nil.
@@ -91,7 +92,9 @@ func New(log hclog.Logger) *Plugin {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Plugin{log: log, settings: defaults}
+	p := &Plugin{log: log}
+	_ = p.conf.Set("build", sdk.Config{}, (*Settings).check) // the defaults until Configure
+	return p
 }
 
 // Info implements sdk.Plugin.
@@ -99,27 +102,36 @@ func (p *Plugin) Info() sdk.Info { return sdk.Info{Name: "build", Version: Versi
 
 // Configure implements sdk.Plugin.
 func (p *Plugin) Configure(_ context.Context, cfg sdk.Config) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.workspace = cfg.Workspace
-	if len(cfg.Settings) > 0 {
-		var s Settings
-		if err := sdk.DecodeSettings("build", cfg.Settings, &s); err != nil {
-			return err
-		}
-		if s.Command != "" {
-			p.settings.Command = s.Command
-		}
-		if s.ExtensionPath != "" {
-			p.settings.ExtensionPath = s.ExtensionPath
-		}
-		if s.TimeoutMs > 0 {
-			p.settings.TimeoutMs = s.TimeoutMs
-		}
-		if err := p.configureWatch(s); err != nil {
-			return err
+	return p.conf.Set("build", cfg, (*Settings).check)
+}
+
+// check refuses a pattern that does not compile and fills in the defaults
+// of what the config file leaves out (sdk.Configured.Set decodes the
+// settings strictly first).
+func (s *Settings) check() error {
+	for name, pat := range map[string]string{"readyPattern": s.ReadyPattern, "errorPattern": s.ErrorPattern} {
+		if _, err := regexp.Compile(pat); err != nil {
+			return sdk.Errorf(sdk.CodeInvalidConfig, "build plugin setting %s: %v", name, err).WithDetails(map[string]any{"field": name})
 		}
 	}
+	fill := func(v *string, def string) {
+		if *v == "" {
+			*v = def
+		}
+	}
+	fillMs := func(v *int64, def int64) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	fill(&s.ExtensionPath, defaults.ExtensionPath)
+	fill(&s.WatchCommand, defaults.WatchCommand)
+	fill(&s.ReadyPattern, defaults.ReadyPattern)
+	fill(&s.ErrorPattern, defaults.ErrorPattern)
+	fillMs(&s.TimeoutMs, defaults.TimeoutMs)
+	fillMs(&s.SettleMs, defaults.SettleMs)
+	fillMs(&s.QuietMs, defaults.QuietMs)
+	fillMs(&s.WaitTimeoutMs, defaults.WaitTimeoutMs)
 	return nil
 }
 
@@ -142,16 +154,15 @@ func (p *Plugin) Stop(context.Context) error {
 
 // ExtensionPath implements sdk.Builder.
 func (p *Plugin) ExtensionPath(context.Context) (string, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	return p.extPath(), nil
 }
 
 func (p *Plugin) extPath() string {
-	if filepath.IsAbs(p.settings.ExtensionPath) {
-		return p.settings.ExtensionPath
+	cfg, s := p.conf.Get()
+	if filepath.IsAbs(s.ExtensionPath) {
+		return s.ExtensionPath
 	}
-	return filepath.Join(p.workspace, p.settings.ExtensionPath)
+	return filepath.Join(cfg.Workspace, s.ExtensionPath)
 }
 
 // IsBuilt implements sdk.Builder: the build exists when its manifest does.
@@ -179,14 +190,14 @@ func (p *Plugin) Build(ctx context.Context, o sdk.BuildOptions, ev sdk.Events) (
 		return res, err
 	}
 
+	cfg, set := p.conf.Get()
 	p.mu.Lock()
 	if p.cancel != nil {
 		p.mu.Unlock()
 		return res, sdk.Errorf(sdk.CodeBuildFailed, "a build is already running")
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.settings.TimeoutMs)*time.Millisecond)
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(set.TimeoutMs)*time.Millisecond)
 	p.cancel = cancel
-	workspace := p.workspace
 	p.mu.Unlock()
 	defer func() {
 		cancel()
@@ -196,11 +207,11 @@ func (p *Plugin) Build(ctx context.Context, o sdk.BuildOptions, ev sdk.Events) (
 	}()
 
 	tail := proc.NewTail(40)
-	err = p.run(ctx, workspace, argv, tail, ev)
+	err = p.run(ctx, cfg.Workspace, argv, tail, ev)
 	res.DurationMs = time.Since(start).Milliseconds()
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return res, sdk.Errorf(sdk.CodeBuildFailed, "build timed out after %d ms", p.settings.TimeoutMs).
+		return res, sdk.Errorf(sdk.CodeBuildFailed, "build timed out after %d ms", set.TimeoutMs).
 			WithDetails(map[string]any{"tail": tail.String()})
 	case ctx.Err() != nil:
 		return res, sdk.Errorf(sdk.CodeCancelled, "build cancelled")
@@ -217,9 +228,8 @@ func (p *Plugin) Build(ctx context.Context, o sdk.BuildOptions, ev sdk.Events) (
 
 // command resolves the build command and checks its dependencies.
 func (p *Plugin) command(buildType string) ([]string, error) {
-	p.mu.Lock()
-	cmdline := p.settings.Command
-	p.mu.Unlock()
+	_, set := p.conf.Get()
+	cmdline := set.Command
 	if cmdline == "" {
 		cmdline = "yarn " + buildType
 	}
@@ -229,9 +239,8 @@ func (p *Plugin) command(buildType string) ([]string, error) {
 // resolve splits a command line and checks its dependencies: the
 // workspace's node_modules and the program on PATH.
 func (p *Plugin) resolve(cmdline string) ([]string, error) {
-	p.mu.Lock()
-	workspace := p.workspace
-	p.mu.Unlock()
+	cfg, _ := p.conf.Get()
+	workspace := cfg.Workspace
 	argv := strings.Fields(cmdline)
 	if len(argv) == 0 {
 		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "the build plugin's command is empty")

@@ -27,34 +27,6 @@ const pollEvery = 50 * time.Millisecond
 // maxOutput bounds the output lines kept for one rebuild's error text.
 const maxOutput = 40
 
-// configureWatch takes the watch settings of the config file.
-func (p *Plugin) configureWatch(s Settings) error {
-	for name, pat := range map[string]string{"readyPattern": s.ReadyPattern, "errorPattern": s.ErrorPattern} {
-		if _, err := regexp.Compile(pat); err != nil {
-			return sdk.Errorf(sdk.CodeInvalidConfig, "build plugin setting %s: %v", name, err).WithDetails(map[string]any{"field": name})
-		}
-	}
-	if s.WatchCommand != "" {
-		p.settings.WatchCommand = s.WatchCommand
-	}
-	if s.ReadyPattern != "" {
-		p.settings.ReadyPattern = s.ReadyPattern
-	}
-	if s.ErrorPattern != "" {
-		p.settings.ErrorPattern = s.ErrorPattern
-	}
-	if s.SettleMs > 0 {
-		p.settings.SettleMs = s.SettleMs
-	}
-	if s.QuietMs > 0 {
-		p.settings.QuietMs = s.QuietMs
-	}
-	if s.WaitTimeoutMs > 0 {
-		p.settings.WaitTimeoutMs = s.WaitTimeoutMs
-	}
-	return nil
-}
-
 // StartWatch implements sdk.Watcher: it starts the watch command in a
 // supervised process group (it dies with the plugin), or reports the one
 // that runs. A watcher that exited is started again.
@@ -65,9 +37,7 @@ func (p *Plugin) StartWatch(context.Context) (sdk.WatchStatus, error) {
 	if w != nil && w.status().State != sdk.WatchExited {
 		return w.status(), nil
 	}
-	p.mu.Lock()
-	set := p.settings
-	p.mu.Unlock()
+	cfg, set := p.conf.Get()
 	argv, err := p.resolve(set.WatchCommand)
 	if err != nil {
 		return sdk.WatchStatus{State: sdk.WatchStopped}, err
@@ -77,7 +47,7 @@ func (p *Plugin) StartWatch(context.Context) (sdk.WatchStatus, error) {
 	if p.watch != nil && p.watch != w {
 		return p.watch.status(), nil // a concurrent start won
 	}
-	nw, err := startWatch(p.log, p.workspace, p.extPath(), argv, set)
+	nw, err := startWatch(p.log, cfg.Workspace, p.extPath(), argv, set)
 	if err != nil {
 		return sdk.WatchStatus{State: sdk.WatchStopped}, sdk.Errorf(sdk.CodeBuildFailed, "start `%s`: %v", set.WatchCommand, err)
 	}
@@ -89,10 +59,11 @@ func (p *Plugin) StartWatch(context.Context) (sdk.WatchStatus, error) {
 func (p *Plugin) WaitReady(ctx context.Context, timeoutMs int64, ev sdk.Events) (sdk.Rebuild, error) {
 	p.mu.Lock()
 	w := p.watch
-	if timeoutMs <= 0 {
-		timeoutMs = p.settings.WaitTimeoutMs
-	}
 	p.mu.Unlock()
+	if timeoutMs <= 0 {
+		_, set := p.conf.Get()
+		timeoutMs = set.WaitTimeoutMs
+	}
 	if w == nil {
 		return sdk.Rebuild{}, sdk.Errorf(sdk.CodeInvalidInput, "no watch build runs: call mm_build_watch_start first")
 	}
