@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,18 +32,7 @@ type cliResult struct {
 // mmcpCLI runs bin/mmcp --repo ws args... and waits for it.
 func mmcpCLI(t testing.TB, ws string, args ...string) cliResult {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(bin, "mmcp"), append([]string{"--repo", ws}, args...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("mmcp %v: %v", args, err)
-	}
-	return cliResult{Stdout: out.String(), Stderr: errb.String(), Code: code}
+	return mmcpRun(t, nil, append([]string{"--repo", ws}, args...)...)
 }
 
 // envelopeOf decodes the envelope `mmcp call` printed.

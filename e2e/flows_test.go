@@ -50,6 +50,13 @@ func mmcpRun(t testing.TB, env []string, args ...string) cliResult {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(bin, "mmcp"), args...)
 	cmd.Env = append(os.Environ(), env...)
+	return runCmd(t, cmd)
+}
+
+// runCmd runs cmd and returns its output and exit code; a command that
+// cannot run at all fails the test.
+func runCmd(t testing.TB, cmd *exec.Cmd) cliResult {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -58,7 +65,7 @@ func mmcpRun(t testing.TB, env []string, args ...string) cliResult {
 	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("mmcp %v: %v", args, err)
+		t.Fatalf("%v: %v", cmd.Args, err)
 	}
 	return cliResult{Stdout: out.String(), Stderr: errb.String(), Code: code}
 }
@@ -254,17 +261,9 @@ func TestFlowSuite(t *testing.T) {
 			cmd := exec.Command("/bin/sh", "-c", script)
 			cmd.Dir = t.TempDir() // no workspace: the embedded test wallet, as in the image
 			cmd.Env = append(os.Environ(), env[0], "PATH="+bin+":"+os.Getenv("PATH"), fmt.Sprintf("JOB_COMPLETION_INDEX=%d", i))
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			code := 0
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("index %d (exit %d):\n%s", i, code, stdout.String())
+			r := runCmd(t, cmd)
+			code := r.Code
+			t.Logf("index %d (exit %d):\n%s", i, code, r.Stdout)
 			sj, sx := filepath.Join(results, fmt.Sprintf("summary-%d.json", i)), filepath.Join(results, fmt.Sprintf("junit-%d.xml", i))
 			s := readSummary(t, sj)
 			wantCode := 0
@@ -275,7 +274,7 @@ func TestFlowSuite(t *testing.T) {
 				}
 			}
 			if code != wantCode || s.Shard != fmt.Sprintf("%d/%d", i+1, n) {
-				t.Errorf("index %d: exit %d, want %d; summary shard %q\n%s", i, code, wantCode, s.Shard, tail(stderr.String(), 10))
+				t.Errorf("index %d: exit %d, want %d; summary shard %q\n%s", i, code, wantCode, s.Shard, tail(r.Stderr, 10))
 			}
 			jsons, xmls = append(jsons, sj), append(xmls, sx)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"net"
 	"net/http"
@@ -38,15 +39,13 @@ func launchFree(t testing.TB, h *Host, args map[string]any) map[string]any {
 // withFreePorts returns args with ports.anvil and ports.fixtureServer set
 // to free ports where args has none.
 func withFreePorts(t testing.TB, args map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range args {
-		out[k] = v
+	out := maps.Clone(args)
+	if out == nil {
+		out = map[string]any{}
 	}
 	ports := map[string]any{}
 	if p, ok := args["ports"].(map[string]any); ok {
-		for k, v := range p {
-			ports[k] = v
-		}
+		maps.Copy(ports, p)
 	}
 	for _, k := range []string{"anvil", "fixtureServer"} {
 		if _, ok := ports[k]; !ok {
