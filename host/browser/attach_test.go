@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,9 +54,8 @@ func TestManifestKeyGivesTheID(t *testing.T) {
 	if got, _ := ExtensionIDFromPath(dir); got != s.ExtensionID() {
 		t.Fatalf("ExtensionIDFromPath %s, Chrome uses %s", got, s.ExtensionID())
 	}
-	st, err := s.State(tctx(t))
-	if err != nil || st.CurrentScreen != "unlock" {
-		t.Fatalf("state %+v %v", st, err)
+	if a := s.Tabs().Active; a.URL != "chrome-extension://"+s.ExtensionID()+"/home.html#/unlock" {
+		t.Fatalf("active tab %+v, want the extension's unlock screen", a)
 	}
 }
 
@@ -66,16 +66,15 @@ func TestAttachFindsExtensionAndNeverClosesChrome(t *testing.T) {
 	owner := launchTest(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	att, err := Launch(ctx, Options{CDPURL: owner.DevToolsURL()})
+	att, err := Launch(ctx, Options{Pages: testPages, CDPURL: owner.DevToolsURL()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if att.ExtensionID() != owner.ExtensionID() || att.PID() != 0 {
 		t.Fatalf("attached id %s pid %d, want %s and 0", att.ExtensionID(), att.PID(), owner.ExtensionID())
 	}
-	st, err := att.State(ctx)
-	if err != nil || st.CurrentScreen != "unlock" {
-		t.Fatalf("attached state %+v %v", st, err)
+	if a := att.Tabs().Active; a.Role != RoleExtension || !strings.HasSuffix(a.URL, "/home.html#/unlock") {
+		t.Fatalf("attached session's active tab %+v, want the extension's unlock screen", a)
 	}
 	if err := att.Close(ctx); err != nil {
 		t.Fatal(err)
@@ -83,7 +82,8 @@ func TestAttachFindsExtensionAndNeverClosesChrome(t *testing.T) {
 	if !ChromeProcessAlive(owner.PID()) {
 		t.Fatal("closing an attached session killed Chrome")
 	}
-	if _, err := owner.State(ctx); err != nil {
+	var href string
+	if err := owner.Eval(ctx, `location.href`, &href); err != nil {
 		t.Fatalf("owner session broken after the attached one closed: %v", err)
 	}
 	// The attached session's own tab (its home page) closed with it.

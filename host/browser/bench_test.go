@@ -17,7 +17,7 @@ func BenchmarkLaunchToReady(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		start := time.Now()
-		s, err := Launch(ctx, Options{ExtensionPath: ext, Headless: true, ArtifactsDir: b.TempDir()})
+		s, err := Launch(ctx, Options{Pages: testPages, ExtensionPath: ext, Headless: true, ArtifactsDir: b.TempDir()})
 		launch += time.Since(start)
 		if err != nil {
 			cancel()
@@ -29,18 +29,6 @@ func BenchmarkLaunchToReady(b *testing.B) {
 		cancel()
 	}
 	b.ReportMetric(float64(launch.Milliseconds())/float64(b.N), "launch-ms/op")
-}
-
-// BenchmarkState measures one State call on the home page.
-func BenchmarkState(b *testing.B) {
-	s := launchTest(b)
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := s.State(ctx); err != nil {
-			b.Fatal(err)
-		}
-	}
 }
 
 // BenchmarkScreenshot measures a viewport screenshot of the home page.

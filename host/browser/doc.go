@@ -2,11 +2,13 @@
 // attaches to) Chrome with the wallet extension loaded, keeps one long-lived
 // target event loop that tracks every page and its role (extension,
 // notification, dapp, other), knows which page is active, and implements the
-// page-level tools: state, navigate, wait for the notification popup, switch
-// and close tabs, screenshots and the clipboard.
+// page-level tools: navigate, wait for the notification popup, switch and
+// close tabs, screenshots, the clipboard, the extension's in-place reload,
+// health and console errors.
 //
-// Everything wallet-specific (routes, landmark testids, where the account and
-// network are shown) lives in one Profile; MetaMask is the default.
+// The wallet's model (its routes, landmarks, state, unlock) is host/wallet,
+// which embeds a Session; this package knows only the extension's pages
+// (Pages).
 //
 // Page-side JavaScript always runs in an isolated world
 // (Page.createIsolatedWorld): real MetaMask test builds scuttle main-world

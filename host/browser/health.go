@@ -111,11 +111,11 @@ func (s *Session) Classify(err error) error {
 // ConsoleErrors are the last errors logged by the extension's pages and
 // service worker (uncaught exceptions, console.error, Log entries).
 func (s *Session) ConsoleErrors() []string {
-	return s.consoleSince(time.Time{})
+	return s.ConsoleSince(time.Time{})
 }
 
-// consoleSince are the console errors seen at or after t, oldest first.
-func (s *Session) consoleSince(t time.Time) []string {
+// ConsoleSince are the console errors seen at or after t, oldest first.
+func (s *Session) ConsoleSince(t time.Time) []string {
 	s.health.mu.Lock()
 	defer s.health.mu.Unlock()
 	out := []string{}
@@ -293,16 +293,18 @@ type Diagnosis struct {
 	Screenshot    string   `json:"screenshot,omitempty"`
 }
 
-// Diagnose reads what the browser shows now, its console errors and a
-// screenshot (saved as <name>.png under the artifacts' screenshots), each
-// within a few seconds.
+// DiagnoseLimit bounds a diagnosis.
+const DiagnoseLimit = 5 * time.Second
+
+// Diagnose reads the active page's URL, the console errors and a
+// screenshot (saved as <name>.png under the artifacts' screenshots),
+// within DiagnoseLimit. The wallet's screen (LastScreen) is host/wallet's
+// to add.
 func (s *Session) Diagnose(ctx context.Context, name string) Diagnosis {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DiagnoseLimit)
 	defer cancel()
 	d := Diagnosis{ConsoleErrors: s.ConsoleErrors()}
-	if st, err := s.State(ctx); err == nil {
-		d.LastScreen, d.LastURL = st.CurrentScreen, st.CurrentURL
-	} else if ti, ok := s.tabs.active(); ok {
+	if ti, ok := s.tabs.active(); ok {
 		d.LastURL = ti.URL
 	}
 	if shot, err := s.Screenshot(ctx, ScreenshotOptions{Name: name}); err == nil {

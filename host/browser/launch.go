@@ -35,10 +35,13 @@ const extensionWait = 5 * time.Second
 // running after a failure.
 func Launch(ctx context.Context, o Options) (*Session, error) {
 	o = o.withDefaults()
+	if o.Pages.HomePage == "" {
+		return nil, sdk.Errorf(sdk.CodeInvalidInput, "no extension home page (Options.Pages)")
+	}
 	s := &Session{
 		opts:     o,
 		log:      o.Log.Named("browser"),
-		profile:  o.Profile,
+		pages:    o.Pages,
 		health:   newHealth(),
 		granted:  map[string]bool{},
 		focusSet: map[proto.TargetTargetID]bool{},
@@ -53,7 +56,7 @@ func Launch(ctx context.Context, o Options) (*Session, error) {
 			return nil, sdk.Errorf(sdk.CodeInvalidInput, "extension %s: %v", extDir, err)
 		}
 	}
-	s.tabs = newTracker(o.Profile, s.extID)
+	s.tabs = newTracker(o.Pages, s.extID)
 
 	wsURL := ""
 	if o.CDPURL != "" {

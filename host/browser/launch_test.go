@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 )
 
 // testExt is the tiny MV3 test extension.
@@ -19,6 +21,13 @@ func testExt(t testing.TB) string {
 	return abs
 }
 
+// testPages are the test extension's pages (its home and notification
+// pages are named as MetaMask's).
+var testPages = Pages{
+	HomePage: "home.html", NotificationPage: "notification.html", SettingsFragment: "#settings",
+	NotificationMarkers: []string{"notification.html"}, PopupSize: Viewport{Width: 360, Height: 620},
+}
+
 // launchTest starts a session on the test extension (failing when no
 // Chrome is installed) and closes it when the test ends.
 func launchTest(t testing.TB, mod ...func(*Options)) *Session {
@@ -28,7 +37,7 @@ func launchTest(t testing.TB, mod ...func(*Options)) *Session {
 	}
 	// MMCP_TEST_HEADED=1 (with $DISPLAY, e.g. Xvfb) runs the tests headed.
 	headless := os.Getenv("MMCP_TEST_HEADED") != "1"
-	o := Options{ExtensionPath: testExt(t), Headless: headless, ArtifactsDir: t.TempDir()}
+	o := Options{Pages: testPages, ExtensionPath: testExt(t), Headless: headless, ArtifactsDir: t.TempDir()}
 	for _, m := range mod {
 		m(&o)
 	}
@@ -38,11 +47,7 @@ func launchTest(t testing.TB, mod ...func(*Options)) *Session {
 	if err != nil {
 		t.Fatalf("launch: %v", err)
 	}
-	t.Cleanup(func() {
-		if err := s.Close(context.Background()); err != nil {
-			t.Errorf("close: %v", err)
-		}
-	})
+	testutil.CloseAtEnd(t, s)
 	return s
 }
 
@@ -66,13 +71,15 @@ func TestLaunchOpensHomeWithComputedExtensionID(t *testing.T) {
 
 func TestLaunchRefusesBadInputs(t *testing.T) {
 	ctx := context.Background()
-	_, err := Launch(ctx, Options{ExtensionPath: t.TempDir(), Headless: true})
+	_, err := Launch(ctx, Options{ExtensionPath: testExt(t), Headless: true})
+	wantCodeTB(t, err, "MM_INVALID_INPUT") // no pages
+	_, err = Launch(ctx, Options{Pages: testPages, ExtensionPath: t.TempDir(), Headless: true})
 	wantCodeTB(t, err, "MM_INVALID_INPUT") // no manifest.json
-	_, err = Launch(ctx, Options{Headless: true})
+	_, err = Launch(ctx, Options{Pages: testPages, Headless: true})
 	wantCodeTB(t, err, "MM_INVALID_INPUT") // nothing to load
-	_, err = Launch(ctx, Options{ExtensionPath: testExt(t), ChromePath: "/nonexistent/chrome", Headless: true})
+	_, err = Launch(ctx, Options{Pages: testPages, ExtensionPath: testExt(t), ChromePath: "/nonexistent/chrome", Headless: true})
 	wantCodeTB(t, err, "MM_LAUNCH_FAILED")
-	_, err = Launch(ctx, Options{CDPURL: "http://127.0.0.1:1"})
+	_, err = Launch(ctx, Options{Pages: testPages, CDPURL: "http://127.0.0.1:1"})
 	wantCodeTB(t, err, "MM_LAUNCH_FAILED")
 }
 

@@ -22,7 +22,7 @@ func TestHelperLaunchAndHang(t *testing.T) {
 	if out == "" {
 		t.Skip("helper process only")
 	}
-	s, err := Launch(context.Background(), Options{ExtensionPath: testExt(t), Headless: true})
+	s, err := Launch(context.Background(), Options{Pages: testPages, ExtensionPath: testExt(t), Headless: true})
 	if err != nil {
 		t.Fatal(err)
 	}

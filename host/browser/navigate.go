@@ -38,9 +38,9 @@ func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (Navigate
 	case ScreenHome:
 		target = s.homeURL()
 	case ScreenSettings:
-		target = s.homeURL() + s.profile.SettingsFragment
+		target = s.homeURL() + s.pages.SettingsFragment
 	case ScreenNotification:
-		target = s.extURL(s.profile.NotificationPage)
+		target = s.extURL(s.pages.NotificationPage)
 	case ScreenURL:
 		if err := CheckURL(rawURL); err != nil {
 			return NavigateResult{}, err
@@ -118,7 +118,7 @@ func (s *Session) openURL(ctx context.Context, rawURL string, newTab bool) (Navi
 }
 
 // reusableTab is the tab a URL navigation reuses, if any (see openURL).
-func (s *Session) reusableTab() (tabInfo, bool) {
+func (s *Session) reusableTab() (TabInfo, bool) {
 	s.mu.Lock()
 	id := s.urlTab
 	s.mu.Unlock()
@@ -131,7 +131,7 @@ func (s *Session) reusableTab() (tabInfo, bool) {
 			return ti, true
 		}
 	}
-	return tabInfo{}, false
+	return TabInfo{}, false
 }
 
 // extensionTab is the tab wallet navigation happens in: the active page

@@ -103,7 +103,7 @@ const refusedEarlier = time.Minute
 // says what was waited for and lists the session's tabs, as the details
 // do.
 func (s *Session) notificationTimeout(timeout time.Duration, start time.Time, seen *notificationSeen) error {
-	logged := relevant(s.consoleSince(start))
+	logged := relevant(s.ConsoleSince(start))
 	tabs := s.Tabs().Tracked
 	details := map[string]any{"consoleErrors": logged, "tabs": tabs, "waitedFor": s.notificationWanted()}
 	var open []string
@@ -121,7 +121,7 @@ func (s *Session) notificationTimeout(timeout time.Duration, start time.Time, se
 			WithDetails(details)
 	}
 	waited := fmt.Sprintf("no notification page (%s) opened within %s", s.notificationWanted(), timeout)
-	for _, l := range relevant(s.consoleSince(start.Add(-refusedEarlier))) {
+	for _, l := range relevant(s.ConsoleSince(start.Add(-refusedEarlier))) {
 		if strings.Contains(strings.ToLower(l), "bounds") {
 			return sdk.Errorf(sdk.CodeNotificationTimeout,
 				"%s: the wallet tried to open its popup and Chrome refused the window (%q). A popup must be at least half inside the screen; mmcp gives headless Chrome a 1920x1080 screen, so when headed make the display at least as large as the browser window (or launch headless); %s", waited, l, tabList).
@@ -141,7 +141,7 @@ func (s *Session) notificationTimeout(timeout time.Duration, start time.Time, se
 
 // notificationWanted is the page WaitForNotification waits for.
 func (s *Session) notificationWanted() string {
-	return s.extURL(s.profile.NotificationPage)
+	return s.extURL(s.pages.NotificationPage)
 }
 
 // WaitPopupClosed is called after a click in the notification popup page
@@ -152,7 +152,7 @@ func (s *Session) notificationWanted() string {
 func (s *Session) WaitPopupClosed(ctx context.Context, page *rod.Page, hrefBefore string) bool {
 	ctx, cancel := context.WithTimeout(ctx, PopupCloseWait)
 	defer cancel()
-	before := route(hrefBefore)
+	before := HashRoute(hrefBefore)
 	for {
 		changed := s.tabs.wait()
 		if _, ok := s.tabs.get(page.TargetID); !ok {
@@ -163,7 +163,7 @@ func (s *Session) WaitPopupClosed(ctx context.Context, page *rod.Page, hrefBefor
 		err := discovery.Eval(ectx, page, `location.href`, discovery.EvalOptions{Idempotent: true}, &href)
 		ecancel()
 		if err == nil {
-			if r := route(href); r != before && r != "" && r != "/" {
+			if r := HashRoute(href); r != before && r != "" && r != "/" {
 				return false
 			}
 		}

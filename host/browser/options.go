@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-
-	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // Options configures Launch.
@@ -44,13 +42,9 @@ type Options struct {
 	// SlowMo delays each rod input action (useful to watch a headed run).
 	SlowMo time.Duration
 
-	// Profile describes the wallet's screens and landmarks. Nil means
-	// MetaMask.
-	Profile *Profile
-
-	// StateSnapshot names screens and reads the wallet's state instead of
-	// the profile (a StateSnapshot plugin). Nil means the profile.
-	StateSnapshot sdk.StateSnapshotter
+	// Pages are the wallet extension's pages (host/wallet's Profile has
+	// them). Launch refuses an empty HomePage.
+	Pages Pages
 
 	// Proxy sends Chrome's traffic through a proxy (the session's mock
 	// server). Nil means none. Not applied when attaching (CDPURL).
@@ -87,9 +81,6 @@ var (
 func (o Options) withDefaults() Options {
 	if o.Log == nil {
 		o.Log = hclog.NewNullLogger()
-	}
-	if o.Profile == nil {
-		o.Profile = MetaMask()
 	}
 	if o.ArtifactsDir == "" {
 		o.ArtifactsDir = filepath.Join(os.TempDir(), "mmcp-artifacts")

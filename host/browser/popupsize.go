@@ -7,17 +7,18 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+
 	"github.com/mmcp-dev/mmcp/host/discovery"
 )
 
-// fitPopup sizes the window of notification page id to the profile's
+// fitPopup sizes the window of notification page id to the Pages'
 // PopupSize when it has another size: headless Chrome opens the wallet's
 // popup window at the browser's window size (1280x720) whatever the
 // wallet asked, so the popup laid out, and was captured, at that size. A
 // window that cannot be resized is logged, not fatal. It reports whether
 // it resized the window.
 func (s *Session) fitPopup(ctx context.Context, id proto.TargetTargetID) bool {
-	want := s.profile.PopupSize
+	want := s.pages.PopupSize
 	if want.Width <= 0 || want.Height <= 0 {
 		return false
 	}
@@ -48,7 +49,7 @@ const popupResizeBound = time.Second
 func (s *Session) waitPopupWidth(ctx context.Context, page *rod.Page) {
 	ctx, cancel := context.WithTimeout(ctx, popupResizeBound)
 	defer cancel()
-	expr := fmt.Sprintf(`new Promise(r => { const f = () => innerWidth <= %d ? r(true) : requestAnimationFrame(f); f(); })`, s.profile.PopupSize.Width)
+	expr := fmt.Sprintf(`new Promise(r => { const f = () => innerWidth <= %d ? r(true) : requestAnimationFrame(f); f(); })`, s.pages.PopupSize.Width)
 	var ok bool
 	if err := discovery.Eval(ctx, page, expr, discovery.EvalOptions{Idempotent: true}, &ok); err != nil {
 		s.log.Debug("popup size: the page kept its width", "error", err)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+
 	"github.com/mmcp-dev/mmcp/host/discovery"
 )
 

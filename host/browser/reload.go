@@ -9,100 +9,67 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
-
-	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // reloadJS reloads the extension from one of its own contexts.
 const reloadJS = `chrome.runtime.reload()`
 
-// ReloadOptions configure Reload.
-type ReloadOptions struct {
-	// Password unlocks the wallet when it comes back locked.
-	Password string
-	// Settle bounds the whole reload: the extension going and coming back,
-	// its first screen, the unlock.
-	Settle time.Duration
-}
-
-// ReloadResult is what an in-place reload did.
-type ReloadResult struct {
-	ReloadMs int64 `json:"reloadMs"`
-	// Screen is the wallet screen shown now, URL its page.
-	Screen string `json:"screen"`
-	URL    string `json:"url"`
-	// Reopened is the wallet page reopened: the one the agent was on, else
+// Reloaded is the extension reloaded in place by ReloadExtension.
+type Reloaded struct {
+	// Back is the wallet page reopened: the one the agent was on, else
 	// home.
-	Reopened string `json:"reopened"`
-	// Unlocked says the wallet came back locked and was unlocked again.
-	Unlocked   bool `json:"unlocked"`
-	IsUnlocked bool `json:"isUnlocked"`
-	// ConsoleErrors are the extension's console errors since the reload.
-	ConsoleErrors []string `json:"consoleErrors"`
+	Back string
+	// Page is the reopened page, active and rendered (bounded).
+	Page *rod.Page
+	// Worker says a service worker of the reloaded extension appeared.
+	Worker bool
 }
 
-// Reload reloads the unpacked extension in the running Chrome (its files
-// were rebuilt in place): no new Chrome, the chain and the dapp tabs stay.
-// It asks the extension's service worker (else one of its pages) for
-// chrome.runtime.reload(), waits for a new service worker, reopens the
-// wallet page the agent was on (home when it was on no wallet page) and
-// makes it active, waits for its screen and unlocks again when it came back
-// locked. A reloaded build that shows its error page, never gets a service
-// worker or whose screen never settles within o.Settle is MM_RELOAD_FAILED,
-// with the extension's console errors and a screenshot.
-func (s *Session) Reload(ctx context.Context, o ReloadOptions) (ReloadResult, error) {
-	start := time.Now()
-	ctx, cancel := context.WithTimeout(ctx, o.Settle)
-	defer cancel()
+// ReloadExtension reloads the unpacked extension in the running Chrome
+// (its files were rebuilt in place): no new Chrome, the chain and the dapp
+// tabs stay. It asks the extension's service worker (else one of its
+// pages) for chrome.runtime.reload(), waits (within ctx) for a new service
+// worker, reopens the wallet page the agent was on (home when it was on no
+// wallet page), makes it active and waits for it to render. The wallet's
+// screen and lock state after it are host/wallet's (Wallet.Reload). The
+// error says what failed, for the caller's diagnosis; r.Back is set even
+// then.
+func (s *Session) ReloadExtension(ctx context.Context) (Reloaded, error) {
 	back := s.homeURL()
 	if act, ok := s.tabs.active(); ok && act.Role == RoleExtension {
 		back = act.URL
 	} else if home, ok := s.tabs.home(); ok && home.Role == RoleExtension {
 		back = home.URL
 	}
-	res := ReloadResult{Reopened: back}
+	r := Reloaded{Back: back}
 	if err := s.ensureDevMode(ctx); err != nil {
 		s.log.Warn("developer mode not switched on: the reload may disable the extension", "error", err)
 	}
 	old := s.liveWorkers(ctx)
 	if err := s.triggerReload(ctx, old); err != nil {
-		return res, s.reloadFailed(ctx, start, "the extension could not be asked to reload: "+err.Error())
+		return r, fmt.Errorf("the extension could not be asked to reload: %v", err)
 	}
 	fresh := s.awaitNewWorkers(ctx, old)
-	worker := len(fresh) > 0
+	r.Worker = len(fresh) > 0
 	s.listenTo(ctx, fresh)
 
 	page, err := s.reopen(ctx, back)
 	if err != nil {
-		return res, s.reloadFailed(ctx, start, fmt.Sprintf("the wallet page %s did not load again: %v%s", back, err, noWorker(worker)))
+		return r, fmt.Errorf("the wallet page %s did not load again: %v%s", back, err, r.NoWorker())
 	}
+	r.Page = page
 	_, _ = s.waitRendered(ctx, page)
-	st, err := s.WaitForScreen(ctx)
-	switch {
-	case err != nil:
-		return res, s.reloadFailed(ctx, start, fmt.Sprintf("the reloaded wallet did not reach a recognized screen within %s%s", o.Settle, noWorker(worker)))
-	case st.CurrentScreen == "error":
-		return res, s.reloadFailed(ctx, start, "the reloaded wallet shows its error page")
-	}
-	if !st.IsUnlocked && o.Password != "" && st.CurrentScreen == "unlock" {
-		if err := s.Unlock(ctx, o.Password); err != nil {
-			return res, s.reloadFailed(ctx, start, "the reloaded wallet came back locked and did not unlock: "+sdk.AsError(err).Message)
-		}
-		res.Unlocked = true
-		if cur := s.pageURL(ctx, page); cur != back && routeOf(back) != "" {
-			// The unlock went home: back to the screen the agent was on.
-			if err := s.navigate(ctx, page, back); err == nil {
-				_, _ = s.waitRendered(ctx, page)
-			}
-		}
-		if st, err = s.WaitForScreen(ctx); err != nil {
-			return res, s.reloadFailed(ctx, start, "the reloaded wallet's screen did not settle after the unlock")
+	return r, nil
+}
+
+// ReturnTo loads url again in page when page left it (an unlock that went
+// home) and url is not the home page, and waits for it to render.
+func (s *Session) ReturnTo(ctx context.Context, page *rod.Page, url string) {
+	if cur := s.pageURL(ctx, page); cur != url && routeOf(url) != "" {
+		if err := s.navigate(ctx, page, url); err == nil {
+			_, _ = s.waitRendered(ctx, page)
 		}
 	}
-	res.Screen, res.URL, res.IsUnlocked = st.CurrentScreen, st.CurrentURL, st.IsUnlocked
-	res.ConsoleErrors = s.consoleSince(start)
-	res.ReloadMs = time.Since(start).Milliseconds()
-	return res, nil
 }
 
 // routeOf is the hash route of an extension URL ("" for none or home).
@@ -114,8 +81,10 @@ func routeOf(u string) string {
 	return r
 }
 
-func noWorker(worker bool) string {
-	if worker {
+// NoWorker is a note for a failure's message when no service worker of the
+// reloaded extension appeared, else "".
+func (r Reloaded) NoWorker() string {
+	if r.Worker {
 		return ""
 	}
 	return " (no service worker of the reloaded extension appeared: did its background script fail?)"
@@ -193,7 +162,7 @@ func (s *Session) awaitNewWorkers(ctx context.Context, old []proto.TargetTargetI
 		if len(fresh) > 0 {
 			return fresh
 		}
-		if err := sleepCtx(ctx, 2*pollInterval); err != nil {
+		if err := Sleep(ctx, 2*pollInterval); err != nil {
 			return nil
 		}
 	}
@@ -211,18 +180,4 @@ func (s *Session) reopen(ctx context.Context, url string) (*rod.Page, error) {
 		}
 	}
 	return s.newTab(ctx, url, true)
-}
-
-// reloadFailed is MM_RELOAD_FAILED with the browser's diagnosis.
-func (s *Session) reloadFailed(ctx context.Context, since time.Time, what string) error {
-	d := s.Diagnose(ctx, "reload-failed-"+time.Now().UTC().Format("20060102-150405"))
-	d.ConsoleErrors = s.consoleSince(since)
-	msg := fmt.Sprintf("%s (last screen %q at %s; %d console errors of the extension since the reload in details.consoleErrors", what, d.LastScreen, d.LastURL, len(d.ConsoleErrors))
-	if d.Screenshot != "" {
-		msg += "; screenshot " + d.Screenshot
-	}
-	msg += "): fix the source; the next good rebuild reloads the session again, no relaunch needed"
-	return sdk.Errorf(sdk.CodeReloadFailed, "%s", msg).WithDetails(map[string]any{
-		"lastScreen": d.LastScreen, "lastUrl": d.LastURL, "consoleErrors": d.ConsoleErrors, "screenshot": d.Screenshot,
-	})
 }

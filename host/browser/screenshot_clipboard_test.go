@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -66,11 +67,11 @@ func TestScreenshot(t *testing.T) {
 		t.Fatalf("element shot %dx%d is not the button", el.Width, el.Height)
 	}
 	_, err = s.Screenshot(ctx, ScreenshotOptions{Name: "none", Selector: "#missing"})
-	wantCode(t, err, sdk.CodeTargetNotFound)
+	testutil.WantCode(t, err, sdk.CodeTargetNotFound)
 
 	for _, bad := range []string{"../escape", "a/b", `..\x`, "..", ""} {
 		_, err := s.Screenshot(ctx, ScreenshotOptions{Name: bad})
-		wantCode(t, err, sdk.CodeInvalidInput)
+		testutil.WantCode(t, err, sdk.CodeInvalidInput)
 	}
 	if _, err := os.Stat(filepath.Join(s.opts.ArtifactsDir, "escape.png")); !os.IsNotExist(err) {
 		t.Fatal("a traversal name wrote outside screenshots/")
@@ -108,5 +109,5 @@ func TestClipboardRoundTrip(t *testing.T) {
 		t.Fatalf("dapp read %+v %v", r, err)
 	}
 	_, err = s.Clipboard(ctx, "paste", "")
-	wantCode(t, err, sdk.CodeInvalidInput)
+	testutil.WantCode(t, err, sdk.CodeInvalidInput)
 }

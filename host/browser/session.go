@@ -13,16 +13,15 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
-	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // Session is one Chrome with the wallet extension loaded, its tracked tabs
 // and the active page. Methods are safe for concurrent use, though the tool
 // runner serializes calls per session anyway.
 type Session struct {
-	opts    Options
-	log     hclog.Logger
-	profile *Profile
+	opts  Options
+	log   hclog.Logger
+	pages Pages
 
 	browser  *rod.Browser
 	ws       *cdp.WebSocket
@@ -37,12 +36,6 @@ type Session struct {
 	extID  string
 	tabs   *tracker
 	health *health
-
-	// The state provider (opts.StateSnapshot or the profile) and what it
-	// reads from pages, settled on first use.
-	probeOnce sync.Once
-	provider  sdk.StateSnapshotter
-	probe     sdk.StateProbe
 
 	cancel   context.CancelFunc // stops the event loop and rod's goroutines
 	loopDone chan struct{}
@@ -75,16 +68,13 @@ func (s *Session) UserDataDir() string { return s.userDir }
 // SlowMo is the delay before each input action (Options.SlowMo).
 func (s *Session) SlowMo() time.Duration { return s.opts.SlowMo }
 
-// Profile is the wallet profile in use.
-func (s *Session) Profile() *Profile { return s.profile }
-
 // Browser is the underlying rod browser, for callers that need CDP calls
 // this package does not wrap.
 func (s *Session) Browser() *rod.Browser { return s.browser }
 
 // ActivePage is the page tools act on (for host/discovery). It starts as
 // the extension home page; it is nil only when every extension page was
-// closed, in which case the next Navigate or State reopens home.
+// closed, in which case the next Navigate (or the wallet's State) reopens home.
 func (s *Session) ActivePage() *rod.Page {
 	ti, ok := s.tabs.active()
 	if !ok {
@@ -110,7 +100,7 @@ func (s *Session) extURL(page string) string {
 }
 
 // homeURL is the extension home page.
-func (s *Session) homeURL() string { return s.extURL(s.profile.HomePage) }
+func (s *Session) homeURL() string { return s.extURL(s.pages.HomePage) }
 
 // Eval runs a JavaScript expression in the active page's isolated world
 // (the page's own globals may be scuttled), awaits a returned promise and

@@ -2,31 +2,19 @@ package browser
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 const testPassword = "test-password"
-
-func wantCode(t *testing.T, err error, code string) {
-	t.Helper()
-	var e *sdk.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("got error %v, want *sdk.Error %s", err, code)
-	}
-	if e.Code != code {
-		t.Fatalf("got %s (%s), want %s", e.Code, e.Message, code)
-	}
-}
 
 func tctx(t *testing.T) context.Context {
 	t.Helper()
@@ -69,105 +57,6 @@ func dappServer(t *testing.T) *httptest.Server {
 	return srv
 }
 
-func TestStateUnlockAndNavigate(t *testing.T) {
-	s := launchTest(t)
-	ctx := tctx(t)
-
-	st, err := s.State(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.CurrentScreen != "unlock" || st.IsUnlocked || !st.IsLoaded || st.ExtensionID != s.ExtensionID() {
-		t.Fatalf("fresh wallet state %+v, want a loaded, locked unlock screen", st)
-	}
-	// The wallet's app state knows its account while locked.
-	if st.AccountAddress == nil || !strings.EqualFold(*st.AccountAddress, "0x5CfE73b6021E818B776b421B1c4Db2474086a7e1") {
-		t.Fatalf("locked wallet shows account %v", st.AccountAddress)
-	}
-
-	// A refused password answers as soon as the unlock form shows its
-	// alert, well before the wait's bound.
-	short, cancel := context.WithTimeout(ctx, 10*time.Second)
-	err = s.Unlock(short, "wrong password")
-	late := short.Err() != nil
-	cancel()
-	wantCode(t, err, sdk.CodeInvalidInput)
-	if late {
-		t.Fatal("the refused password was reported only at the wait's bound")
-	}
-
-	if err := s.Unlock(ctx, testPassword); err != nil {
-		t.Fatalf("unlock: %v", err)
-	}
-	st, err = s.State(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.CurrentScreen != "home" || !st.IsUnlocked {
-		t.Fatalf("after unlock: %+v", st)
-	}
-	// From window.stateHooks: the page has no data-address or data-chain-id.
-	if st.AccountAddress == nil || !strings.EqualFold(*st.AccountAddress, "0x5CfE73b6021E818B776b421B1c4Db2474086a7e1") ||
-		st.NetworkName == nil || *st.NetworkName != "Localhost 8545" ||
-		st.ChainID == nil || *st.ChainID != 1337 ||
-		st.Balance == nil || *st.Balance != "25 ETH" {
-		t.Fatalf("wallet fields wrong: %+v", st)
-	}
-	if err := s.Unlock(ctx, testPassword); err != nil {
-		t.Fatalf("unlock when already unlocked: %v", err)
-	}
-
-	res, err := s.Navigate(ctx, ScreenSettings, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.Navigated || !strings.HasSuffix(res.CurrentURL, "home.html#settings") {
-		t.Fatalf("navigate settings: %+v", res)
-	}
-	if st, _ = s.State(ctx); st.CurrentScreen != "settings" || !st.IsUnlocked {
-		t.Fatalf("settings state: %+v", st)
-	}
-	if _, err := s.Navigate(ctx, ScreenHome, ""); err != nil {
-		t.Fatal(err)
-	}
-	if st, _ = s.State(ctx); st.CurrentScreen != "home" {
-		t.Fatalf("home state after settings: %+v", st)
-	}
-
-	_, err = s.Navigate(ctx, ScreenURL, "")
-	wantCode(t, err, sdk.CodeInvalidInput)
-	_, err = s.Navigate(ctx, "wallet", "")
-	wantCode(t, err, sdk.CodeInvalidInput)
-	_, err = s.Navigate(ctx, ScreenURL, "http://127.0.0.1:1/")
-	wantCode(t, err, sdk.CodeNavigationFailed)
-	if n := len(s.Tabs().Tracked); n != 1 {
-		t.Fatalf("a failed navigation left a tab behind: %+v", s.Tabs().Tracked)
-	}
-
-	srv := dappServer(t)
-	var changes atomic.Int32
-	s.OnActiveChange(func() { changes.Add(1) })
-	res, err = s.Navigate(ctx, ScreenURL, srv.URL+"/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.CurrentURL != srv.URL+"/" || changes.Load() != 1 {
-		t.Fatalf("navigate url: %+v, %d active changes", res, changes.Load())
-	}
-	tabs := s.Tabs()
-	if tabs.Active.Role != RoleDapp || len(tabs.Tracked) != 2 {
-		t.Fatalf("tabs after dapp navigation: %+v", tabs)
-	}
-	st, err = s.State(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.CurrentScreen != "unknown" || !st.IsLoaded || st.CurrentURL != srv.URL+"/" || !st.IsUnlocked ||
-		st.AccountAddress == nil {
-		t.Fatalf("dapp state %+v: want unknown screen with the wallet's fields", st)
-	}
-}
-
 func TestPopupsAndTabs(t *testing.T) {
 	s := launchTest(t)
 	ctx := tctx(t)
@@ -176,7 +65,7 @@ func TestPopupsAndTabs(t *testing.T) {
 		t.Fatal(err)
 	}
 	dapp := s.ActivePage()
-	if err := s.clickTestID(ctx, dapp, "open-popup"); err != nil {
+	if err := ClickTestID(ctx, dapp, "open-popup"); err != nil {
 		t.Fatal(err)
 	}
 	// window.open targets start with an empty URL and are re-classified
@@ -184,7 +73,7 @@ func TestPopupsAndTabs(t *testing.T) {
 	waitTab(t, s, "dapp popup", func(tb observation.Tab) bool {
 		return tb.Role == RoleDapp && tb.URL == srv.URL+"/popup"
 	})
-	if err := s.clickTestID(ctx, dapp, "open-blank"); err != nil {
+	if err := ClickTestID(ctx, dapp, "open-blank"); err != nil {
 		t.Fatal(err)
 	}
 	waitTab(t, s, "about:blank popup", func(tb observation.Tab) bool {
@@ -205,11 +94,11 @@ func TestPopupsAndTabs(t *testing.T) {
 		t.Fatalf("switch to extension: %+v %v", sw, err)
 	}
 	_, err = s.SwitchTab(ctx, RoleNotification, "")
-	wantCode(t, err, sdk.CodeTabNotFound)
+	testutil.WantCode(t, err, sdk.CodeTabNotFound)
 	_, err = s.SwitchTab(ctx, "", "")
-	wantCode(t, err, sdk.CodeInvalidInput)
+	testutil.WantCode(t, err, sdk.CodeInvalidInput)
 	_, err = s.SwitchTab(ctx, "window", "")
-	wantCode(t, err, sdk.CodeInvalidInput)
+	testutil.WantCode(t, err, sdk.CodeInvalidInput)
 
 	// Closing the active dapp falls back to the home page.
 	if _, err := s.SwitchTab(ctx, RoleDapp, srv.URL+"/popup"); err != nil {
@@ -229,70 +118,11 @@ func TestPopupsAndTabs(t *testing.T) {
 		t.Fatalf("close other: %+v %v", cl, err)
 	}
 	_, err = s.CloseTab(ctx, RoleExtension, "")
-	wantCode(t, err, sdk.CodeInvalidInput)
+	testutil.WantCode(t, err, sdk.CodeInvalidInput)
 	_, err = s.CloseTab(ctx, RoleNotification, "")
-	wantCode(t, err, sdk.CodeTabNotFound)
+	testutil.WantCode(t, err, sdk.CodeTabNotFound)
 	if n := len(s.Tabs().Tracked); n != 2 {
 		t.Fatalf("want home and dapp left, got %+v", s.Tabs().Tracked)
-	}
-}
-
-func TestNotificationPopup(t *testing.T) {
-	s := launchTest(t)
-	ctx := tctx(t)
-	if err := s.Unlock(ctx, testPassword); err != nil {
-		t.Fatal(err)
-	}
-	_, err := s.WaitForNotification(ctx, 300*time.Millisecond)
-	wantCode(t, err, sdk.CodeNotificationTimeout)
-
-	var changes atomic.Int32
-	s.OnActiveChange(func() { changes.Add(1) })
-	home := s.ActivePage()
-	// The page asks the service worker, which opens the popup window.
-	if err := s.clickTestID(ctx, home, "open-notification"); err != nil {
-		t.Fatal(err)
-	}
-	res, err := s.WaitForNotification(ctx, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "chrome-extension://" + s.ExtensionID() + "/notification.html"
-	if !res.Found || res.PageURL != want {
-		t.Fatalf("notification: %+v, want %s", res, want)
-	}
-	if a := s.Tabs().Active; a.Role != RoleNotification || s.ActivePage() == home || changes.Load() != 1 {
-		t.Fatalf("active after notification: %+v (%d changes)", a, changes.Load())
-	}
-	st, err := s.State(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st.CurrentURL != want || st.CurrentScreen != "unknown" || !st.IsUnlocked {
-		t.Fatalf("notification state: %+v", st)
-	}
-
-	// The popup closes itself (a confirm button): home becomes active.
-	if err := s.clickTestID(ctx, s.ActivePage(), "close-self"); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for s.ActivePage() != home && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if s.ActivePage() != home || changes.Load() != 2 {
-		t.Fatalf("active did not fall back to home: %+v (%d changes)", s.Tabs(), changes.Load())
-	}
-	for _, tb := range s.Tabs().Tracked {
-		if tb.Role == RoleNotification {
-			t.Fatalf("closed popup still tracked: %+v", s.Tabs().Tracked)
-		}
-	}
-
-	// Navigate notification opens it in the active extension tab.
-	nres, err := s.Navigate(ctx, ScreenNotification, "")
-	if err != nil || nres.CurrentURL != want {
-		t.Fatalf("navigate notification: %+v %v", nres, err)
 	}
 }
 

@@ -89,7 +89,7 @@ func (s *Session) CloseTab(ctx context.Context, role, urlPrefix string) (CloseRe
 		return CloseResult{}, err
 	}
 	matches := s.tabs.find(role, urlPrefix)
-	var pick *tabInfo
+	var pick *TabInfo
 	for i := range matches {
 		if !matches[i].Home {
 			pick = &matches[i]
@@ -150,10 +150,10 @@ func (s *Session) makeRoom(ctx context.Context) {
 	if excess <= 0 {
 		return
 	}
-	var victims []tabInfo
-	for _, closable := range []func(tabInfo) bool{
-		func(ti tabInfo) bool { return ti.Role == RoleDapp || ti.Role == RoleOther },
-		func(ti tabInfo) bool { return ti.Role == RoleExtension && !ti.Home },
+	var victims []TabInfo
+	for _, closable := range []func(TabInfo) bool{
+		func(ti TabInfo) bool { return ti.Role == RoleDapp || ti.Role == RoleOther },
+		func(ti TabInfo) bool { return ti.Role == RoleExtension && !ti.Home },
 	} {
 		for _, ti := range owned {
 			if len(victims) < excess && closable(ti) {

@@ -33,7 +33,7 @@ func TestURLTabReuseAndCap(t *testing.T) {
 		}
 	}
 	// A dapp's own popup is not the tab a navigation reuses.
-	if err := s.clickTestID(ctx, s.ActivePage(), "open-popup"); err != nil {
+	if err := ClickTestID(ctx, s.ActivePage(), "open-popup"); err != nil {
 		t.Fatal(err)
 	}
 	waitTab(t, s, "dapp popup", func(tb observation.Tab) bool { return tb.URL == srv.URL+"/popup" })
@@ -60,7 +60,7 @@ func TestURLTabReuseAndCap(t *testing.T) {
 	}
 	// An extension page in a tab is closed only after every non-extension
 	// tab, even when it is older.
-	settings := s.homeURL() + s.profile.SettingsFragment
+	settings := s.homeURL() + s.pages.SettingsFragment
 	if _, err := s.OpenTab(ctx, settings); err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ type tab struct {
 // long-lived target event loop. It never calls Chrome itself.
 type tracker struct {
 	mu       sync.Mutex
-	profile  *Profile
+	pages    Pages
 	extID    string
 	tabs     map[proto.TargetTargetID]*tab
 	workers  map[proto.TargetTargetID]string // service worker / background URLs
@@ -46,9 +46,9 @@ type tracker struct {
 	onActive []func()
 }
 
-func newTracker(p *Profile, extID string) *tracker {
+func newTracker(p Pages, extID string) *tracker {
 	return &tracker{
-		profile: p,
+		pages:   p,
 		extID:   extID,
 		tabs:    map[proto.TargetTargetID]*tab{},
 		workers: map[proto.TargetTargetID]string{},
@@ -60,7 +60,7 @@ func newTracker(p *Profile, extID string) *tracker {
 func (t *tracker) roleOf(url string) string {
 	switch {
 	case strings.HasPrefix(url, "chrome-extension://"+t.extID+"/") && t.extID != "":
-		if t.profile.isNotification(url) {
+		if t.pages.isNotification(url) {
 			return RoleNotification
 		}
 		return RoleExtension
@@ -213,8 +213,8 @@ func (t *tracker) markForeign() {
 	t.baseSeq = t.seq
 }
 
-// snapshot is a consistent copy of one tab.
-type tabInfo struct {
+// TabInfo is a consistent copy of one tracked tab.
+type TabInfo struct {
 	ID     proto.TargetTargetID
 	URL    string
 	Role   string
@@ -225,24 +225,24 @@ type tabInfo struct {
 	Owned  bool // the session's tab (not an attached Chrome's own)
 }
 
-func (t *tracker) infoLocked(tb *tab) tabInfo {
-	return tabInfo{ID: tb.id, URL: tb.url, Role: t.roleOf(tb.url), Seq: tb.seq, Opener: tb.opener, Page: tb.page,
+func (t *tracker) infoLocked(tb *tab) TabInfo {
+	return TabInfo{ID: tb.id, URL: tb.url, Role: t.roleOf(tb.url), Seq: tb.seq, Opener: tb.opener, Page: tb.page,
 		Home: tb.id == t.homeID, Owned: tb.seq > t.baseSeq}
 }
 
 // get returns the tab with id.
-func (t *tracker) get(id proto.TargetTargetID) (tabInfo, bool) {
+func (t *tracker) get(id proto.TargetTargetID) (TabInfo, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	tb, ok := t.tabs[id]
 	if !ok {
-		return tabInfo{}, false
+		return TabInfo{}, false
 	}
 	return t.infoLocked(tb), true
 }
 
 // active returns the active tab.
-func (t *tracker) active() (tabInfo, bool) {
+func (t *tracker) active() (TabInfo, bool) {
 	t.mu.Lock()
 	id := t.activeID
 	t.mu.Unlock()
@@ -250,7 +250,7 @@ func (t *tracker) active() (tabInfo, bool) {
 }
 
 // home returns the home tab.
-func (t *tracker) home() (tabInfo, bool) {
+func (t *tracker) home() (TabInfo, bool) {
 	t.mu.Lock()
 	id := t.homeID
 	t.mu.Unlock()
@@ -258,10 +258,10 @@ func (t *tracker) home() (tabInfo, bool) {
 }
 
 // list returns every tab in creation order.
-func (t *tracker) list() []tabInfo {
+func (t *tracker) list() []TabInfo {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := make([]tabInfo, 0, len(t.tabs))
+	out := make([]TabInfo, 0, len(t.tabs))
 	for _, tb := range t.tabs {
 		out = append(out, t.infoLocked(tb))
 	}
@@ -270,8 +270,8 @@ func (t *tracker) list() []tabInfo {
 }
 
 // owned returns the session's tabs in creation order.
-func (t *tracker) owned() []tabInfo {
-	var out []tabInfo
+func (t *tracker) owned() []TabInfo {
+	var out []TabInfo
 	for _, ti := range t.list() {
 		if ti.Owned {
 			out = append(out, ti)
@@ -282,8 +282,8 @@ func (t *tracker) owned() []tabInfo {
 
 // find returns the tabs matching role (when not empty) and URL prefix (when
 // not empty), in creation order.
-func (t *tracker) find(role, urlPrefix string) []tabInfo {
-	var out []tabInfo
+func (t *tracker) find(role, urlPrefix string) []TabInfo {
+	var out []TabInfo
 	for _, ti := range t.list() {
 		if role != "" && ti.Role != role {
 			continue

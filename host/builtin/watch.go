@@ -5,10 +5,10 @@ import (
 	"errors"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/host/wallet"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -84,7 +84,7 @@ func (g *reg) watchTools() {
 			return nil, err
 		}
 		return struct {
-			browser.ReloadResult
+			wallet.ReloadResult
 			BuildID string `json:"buildId"`
 		}{res, s.BuildID()}, nil
 	}))

@@ -11,6 +11,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/host/wallet"
 	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/testwallet"
 )
@@ -89,13 +90,12 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		snapshot = m.plugins.StateSnapshot()
 	}
 	d.StartWallet = func(ctx context.Context, w launch.WalletStart) (launch.Wallet, error) {
-		b, err := browser.Launch(ctx, browser.Options{
+		b, err := wallet.Launch(ctx, wallet.Options{Options: browser.Options{
 			ChromePath: m.cfg.Chrome, Headless: m.cfg.Headless, CDPURL: m.cfg.CDPURL,
 			ExtensionPath: w.Extension, ArtifactsDir: m.cfg.ArtifactsDir, SlowMo: w.SlowMo, Proxy: w.Proxy,
 			Localhost: w.Localhost, Log: m.log.Named("browser"),
 			Viewport: m.cfg.Viewport, MaxTabs: m.cfg.MaxTabs,
-			StateSnapshot: snapshot,
-		})
+		}, StateSnapshot: snapshot})
 		if err != nil {
 			return nil, err
 		}

@@ -4,22 +4,22 @@ import (
 	"context"
 	"path/filepath"
 
-	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/launch"
+	"github.com/mmcp-dev/mmcp/host/wallet"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// Reload reloads session s's extension in place (browser.Session.Reload):
+// Reload reloads session s's extension in place (wallet.Wallet.Reload):
 // the same Chrome, chain, fixture and dapp tabs, the wallet unlocked again
 // with the fixture plugin's password, all within the launch's settle bound. buildID
 // names the build now loaded ("" to hash the extension directory); later
 // step records carry it.
-func (m *Manager) Reload(ctx context.Context, s *Session, buildID string) (browser.ReloadResult, error) {
+func (m *Manager) Reload(ctx context.Context, s *Session, buildID string) (wallet.ReloadResult, error) {
 	settle := m.cfg.SettleTimeout
 	if settle <= 0 {
 		settle = launch.DefaultSettleTimeout
 	}
-	res, err := s.Browser.Reload(ctx, browser.ReloadOptions{Password: s.Parts.UnlockPassword(), Settle: settle})
+	res, err := s.Browser.Reload(ctx, wallet.ReloadOptions{Password: s.Parts.UnlockPassword(), Settle: settle})
 	if buildID == "" && s.Parts != nil {
 		buildID, _ = sdk.BuildID(s.Parts.Extension)
 	}

@@ -6,7 +6,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/wallet"
 	"github.com/mmcp-dev/mmcp/internal/jsonrpc"
 )
 
@@ -21,5 +21,5 @@ func balanceOf(ctx context.Context, url, address string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("balance %q is not hex", hexWei)
 	}
-	return browser.FormatEther(wei) + " ETH", nil
+	return wallet.FormatEther(wei) + " ETH", nil
 }

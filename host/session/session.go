@@ -6,9 +6,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/launch"
+	"github.com/mmcp-dev/mmcp/host/wallet"
 )
 
 // Session is one wallet session: a Chrome with the extension, and the
@@ -18,7 +18,7 @@ type Session struct {
 	// ID names the session (mm-20260115-120000-abc123).
 	ID        string
 	CreatedAt time.Time
-	Browser   *browser.Session
+	Browser   *wallet.Wallet
 	// Refs is the ref map of the latest answer the agent saw
 	// (mm_accessibility_snapshot, mm_describe_screen); a tab switch drops
 	// it.

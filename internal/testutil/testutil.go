@@ -3,11 +3,15 @@ package testutil
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // Buffer is a goroutine-safe bytes.Buffer, for logs written by one
@@ -67,4 +71,28 @@ func FreePort(t testing.TB) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// WantCode fails the test unless err is an *sdk.Error with code, and
+// returns it.
+func WantCode(t testing.TB, err error, code string) *sdk.Error {
+	t.Helper()
+	var e *sdk.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got error %v, want *sdk.Error %s", err, code)
+	}
+	if e.Code != code {
+		t.Fatalf("got %s (%s), want %s", e.Code, e.Message, code)
+	}
+	return e
+}
+
+// CloseAtEnd closes c when the test ends; a failed close fails the test.
+func CloseAtEnd(t testing.TB, c interface{ Close(context.Context) error }) {
+	t.Helper()
+	t.Cleanup(func() {
+		if err := c.Close(context.Background()); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
 }

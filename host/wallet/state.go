@@ -1,4 +1,4 @@
-package browser
+package wallet
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -35,9 +36,9 @@ type domProbe struct {
 }
 
 // stateProvider is the session's StateSnapshotter and its probe.
-func (s *Session) stateProvider(ctx context.Context) (sdk.StateSnapshotter, sdk.StateProbe) {
+func (s *Wallet) stateProvider(ctx context.Context) (sdk.StateSnapshotter, sdk.StateProbe) {
 	s.probeOnce.Do(func() {
-		s.provider = s.opts.StateSnapshot
+		s.provider = s.snapshot
 		if s.provider == nil {
 			s.provider = s.profile
 		}
@@ -52,7 +53,7 @@ func (s *Session) stateProvider(ctx context.Context) (sdk.StateSnapshotter, sdk.
 
 // readPage reads page for the state provider: the probe's elements in the
 // isolated world, and on wallet pages the probe's script in the main world.
-func (s *Session) readPage(ctx context.Context, page *rod.Page, role string) (pageRead, error) {
+func (s *Wallet) readPage(ctx context.Context, page *rod.Page, role string) (pageRead, error) {
 	ctx, cancel := context.WithTimeout(ctx, stateReadLimit)
 	defer cancel()
 	_, probe := s.stateProvider(ctx)
@@ -70,11 +71,13 @@ func (s *Session) readPage(ctx context.Context, page *rod.Page, role string) (pa
 	return r, nil
 }
 
-func isWalletRole(role string) bool { return role == RoleExtension || role == RoleNotification }
+func isWalletRole(role string) bool {
+	return role == browser.RoleExtension || role == browser.RoleNotification
+}
 
 // mainWorldValue evaluates script in page's main world and returns its JSON
 // value, or nil when it throws, returns nothing or takes too long.
-func (s *Session) mainWorldValue(ctx context.Context, page *rod.Page, script string) json.RawMessage {
+func (s *Wallet) mainWorldValue(ctx context.Context, page *rod.Page, script string) json.RawMessage {
 	ctx, cancel := context.WithTimeout(ctx, appStateTimeout)
 	defer cancel()
 	res, err := proto.RuntimeEvaluate{Expression: script, ReturnByValue: true, AwaitPromise: true}.Call(page.Context(ctx))
@@ -103,16 +106,16 @@ func (s *Session) mainWorldValue(ctx context.Context, page *rod.Page, script str
 // state answers, else the home tab, else any other wallet page; a
 // notification popup never makes the wallet look locked. The caller may
 // override Balance from the chain.
-func (s *Session) State(ctx context.Context) (observation.State, error) {
-	page, err := s.activePage(ctx)
+func (s *Wallet) State(ctx context.Context) (observation.State, error) {
+	page, err := s.OpenActivePage(ctx)
 	if err != nil {
 		return observation.State{}, err
 	}
-	ti, _ := s.tabs.get(page.TargetID)
+	ti, _ := s.Tab(page.TargetID)
 	// On a page that is not the wallet's, the wallet's fields come from
 	// the home tab (walletPage): it is read while the active page is.
 	var home *homeRead
-	if h, ok := s.tabs.home(); ok && !isWalletRole(ti.Role) && h.Page != nil && h.ID != page.TargetID {
+	if h, ok := s.HomeTab(); ok && !isWalletRole(ti.Role) && h.Page != nil && h.ID != page.TargetID {
 		home = &homeRead{id: h.ID, done: make(chan struct{})}
 		go func() {
 			defer close(home.done)
@@ -127,14 +130,14 @@ func (s *Session) State(ctx context.Context) (observation.State, error) {
 	st := observation.State{
 		IsLoaded:      cur.readyState == "complete" || cur.readyState == "interactive",
 		CurrentURL:    cur.snap.URL,
-		ExtensionID:   s.extID,
+		ExtensionID:   s.ExtensionID(),
 		CurrentScreen: "unknown",
 	}
 	if isWalletRole(ti.Role) {
 		st.CurrentScreen = s.detectScreen(ctx, prov, cur.snap)
 	}
 	wallet := s.walletPage(ctx, page.TargetID, ti.Role, cur.snap, home)
-	ws, err := prov.State(ctx, wallet, sdk.SnapshotOptions{ExtensionID: s.extID})
+	ws, err := prov.State(ctx, wallet, sdk.SnapshotOptions{ExtensionID: s.ExtensionID()})
 	if err != nil && s.log != nil {
 		s.log.Debug("state provider", "error", err)
 	}
@@ -149,7 +152,7 @@ func (s *Session) State(ctx context.Context) (observation.State, error) {
 }
 
 // detectScreen asks the provider, keeping its answer a usable name.
-func (s *Session) detectScreen(ctx context.Context, prov sdk.StateSnapshotter, snap sdk.PageSnapshot) string {
+func (s *Wallet) detectScreen(ctx context.Context, prov sdk.StateSnapshotter, snap sdk.PageSnapshot) string {
 	name, err := prov.DetectScreen(ctx, snap)
 	name = strings.TrimSpace(name)
 	if err != nil || name == "" || len(name) > 64 {
@@ -173,7 +176,7 @@ type homeRead struct {
 // active page when it is a wallet page whose app state answered, else the
 // home tab, else another wallet page with an app state, else the active
 // wallet page's DOM.
-func (s *Session) walletPage(ctx context.Context, active proto.TargetTargetID, role string, cur sdk.PageSnapshot, home *homeRead) sdk.PageSnapshot {
+func (s *Wallet) walletPage(ctx context.Context, active proto.TargetTargetID, role string, cur sdk.PageSnapshot, home *homeRead) sdk.PageSnapshot {
 	if isWalletRole(role) && len(cur.AppState) > 0 {
 		return cur
 	}
@@ -181,12 +184,12 @@ func (s *Session) walletPage(ctx context.Context, active proto.TargetTargetID, r
 	if isWalletRole(role) {
 		fallback = &cur
 	}
-	candidates := []tabInfo{}
-	if home, ok := s.tabs.home(); ok {
+	candidates := []browser.TabInfo{}
+	if home, ok := s.HomeTab(); ok {
 		candidates = append(candidates, home)
 	}
-	candidates = append(candidates, s.tabs.find(RoleExtension, "")...)
-	candidates = append(candidates, s.tabs.find(RoleNotification, "")...)
+	candidates = append(candidates, s.FindTabs(browser.RoleExtension, "")...)
+	candidates = append(candidates, s.FindTabs(browser.RoleNotification, "")...)
 	seen := map[proto.TargetTargetID]bool{active: true}
 	for _, tb := range candidates {
 		if seen[tb.ID] || tb.Page == nil {
@@ -220,14 +223,14 @@ func (s *Session) walletPage(ctx context.Context, active proto.TargetTargetID, r
 // WaitForScreen polls State until the active page has loaded and, when it
 // is an extension page, its screen is known (not "unknown"). It returns the
 // last state read; when ctx ends first the error is MM_WAIT_TIMEOUT.
-func (s *Session) WaitForScreen(ctx context.Context) (observation.State, error) {
+func (s *Wallet) WaitForScreen(ctx context.Context) (observation.State, error) {
 	var last observation.State
 	for {
 		st, err := s.State(ctx)
 		if err == nil {
 			last = st
-			ti, _ := s.tabs.active()
-			if st.IsLoaded && (st.CurrentScreen != "unknown" || ti.Role != RoleExtension) {
+			ti, _ := s.ActiveTab()
+			if st.IsLoaded && (st.CurrentScreen != "unknown" || ti.Role != browser.RoleExtension) {
 				return st, nil
 			}
 		}
@@ -242,19 +245,19 @@ func (s *Session) WaitForScreen(ctx context.Context) (observation.State, error) 
 // ClickOptions are what a click on page needs from the session: the pipe
 // on its Chrome connection, and on a wallet page the screens before and
 // after it.
-func (s *Session) ClickOptions(ctx context.Context, page *rod.Page) discovery.ClickOptions {
-	return discovery.ClickOptions{Screens: s.screens(ctx, page), Pipe: s.pipe}
+func (s *Wallet) ClickOptions(ctx context.Context, page *rod.Page) discovery.ClickOptions {
+	return discovery.ClickOptions{Screens: s.screens(ctx, page), Pipe: s.Pipe()}
 }
 
 // screens lets a click on page name the wallet screen before and after it:
 // the state provider's probe and DetectScreen, without the main-world app
 // state (an approval popup's screen then comes from its route and
 // landmarks). Nil when page is not a wallet page.
-func (s *Session) screens(ctx context.Context, page *rod.Page) *discovery.Screens {
+func (s *Wallet) screens(ctx context.Context, page *rod.Page) *discovery.Screens {
 	if page == nil {
 		return nil
 	}
-	ti, _ := s.tabs.get(page.TargetID)
+	ti, _ := s.Tab(page.TargetID)
 	if !isWalletRole(ti.Role) {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package browser
+package wallet
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -13,24 +15,20 @@ import (
 // logged (no request reached the wallet) or Chrome refused its popup's
 // window bounds, read from the extension's service worker console.
 func TestNotificationTimeoutNamesTheCause(t *testing.T) {
-	s := launchTest(t)
-	ctx := tctx(t)
-	if err := s.Unlock(ctx, testPassword); err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := unlockedTest(t)
 	_, err := s.WaitForNotification(ctx, 300*time.Millisecond)
-	wantCode(t, err, sdk.CodeNotificationTimeout)
+	testutil.WantCode(t, err, sdk.CodeNotificationTimeout)
 	if !strings.Contains(err.Error(), "no console error was seen") {
 		t.Fatalf("quiet wallet: %v", err)
 	}
 
-	if err := s.clickTestID(ctx, s.ActivePage(), "open-offscreen-notification"); err != nil {
+	if err := browser.ClickTestID(ctx, s.ActivePage(), "open-offscreen-notification"); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		_, err = s.WaitForNotification(ctx, 500*time.Millisecond)
-		wantCode(t, err, sdk.CodeNotificationTimeout)
+		testutil.WantCode(t, err, sdk.CodeNotificationTimeout)
 		if strings.Contains(err.Error(), "refused the window") || time.Now().After(deadline) {
 			break
 		}
@@ -52,7 +50,7 @@ func TestNotificationTimeoutLeavesNoise(t *testing.T) {
 	s, ctx := unlockedTest(t)
 	home := s.ActivePage()
 	for _, id := range []string{"log-error", "log-benign"} {
-		if err := s.clickTestID(ctx, home, id); err != nil {
+		if err := browser.ClickTestID(ctx, home, id); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -65,24 +63,24 @@ func TestNotificationTimeoutLeavesNoise(t *testing.T) {
 		t.Fatalf("%d console lines seen, want the 4 logged: %v", n, s.ConsoleErrors())
 	}
 	_, err := s.WaitForNotification(ctx, 300*time.Millisecond)
-	wantCode(t, err, sdk.CodeNotificationTimeout)
+	testutil.WantCode(t, err, sdk.CodeNotificationTimeout)
 	msg := err.Error()
 	for _, noise := range []string{"requestAnimationFrame", "Receiving end", "early failure"} {
 		if strings.Contains(msg, noise) {
 			t.Errorf("timeout offers %q as the cause: %s", noise, msg)
 		}
 	}
-	for _, want := range []string{"no console error was seen", s.notificationWanted(), "the tabs were: extension chrome-extension://" + s.ExtensionID() + "/home.html"} {
+	for _, want := range []string{"no console error was seen", "chrome-extension://" + s.ExtensionID() + "/notification.html", "the tabs were: extension chrome-extension://" + s.ExtensionID() + "/home.html"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("timeout lacks %q: %s", want, msg)
 		}
 	}
 
-	if err := s.clickTestID(ctx, home, "log-errors-on"); err != nil {
+	if err := browser.ClickTestID(ctx, home, "log-errors-on"); err != nil {
 		t.Fatal(err)
 	}
 	_, err = s.WaitForNotification(ctx, 500*time.Millisecond)
-	wantCode(t, err, sdk.CodeNotificationTimeout)
+	testutil.WantCode(t, err, sdk.CodeNotificationTimeout)
 	msg = err.Error()
 	if !strings.Contains(msg, "real failure") || strings.Contains(msg, "requestAnimationFrame") || strings.Contains(msg, "early failure") {
 		t.Errorf("timeout with an error while waiting: %s", msg)

@@ -1,8 +1,9 @@
-package browser
+package wallet
 
 import (
 	"testing"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/discovery"
 )
 
@@ -11,17 +12,17 @@ import (
 // asks for), not at the main window's 1280 wide.
 func TestPopupScreenshotSize(t *testing.T) {
 	s, ctx := unlockedTest(t)
-	if err := s.clickTestID(ctx, s.ActivePage(), "open-notification"); err != nil {
+	if err := browser.ClickTestID(ctx, s.ActivePage(), "open-notification"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.WaitForNotification(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
-	var vp Viewport
+	var vp browser.Viewport
 	if err := discovery.Eval(ctx, s.ActivePage(), `({width: innerWidth, height: innerHeight})`, discovery.EvalOptions{Idempotent: true}, &vp); err != nil {
 		t.Fatal(err)
 	}
-	shot, err := s.Screenshot(ctx, ScreenshotOptions{Name: "popup"})
+	shot, err := s.Screenshot(ctx, browser.ScreenshotOptions{Name: "popup"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,12 @@
-package browser
+package wallet
 
 import (
 	"context"
 	"time"
 
-	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -46,13 +46,13 @@ type unlockProbe struct {
 // submit: the wallet refused the password), MM_WAIT_TIMEOUT (no unlock
 // field, or the home landmark never appeared: a wrong password on a
 // wallet that shows no error), MM_TYPE_FAILED, MM_CLICK_FAILED.
-func (s *Session) Unlock(ctx context.Context, password string) error {
+func (s *Wallet) Unlock(ctx context.Context, password string) error {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, unlockWait)
 		defer cancel()
 	}
-	page, err := s.extensionTab(ctx)
+	page, err := s.ExtensionTab(ctx)
 	if err != nil {
 		return sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
 	}
@@ -76,7 +76,7 @@ func (s *Session) Unlock(ctx context.Context, password string) error {
 			stale = p.Alert
 			break
 		}
-		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
+		if err := browser.Sleep(ctx, 50*time.Millisecond); err != nil {
 			return sdk.Errorf(sdk.CodeWaitTimeout, "the unlock screen did not appear (no %q field)", s.profile.UnlockPassword)
 		}
 	}
@@ -84,7 +84,7 @@ func (s *Session) Unlock(ctx context.Context, password string) error {
 	if err := (proto.InputInsertText{Text: password}).Call(page.Context(ctx)); err != nil {
 		return sdk.Errorf(sdk.CodeTypeFailed, "type the password: %v", err)
 	}
-	if err := s.clickTestID(ctx, page, s.profile.UnlockSubmit); err != nil {
+	if err := browser.ClickTestID(ctx, page, s.profile.UnlockSubmit); err != nil {
 		return sdk.Errorf(sdk.CodeClickFailed, "click %q: %v", s.profile.UnlockSubmit, err)
 	}
 	for {
@@ -95,32 +95,8 @@ func (s *Session) Unlock(ctx context.Context, password string) error {
 		if err == nil && p.Alert != "" && stale == "" {
 			return sdk.Errorf(sdk.CodeInvalidInput, "the wallet refused the password: %q", p.Alert)
 		}
-		if err := sleepCtx(ctx, 50*time.Millisecond); err != nil {
+		if err := browser.Sleep(ctx, 50*time.Millisecond); err != nil {
 			return sdk.Errorf(sdk.CodeWaitTimeout, "the wallet did not unlock (no %q after submit): is the password right?", s.profile.HomeLandmark)
 		}
-	}
-}
-
-// clickTestID clicks the element with a testid through the isolated world
-// (a DOM click event, which the page's handlers receive as usual).
-func (s *Session) clickTestID(ctx context.Context, page *rod.Page, id string) error {
-	var ok bool
-	js := `((id) => { const el = document.querySelector('[data-testid="' + id + '"]'); if (!el) return false; el.click(); return true; })(` + discovery.JSArg(id) + `)`
-	if err := discovery.Eval(ctx, page, js, discovery.EvalOptions{Gesture: true}, &ok); err != nil {
-		return err
-	}
-	if !ok {
-		return sdk.Errorf(sdk.CodeTargetNotFound, "no element with testid %q", id)
-	}
-	return nil
-}
-
-// sleepCtx sleeps d or until ctx ends (then returns its error).
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
 	}
 }

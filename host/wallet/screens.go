@@ -1,9 +1,10 @@
-package browser
+package wallet
 
 import (
 	"context"
 	"strings"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -37,7 +38,7 @@ func (p *Profile) screen(page sdk.PageSnapshot, app *appState) string {
 	if p.ErrorSelector != "" && page.Elements["error"].Present {
 		return "error"
 	}
-	r := route(page.URL)
+	r := browser.HashRoute(page.URL)
 	homeRoute := r == "" || r == "/"
 	if !homeRoute {
 		for _, rt := range p.Routes {
@@ -52,7 +53,7 @@ func (p *Profile) screen(page sdk.PageSnapshot, app *appState) string {
 			return rt.Screen
 		}
 	}
-	if homeRoute && page.Role == RoleNotification {
+	if homeRoute && page.Role == browser.RoleNotification {
 		// The popup opens on bare notification.html and routes to its
 		// approval a moment later.
 		if s := p.approvalScreen(app, ""); s != "" {

@@ -1,9 +1,11 @@
-package browser
+package wallet
 
 import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
 )
 
 // Profile is everything the session knows about one wallet's UI: its pages,
@@ -16,20 +18,8 @@ type Profile struct {
 	// Name identifies the profile in logs.
 	Name string
 
-	// HomePage, NotificationPage are the extension pages (relative to
-	// chrome-extension://<id>/). SettingsFragment is appended to the home
-	// page URL for the settings screen.
-	HomePage, NotificationPage, SettingsFragment string
-
-	// NotificationMarkers: an extension page whose URL contains one of
-	// these is a notification (popup) page.
-	NotificationMarkers []string
-
-	// PopupSize is the window size the wallet opens its notification
-	// popup at. Headless Chrome opens every window at the browser's
-	// window size whatever the wallet asks: the session sizes the popup's
-	// window to PopupSize when it finds the popup (see fitPopup).
-	PopupSize Viewport
+	// Pages are the extension's pages, as the Chrome driver opens them.
+	browser.Pages
 
 	// Routes map the page's hash route to a screen, first match wins.
 	Routes []Route
@@ -111,14 +101,16 @@ func testIDSelector(id string) string { return `[data-testid="` + id + `"]` }
 // MetaMask's UI and test/e2e.
 func MetaMask() *Profile {
 	return &Profile{
-		Name:             "metamask",
-		HomePage:         "home.html",
-		NotificationPage: "notification.html",
-		// MetaMask's NOTIFICATION_WIDTH and NOTIFICATION_HEIGHT
-		// (app/scripts/lib/notification-manager).
-		PopupSize:           Viewport{Width: 360, Height: 620},
-		SettingsFragment:    "#settings",
-		NotificationMarkers: []string{"notification.html"},
+		Name: "metamask",
+		Pages: browser.Pages{
+			HomePage:         "home.html",
+			NotificationPage: "notification.html",
+			// MetaMask's NOTIFICATION_WIDTH and NOTIFICATION_HEIGHT
+			// (app/scripts/lib/notification-manager).
+			PopupSize:           browser.Viewport{Width: 360, Height: 620},
+			SettingsFragment:    "#settings",
+			NotificationMarkers: []string{"notification.html"},
+		},
 		Routes: []Route{
 			{Prefix: "/unlock", Screen: "unlock"},
 			{Prefix: "/onboarding/unlock", Screen: "unlock"},
@@ -181,36 +173,6 @@ func MetaMask() *Profile {
 		ErrorSelector:        ".error-page",
 		ErrorMessageSelector: `[data-testid="error-page-error-message"], .error-page__details li p`,
 	}
-}
-
-// isNotification reports whether an extension page URL is a notification.
-func (p *Profile) isNotification(url string) bool {
-	for _, m := range p.NotificationMarkers {
-		if strings.Contains(url, m) {
-			return true
-		}
-	}
-	return false
-}
-
-// route extracts the normalized hash route of a URL: "home.html#/unlock"
-// and "home.html#unlock?x=1" both give "/unlock"; no hash gives "".
-func route(url string) string {
-	i := strings.IndexByte(url, '#')
-	if i < 0 {
-		return ""
-	}
-	r := url[i+1:]
-	if j := strings.IndexAny(r, "?"); j >= 0 {
-		r = r[:j]
-	}
-	if r == "" {
-		return ""
-	}
-	if !strings.HasPrefix(r, "/") {
-		r = "/" + r
-	}
-	return r
 }
 
 // matches reports whether route r is rt's prefix or below it.

@@ -1,0 +1,89 @@
+package wallet
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// ReloadOptions configure Reload.
+type ReloadOptions struct {
+	// Password unlocks the wallet when it comes back locked.
+	Password string
+	// Settle bounds the whole reload: the extension going and coming back,
+	// its first screen, the unlock.
+	Settle time.Duration
+}
+
+// ReloadResult is what an in-place reload did.
+type ReloadResult struct {
+	ReloadMs int64 `json:"reloadMs"`
+	// Screen is the wallet screen shown now, URL its page.
+	Screen string `json:"screen"`
+	URL    string `json:"url"`
+	// Reopened is the wallet page reopened: the one the agent was on, else
+	// home.
+	Reopened string `json:"reopened"`
+	// Unlocked says the wallet came back locked and was unlocked again.
+	Unlocked   bool `json:"unlocked"`
+	IsUnlocked bool `json:"isUnlocked"`
+	// ConsoleErrors are the extension's console errors since the reload.
+	ConsoleErrors []string `json:"consoleErrors"`
+}
+
+// Reload reloads the unpacked extension in the running Chrome (its files
+// were rebuilt in place; browser.Session.ReloadExtension): no new Chrome,
+// the chain and the dapp tabs stay. It reopens the wallet page the agent
+// was on (home when it was on no wallet page) and makes it active, waits
+// for its screen and unlocks again when it came back locked. A reloaded
+// build that shows its error page, never gets a service worker or whose
+// screen never settles within o.Settle is MM_RELOAD_FAILED, with the
+// extension's console errors and a screenshot.
+func (s *Wallet) Reload(ctx context.Context, o ReloadOptions) (ReloadResult, error) {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, o.Settle)
+	defer cancel()
+	r, err := s.ReloadExtension(ctx)
+	res := ReloadResult{Reopened: r.Back}
+	if err != nil {
+		return res, s.reloadFailed(ctx, start, err.Error())
+	}
+	st, err := s.WaitForScreen(ctx)
+	switch {
+	case err != nil:
+		return res, s.reloadFailed(ctx, start, fmt.Sprintf("the reloaded wallet did not reach a recognized screen within %s%s", o.Settle, r.NoWorker()))
+	case st.CurrentScreen == "error":
+		return res, s.reloadFailed(ctx, start, "the reloaded wallet shows its error page")
+	}
+	if !st.IsUnlocked && o.Password != "" && st.CurrentScreen == "unlock" {
+		if err := s.Unlock(ctx, o.Password); err != nil {
+			return res, s.reloadFailed(ctx, start, "the reloaded wallet came back locked and did not unlock: "+sdk.AsError(err).Message)
+		}
+		res.Unlocked = true
+		// The unlock went home: back to the screen the agent was on.
+		s.ReturnTo(ctx, r.Page, r.Back)
+		if st, err = s.WaitForScreen(ctx); err != nil {
+			return res, s.reloadFailed(ctx, start, "the reloaded wallet's screen did not settle after the unlock")
+		}
+	}
+	res.Screen, res.URL, res.IsUnlocked = st.CurrentScreen, st.CurrentURL, st.IsUnlocked
+	res.ConsoleErrors = s.ConsoleSince(start)
+	res.ReloadMs = time.Since(start).Milliseconds()
+	return res, nil
+}
+
+// reloadFailed is MM_RELOAD_FAILED with the browser's diagnosis.
+func (s *Wallet) reloadFailed(ctx context.Context, since time.Time, what string) error {
+	d := s.Diagnose(ctx, "reload-failed-"+time.Now().UTC().Format("20060102-150405"))
+	d.ConsoleErrors = s.ConsoleSince(since)
+	msg := fmt.Sprintf("%s (last screen %q at %s; %d console errors of the extension since the reload in details.consoleErrors", what, d.LastScreen, d.LastURL, len(d.ConsoleErrors))
+	if d.Screenshot != "" {
+		msg += "; screenshot " + d.Screenshot
+	}
+	msg += "): fix the source; the next good rebuild reloads the session again, no relaunch needed"
+	return sdk.Errorf(sdk.CodeReloadFailed, "%s", msg).WithDetails(map[string]any{
+		"lastScreen": d.LastScreen, "lastUrl": d.LastURL, "consoleErrors": d.ConsoleErrors, "screenshot": d.Screenshot,
+	})
+}
