@@ -42,6 +42,7 @@ func Launch(ctx context.Context, o Options) (*Session, error) {
 		opts:     o,
 		log:      o.Log.Named("browser"),
 		pages:    o.Pages,
+		cache:    discovery.NewCache(),
 		health:   newHealth(),
 		granted:  map[string]bool{},
 		focusSet: map[proto.TargetTargetID]bool{},
@@ -210,7 +211,7 @@ func (s *Session) connect(ctx context.Context, wsURL string) error {
 	loopCtx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	b := rod.New().
-		Context(loopCtx).
+		Context(discovery.WithCache(loopCtx, s.cache)).
 		Client(client).
 		Logger(utils.LoggerQuiet).
 		Trace(false).

@@ -25,7 +25,8 @@ type Session struct {
 
 	browser  *rod.Browser
 	ws       *cdp.WebSocket
-	pipe     *discovery.Pipe // on ws
+	pipe     *discovery.Pipe  // on ws
+	cache    *discovery.Cache // host/discovery's of this browser, bound to its pages
 	wsURL    string
 	launcher *launcher.Launcher // nil when attached
 	pid      int

@@ -8,6 +8,7 @@ import (
 	"github.com/go-rod/rod"
 
 	"github.com/go-rod/rod/lib/proto"
+
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
 

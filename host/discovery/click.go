@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/proto"
+
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -316,6 +316,7 @@ const clickedBinding = "__mmcpClicked"
 // those made later), so it enables it first (the host has it enabled
 // already, for the page's console).
 func bindClicked(p *rod.Page) {
+	bindings := &cacheOf(p).bindings
 	bindings.Lock()
 	_, ok := bindings.m[p.SessionID]
 	bindings.Unlock()
@@ -335,12 +336,6 @@ func bindClicked(p *rod.Page) {
 	bindings.m[p.SessionID] = struct{}{}
 	bindings.Unlock()
 }
-
-// bindings are the page sessions clickedBinding was added to.
-var bindings = struct {
-	sync.Mutex
-	m map[proto.TargetSessionID]struct{}
-}{m: map[proto.TargetSessionID]struct{}{}}
 
 // pageEvents subscribes to the browser's events until stop; the caller
 // filters by session.

@@ -73,7 +73,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	testPipe = NewPipe(ws)
-	browser = rod.New().Client(cdp.New().Start(ws))
+	browser = rod.New().Context(WithCache(context.Background(), NewCache())).Client(cdp.New().Start(ws))
 	if err := browser.Connect(); err != nil {
 		fmt.Fprintln(os.Stderr, "connect chrome:", err)
 		l.Kill()
@@ -96,10 +96,16 @@ func serve(html string) string {
 // open opens url in a new page, waits for its load and closes it at the end.
 func open(tb testing.TB, url string) *rod.Page {
 	tb.Helper()
+	return openIn(tb, browser, url)
+}
+
+// openIn is open in b (the test browser with another context).
+func openIn(tb testing.TB, b *rod.Browser, url string) *rod.Page {
+	tb.Helper()
 	if browser == nil {
 		tb.Skip("chromium not installed at " + chromeBin)
 	}
-	p, err := browser.Page(proto.TargetCreateTarget{URL: url})
+	p, err := b.Page(proto.TargetCreateTarget{URL: url})
 	if err != nil {
 		tb.Fatalf("open page: %v", err)
 	}

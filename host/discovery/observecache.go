@@ -1,22 +1,17 @@
 package discovery
 
 import (
-	"sync"
-
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
+
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
-// lastWalks keeps the last step-record walk of each page session and frame
+// A Cache keeps the last step-record walk of each page session and frame
 // with the page's version then (js/observe.js): the next record of an
 // unchanged page (a screenshot's after a click's, a wait's) reuses it
 // instead of walking the page again, tens of milliseconds on a big page
 // that the next call would wait for.
-var lastWalks = struct {
-	sync.Mutex
-	m map[worldKey]lastWalk
-}{m: map[worldKey]lastWalk{}}
 
 // lastWalk is one kept walk: the page's version before it, the ref it
 // marked ("" for none; "<gen>/<ref>" otherwise) and what it found.
@@ -31,6 +26,7 @@ type lastWalk struct {
 // marks no other ref than it did (mark is "" or the same).
 func observeWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, mark string) (collected, error) {
 	k := worldKey{p.SessionID, frame}
+	lastWalks := &cacheOf(p).walks
 	lastWalks.Lock()
 	prev, ok := lastWalks.m[k]
 	lastWalks.Unlock()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/go-rod/rod"
+
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
 )

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/cdp"
@@ -27,23 +26,12 @@ type worldKey struct {
 	frame   proto.PageFrameID
 }
 
-// worlds caches the isolated world's execution context per page session and
-// frame. A navigation destroys the context; callers then see
-// "Cannot find context" and recreate it (see callIn).
-var worlds = struct {
-	sync.Mutex
-	m map[worldKey]worldEntry
-}{m: map[worldKey]worldEntry{}}
-
 // worldEntry is one cached world: its context, and whether this package's
 // scripts are installed in it (see script).
 type worldEntry struct {
 	id    proto.RuntimeExecutionContextID
 	ready bool
 }
-
-// maxWorlds bounds the cache should pages close without ForgetPage.
-const maxWorlds = 4096
 
 // mainFrame is the page's top frame id.
 func mainFrame(p *rod.Page) (proto.PageFrameID, error) {
@@ -57,9 +45,11 @@ func mainFrame(p *rod.Page) (proto.PageFrameID, error) {
 	return tree.FrameTree.Frame.ID, nil
 }
 
-// world returns mmcp's isolated world in frame, creating it when needed.
+// world returns mmcp's isolated world in frame, creating it when needed
+// (cached in p's browser's Cache).
 func world(p *rod.Page, frame proto.PageFrameID) (worldEntry, error) {
 	k := worldKey{p.SessionID, frame}
+	worlds := &cacheOf(p).worlds
 	worlds.Lock()
 	w, ok := worlds.m[k]
 	worlds.Unlock()
@@ -83,6 +73,7 @@ func world(p *rod.Page, frame proto.PageFrameID) (worldEntry, error) {
 // setReady notes whether the scripts are installed in frame's world w.
 func setReady(p *rod.Page, frame proto.PageFrameID, w worldEntry, ready bool) {
 	k := worldKey{p.SessionID, frame}
+	worlds := &cacheOf(p).worlds
 	worlds.Lock()
 	if cur, ok := worlds.m[k]; ok && cur.id == w.id {
 		worlds.m[k] = worldEntry{id: w.id, ready: ready}
@@ -91,13 +82,17 @@ func setReady(p *rod.Page, frame proto.PageFrameID, w worldEntry, ready bool) {
 }
 
 func forgetWorld(p *rod.Page, frame proto.PageFrameID) {
+	worlds := &cacheOf(p).worlds
 	worlds.Lock()
 	delete(worlds.m, worldKey{p.SessionID, frame})
 	worlds.Unlock()
 }
 
-// ForgetPage drops the cached worlds of p's session (its target closed).
+// ForgetPage drops what p's browser's Cache keeps of p's session (its
+// target closed).
 func ForgetPage(p *rod.Page) {
+	c := cacheOf(p)
+	bindings, worlds := &c.bindings, &c.worlds
 	bindings.Lock()
 	delete(bindings.m, p.SessionID)
 	bindings.Unlock()

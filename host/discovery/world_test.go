@@ -1,8 +1,11 @@
 package discovery
 
 import (
+	"context"
 	"testing"
 	"time"
+
+	"github.com/go-rod/rod"
 )
 
 // The scripts are installed once per world and called by name after; a
@@ -39,4 +42,68 @@ func TestScriptsInstalledPerWorld(t *testing.T) {
 
 	p.MustNavigate(serve(`<button data-testid="b">Two</button>`)).MustWaitLoad()
 	snap("Two")
+}
+
+// Two browsers keep nothing in common: what one's pages cache (their
+// worlds, the click binding, the last walk) lands in its own Cache, and a
+// page forgotten in one leaves the other's as it was.
+func TestCachesArePerBrowser(t *testing.T) {
+	if browser == nil {
+		t.Skip("chromium not installed at " + chromeBin)
+	}
+	ca, cb := NewCache(), NewCache()
+	pa := openIn(t, browser.Context(WithCache(context.Background(), ca)), serve(`<button data-testid="b">A</button>`))
+	pb := openIn(t, browser.Context(WithCache(context.Background(), cb)), serve(`<button data-testid="b">B</button>`))
+	ctx := ctxT(t, 10*time.Second)
+	sizes := func(c *Cache) [3]int {
+		c.worlds.Lock()
+		c.bindings.Lock()
+		c.walks.Lock()
+		defer c.worlds.Unlock()
+		defer c.bindings.Unlock()
+		defer c.walks.Unlock()
+		return [3]int{len(c.worlds.m), len(c.bindings.m), len(c.walks.m)}
+	}
+	only := func(c *Cache, p *rod.Page) {
+		t.Helper()
+		c.worlds.Lock()
+		defer c.worlds.Unlock()
+		for k := range c.worlds.m {
+			if k.session != p.SessionID {
+				t.Fatalf("cache holds a world of page session %s, want only %s's", k.session, p.SessionID)
+			}
+		}
+	}
+	use := func(p *rod.Page) {
+		t.Helper()
+		if _, err := click(ctx, p, nil, Target{TestID: "b"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := Observe(ctx, p, DefaultTestIDLimit, nil, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	use(pa)
+	if got := sizes(ca); got != [3]int{1, 1, 1} {
+		t.Fatalf("browser A's cache after a click and a walk: %d worlds, %d bindings, %d walks; want 1 each", got[0], got[1], got[2])
+	}
+	if got := sizes(cb); got != [3]int{} {
+		t.Fatalf("browser B's cache holds %v after A's calls, want nothing", got)
+	}
+	only(ca, pa)
+
+	use(pb)
+	if got := sizes(cb); got != [3]int{1, 1, 1} {
+		t.Fatalf("browser B's cache after its calls: %v", got)
+	}
+	only(cb, pb)
+
+	ForgetPage(pa)
+	if got := sizes(ca); got[0] != 0 || got[1] != 0 {
+		t.Fatalf("browser A's cache after ForgetPage: %v, want no world and no binding", got)
+	}
+	if got := sizes(cb); got != [3]int{1, 1, 1} {
+		t.Fatalf("forgetting A's page changed B's cache: %v", got)
+	}
 }

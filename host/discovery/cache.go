@@ -1,0 +1,65 @@
+package discovery
+
+import (
+	"context"
+	"sync"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+)
+
+// Cache is what this package keeps of one browser between calls: mmcp's
+// isolated world per page session and frame (world.go), the page sessions
+// the click binding was added to (click.go) and the last step-record walk
+// of each page (observecache.go). A browser session owns one (NewCache)
+// and binds it to its rod browser (WithCache): two browsers in one process
+// share nothing, and a closed browser's entries go with its Cache.
+type Cache struct {
+	// worlds: a navigation destroys a world's context; callers then see
+	// "Cannot find context" and recreate it (see callIn).
+	worlds struct {
+		sync.Mutex
+		m map[worldKey]worldEntry
+	}
+	bindings struct {
+		sync.Mutex
+		m map[proto.TargetSessionID]struct{}
+	}
+	walks struct {
+		sync.Mutex
+		m map[worldKey]lastWalk
+	}
+}
+
+// maxWorlds bounds each of a Cache's maps should pages close without
+// ForgetPage.
+const maxWorlds = 4096
+
+// NewCache returns an empty Cache.
+func NewCache() *Cache {
+	c := &Cache{}
+	c.worlds.m = map[worldKey]worldEntry{}
+	c.bindings.m = map[proto.TargetSessionID]struct{}{}
+	c.walks.m = map[worldKey]lastWalk{}
+	return c
+}
+
+type cacheKey struct{}
+
+// WithCache returns ctx carrying c. A rod browser made with it
+// (rod.New().Context(ctx)) gives c to every call of this package on its
+// pages, whatever context the call itself runs in.
+func WithCache(ctx context.Context, c *Cache) context.Context {
+	return context.WithValue(ctx, cacheKey{}, c)
+}
+
+// cacheOf is the Cache of p's browser. A page of a browser made without
+// one gets an empty Cache each time: nothing is kept between calls.
+func cacheOf(p *rod.Page) *Cache {
+	if b := p.Browser(); b != nil {
+		if c, ok := b.GetContext().Value(cacheKey{}).(*Cache); ok {
+			return c
+		}
+	}
+	return NewCache()
+}
