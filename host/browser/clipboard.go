@@ -29,7 +29,7 @@ type ClipboardResult struct {
 // first, and its origin granted clipboard access). The text is never
 // logged. Errors: MM_INVALID_INPUT (unknown action, write without text),
 // MM_CLIPBOARD_FAILED.
-func (s *Session) Clipboard(ctx context.Context, action, text string) (ClipboardResult, error) {
+func (s *Chrome) Clipboard(ctx context.Context, action, text string) (ClipboardResult, error) {
 	switch action {
 	case ClipboardWrite, ClipboardRead:
 	default:
@@ -62,7 +62,7 @@ func (s *Session) Clipboard(ctx context.Context, action, text string) (Clipboard
 
 // grantClipboard grants clipboard access to origin once per session.
 // Failure is logged only: the clipboard call itself will then report it.
-func (s *Session) grantClipboard(ctx context.Context, origin string) {
+func (s *Chrome) grantClipboard(ctx context.Context, origin string) {
 	s.mu.Lock()
 	done := s.granted[origin]
 	s.mu.Unlock()
@@ -88,7 +88,7 @@ func (s *Session) grantClipboard(ctx context.Context, origin string) {
 // focus brings page to the front and makes it believe it has focus
 // (navigator.clipboard refuses unfocused documents; headless windows are
 // never focused otherwise).
-func (s *Session) focus(ctx context.Context, page *rod.Page) error {
+func (s *Chrome) focus(ctx context.Context, page *rod.Page) error {
 	if err := (proto.TargetActivateTarget{TargetID: page.TargetID}).Call(s.browser.Context(ctx)); err != nil {
 		return err
 	}

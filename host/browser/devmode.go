@@ -31,7 +31,7 @@ func writeDevModePrefs(userDir string) error {
 // ensureDevMode turns developer mode on through chrome://extensions (a
 // tab opened and closed for it), once per session, for a profile the host
 // did not create.
-func (s *Session) ensureDevMode(ctx context.Context) error {
+func (s *Chrome) ensureDevMode(ctx context.Context) error {
 	if s.ownsDir {
 		return nil
 	}

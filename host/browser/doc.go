@@ -7,7 +7,7 @@
 // health and console errors.
 //
 // The wallet's model (its routes, landmarks, state, unlock) is host/wallet,
-// which embeds a Session; this package knows only the extension's pages
+// which embeds a Chrome; this package knows only the extension's pages
 // (Pages).
 //
 // Page-side JavaScript always runs in an isolated world
@@ -15,5 +15,5 @@
 // globals with LavaMoat, so main-world helpers break there.
 //
 // Element discovery and interaction (accessibility snapshot, testids, click,
-// type) are in host/discovery, which works on Session.ActivePage.
+// type) are in host/discovery, which works on Chrome.ActivePage.
 package browser

@@ -45,11 +45,11 @@ func newHealth() *health {
 
 // Gone is closed when Chrome went away on its own (crashed, killed, its
 // DevTools connection dropped), never by Close.
-func (s *Session) Gone() <-chan struct{} { return s.health.gone }
+func (s *Chrome) Gone() <-chan struct{} { return s.health.gone }
 
 // Alive answers nil while Chrome runs, and MM_BROWSER_CLOSED once it went
 // away on its own.
-func (s *Session) Alive() error {
+func (s *Chrome) Alive() error {
 	select {
 	case <-s.health.gone:
 		s.health.mu.Lock()
@@ -81,7 +81,7 @@ const goneProbe = time.Second
 // before the session's event stream ends), MM_BROWSER_CLOSED with the way
 // forward; otherwise err unchanged. It asks Chrome once, within goneProbe:
 // a Chrome that answers leaves the call's own error standing.
-func (s *Session) Classify(err error) error {
+func (s *Chrome) Classify(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -110,12 +110,12 @@ func (s *Session) Classify(err error) error {
 
 // ConsoleErrors are the last errors logged by the extension's pages and
 // service worker (uncaught exceptions, console.error, Log entries).
-func (s *Session) ConsoleErrors() []string {
+func (s *Chrome) ConsoleErrors() []string {
 	return s.ConsoleSince(time.Time{})
 }
 
 // ConsoleSince are the console errors seen at or after t, oldest first.
-func (s *Session) ConsoleSince(t time.Time) []string {
+func (s *Chrome) ConsoleSince(t time.Time) []string {
 	s.health.mu.Lock()
 	defer s.health.mu.Unlock()
 	out := []string{}
@@ -130,7 +130,7 @@ func (s *Session) ConsoleSince(t time.Time) []string {
 // watch follows Chrome's events on a subscription of its own: console
 // errors are kept, and the end of the stream while the session is not
 // closing means Chrome went away.
-func (s *Session) watch(b *rod.Browser) {
+func (s *Chrome) watch(b *rod.Browser) {
 	events := b.Event()
 	go func() {
 		for msg := range events {
@@ -232,7 +232,7 @@ func at(url string) string {
 }
 
 // listen turns on the console, log and crash events of an attached page.
-func (s *Session) listen(ctx context.Context, p *rod.Page) {
+func (s *Chrome) listen(ctx context.Context, p *rod.Page) {
 	s.health.mu.Lock()
 	s.health.pages[p.SessionID] = p.TargetID
 	s.health.mu.Unlock()
@@ -252,12 +252,12 @@ func (h *health) crash(id proto.TargetTargetID, status string) {
 
 // listenWorkers attaches to the extension's service workers for their
 // console errors.
-func (s *Session) listenWorkers(ctx context.Context) {
+func (s *Chrome) listenWorkers(ctx context.Context) {
 	s.listenTo(ctx, s.tabs.workersOf(s.extID))
 }
 
 // listenTo attaches to the given service workers for their console errors.
-func (s *Session) listenTo(ctx context.Context, workers []proto.TargetTargetID) {
+func (s *Chrome) listenTo(ctx context.Context, workers []proto.TargetTargetID) {
 	for _, id := range workers {
 		res, err := proto.TargetAttachToTarget{TargetID: id, Flatten: true}.Call(s.browser.Context(ctx))
 		if err != nil {
@@ -300,7 +300,7 @@ const DiagnoseLimit = 5 * time.Second
 // screenshot (saved as <name>.png under the artifacts' screenshots),
 // within DiagnoseLimit. The wallet's screen (LastScreen) is host/wallet's
 // to add.
-func (s *Session) Diagnose(ctx context.Context, name string) Diagnosis {
+func (s *Chrome) Diagnose(ctx context.Context, name string) Diagnosis {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DiagnoseLimit)
 	defer cancel()
 	d := Diagnosis{ConsoleErrors: s.ConsoleErrors()}

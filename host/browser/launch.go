@@ -33,12 +33,12 @@ const extensionWait = 5 * time.Second
 // tab and returns once that page has loaded. Failures are *sdk.Error with
 // MM_LAUNCH_FAILED (or MM_INVALID_INPUT for bad options); nothing is left
 // running after a failure.
-func Launch(ctx context.Context, o Options) (*Session, error) {
+func Launch(ctx context.Context, o Options) (*Chrome, error) {
 	o = o.withDefaults()
 	if o.Pages.HomePage == "" {
 		return nil, sdk.Errorf(sdk.CodeInvalidInput, "no extension home page (Options.Pages)")
 	}
-	s := &Session{
+	s := &Chrome{
 		opts:     o,
 		log:      o.Log.Named("browser"),
 		pages:    o.Pages,
@@ -118,7 +118,7 @@ const ProfilePrefix = "mmcp-chrome-"
 
 // startChrome launches Chrome in its own process group under leakless (so
 // it dies with this process even on SIGKILL) and returns its DevTools URL.
-func (s *Session) startChrome(ctx context.Context, extDir string) (string, error) {
+func (s *Chrome) startChrome(ctx context.Context, extDir string) (string, error) {
 	bin, err := FindChrome(s.opts.ChromePath)
 	if err != nil {
 		return "", sdk.Errorf(sdk.CodeLaunchFailed, "%v", err)
@@ -199,7 +199,7 @@ func (s *Session) startChrome(ctx context.Context, extDir string) (string, error
 }
 
 // connect opens the DevTools connection and starts the target event loop.
-func (s *Session) connect(ctx context.Context, wsURL string) error {
+func (s *Chrome) connect(ctx context.Context, wsURL string) error {
 	ws := &cdp.WebSocket{}
 	if err := ws.Connect(ctx, wsURL, nil); err != nil {
 		return sdk.Errorf(sdk.CodeLaunchFailed, "connect to chrome: %v", err)
@@ -247,7 +247,7 @@ func (s *Session) connect(ctx context.Context, wsURL string) error {
 // when attached) once the extension's service worker is up, and waits for
 // it to load. The worker also confirms the computed id, or gives it when
 // there is none (attaching without an extension path).
-func (s *Session) openHome(ctx context.Context) error {
+func (s *Chrome) openHome(ctx context.Context) error {
 	id, err := s.awaitExtension(ctx, s.extID)
 	if err != nil && s.extID == "" {
 		return err
@@ -277,7 +277,7 @@ func (s *Session) openHome(ctx context.Context) error {
 // fitWindow shrinks a headed window that is larger than its screen (a small
 // Xvfb display) to the screen, so popups placed at its top right are on
 // screen.
-func (s *Session) fitWindow(ctx context.Context) {
+func (s *Chrome) fitWindow(ctx context.Context) {
 	home, ok := s.tabs.home()
 	if !ok || home.Page == nil {
 		return
@@ -301,7 +301,7 @@ func (s *Session) fitWindow(ctx context.Context) {
 }
 
 // startTab is the blank tab a launched Chrome opened at start.
-func (s *Session) startTab() (proto.TargetTargetID, bool) {
+func (s *Chrome) startTab() (proto.TargetTargetID, bool) {
 	if s.launcher == nil {
 		return "", false
 	}
@@ -313,7 +313,7 @@ func (s *Session) startTab() (proto.TargetTargetID, bool) {
 	return "", false
 }
 
-func (s *Session) setExtID(id string) {
+func (s *Chrome) setExtID(id string) {
 	if id != s.extID {
 		s.log.Debug("extension id", "id", id, "computed", s.extID)
 	}
@@ -323,7 +323,7 @@ func (s *Session) setExtID(id string) {
 
 // awaitExtension waits for an extension target (service worker or page):
 // want when it shows up, else the only other extension seen.
-func (s *Session) awaitExtension(ctx context.Context, want string) (string, error) {
+func (s *Chrome) awaitExtension(ctx context.Context, want string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, extensionWait)
 	defer cancel()
 	for {
@@ -349,7 +349,7 @@ func (s *Session) awaitExtension(ctx context.Context, want string) (string, erro
 // (and the home tab when home is set). A navigation error closes the tab.
 // The session's oldest tabs are closed first when it holds
 // Options.MaxTabs already (makeRoom).
-func (s *Session) newTab(ctx context.Context, url string, home bool) (*rod.Page, error) {
+func (s *Chrome) newTab(ctx context.Context, url string, home bool) (*rod.Page, error) {
 	s.makeRoom(ctx)
 	tgt, err := proto.TargetCreateTarget{URL: "about:blank"}.Call(s.browser.Context(ctx))
 	if err != nil {
@@ -378,7 +378,7 @@ func (s *Session) newTab(ctx context.Context, url string, home bool) (*rod.Page,
 // attach returns the rod page of a target, attaching once. Pages live as
 // long as the session, so they are bound to the session's context; callers
 // bound each call with page.Context(ctx).
-func (s *Session) attach(id proto.TargetTargetID) (*rod.Page, error) {
+func (s *Chrome) attach(id proto.TargetTargetID) (*rod.Page, error) {
 	if ti, ok := s.tabs.get(id); ok && ti.Page != nil {
 		return ti.Page, nil
 	}
@@ -394,7 +394,7 @@ func (s *Session) attach(id proto.TargetTargetID) (*rod.Page, error) {
 // activate brings id to the front (a headed background tab cannot be
 // captured or focused), makes it the active page and runs the change
 // callbacks.
-func (s *Session) activate(ctx context.Context, id proto.TargetTargetID) {
+func (s *Chrome) activate(ctx context.Context, id proto.TargetTargetID) {
 	_ = proto.TargetActivateTarget{TargetID: id}.Call(s.browser.Context(ctx))
 	for _, cb := range s.tabs.setActive(id) {
 		cb()
@@ -405,12 +405,12 @@ func (s *Session) activate(ctx context.Context, id proto.TargetTargetID) {
 // connection, then (when Chrome was launched, not attached) kills Chrome's
 // whole process group, waits for it to be gone and removes the user data
 // directory it created. It is safe to call more than once.
-func (s *Session) Close(ctx context.Context) error {
+func (s *Chrome) Close(ctx context.Context) error {
 	s.closeOnce.Do(func() { s.closeErr = s.close(ctx) })
 	return s.closeErr
 }
 
-func (s *Session) close(ctx context.Context) error {
+func (s *Chrome) close(ctx context.Context) error {
 	close(s.health.closing)
 	if s.launcher == nil && s.browser != nil {
 		s.closeOwned(ctx)
@@ -450,7 +450,7 @@ func (s *Session) close(ctx context.Context) error {
 }
 
 // removeUserDir deletes the profile directory when this session made it.
-func (s *Session) removeUserDir() error {
+func (s *Chrome) removeUserDir() error {
 	if !s.ownsDir || s.userDir == "" {
 		return nil
 	}

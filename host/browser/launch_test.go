@@ -30,7 +30,7 @@ var testPages = Pages{
 
 // launchTest starts a session on the test extension (failing when no
 // Chrome is installed) and closes it when the test ends.
-func launchTest(t testing.TB, mod ...func(*Options)) *Session {
+func launchTest(t testing.TB, mod ...func(*Options)) *Chrome {
 	t.Helper()
 	if _, err := FindChrome(""); err != nil {
 		t.Fatal("no chrome (make setup installs it):", err)

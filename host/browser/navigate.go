@@ -32,7 +32,7 @@ type NavigateResult struct {
 // (unknown screen, url missing or not absolute), MM_NAVIGATION_FAILED,
 // MM_TARGET_COVERED (a wallet screen loaded but a known modal or popover
 // stayed over it for discovery.CoveredFor; the page is active).
-func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (NavigateResult, error) {
+func (s *Chrome) Navigate(ctx context.Context, screen, rawURL string) (NavigateResult, error) {
 	var target string
 	switch screen {
 	case ScreenHome:
@@ -72,7 +72,7 @@ func (s *Session) Navigate(ctx context.Context, screen, rawURL string) (Navigate
 
 // OpenTab loads rawURL in a new tab, which becomes active and the
 // session's URL tab (mm_navigate with newTab). Errors as Navigate's.
-func (s *Session) OpenTab(ctx context.Context, rawURL string) (NavigateResult, error) {
+func (s *Chrome) OpenTab(ctx context.Context, rawURL string) (NavigateResult, error) {
 	if err := CheckURL(rawURL); err != nil {
 		return NavigateResult{}, err
 	}
@@ -94,7 +94,7 @@ func CheckURL(rawURL string) error {
 // opened (a dapp's own popups are left alone), else a new tab; newTab
 // always opens a new one. A new tab that fails to load is closed; a reused
 // one stays, on Chrome's error page.
-func (s *Session) openURL(ctx context.Context, rawURL string, newTab bool) (NavigateResult, error) {
+func (s *Chrome) openURL(ctx context.Context, rawURL string, newTab bool) (NavigateResult, error) {
 	var page *rod.Page
 	ti, reuse := s.reusableTab()
 	var err error
@@ -118,7 +118,7 @@ func (s *Session) openURL(ctx context.Context, rawURL string, newTab bool) (Navi
 }
 
 // reusableTab is the tab a URL navigation reuses, if any (see openURL).
-func (s *Session) reusableTab() (TabInfo, bool) {
+func (s *Chrome) reusableTab() (TabInfo, bool) {
 	s.mu.Lock()
 	id := s.urlTab
 	s.mu.Unlock()
@@ -137,7 +137,7 @@ func (s *Session) reusableTab() (TabInfo, bool) {
 // extensionTab is the tab wallet navigation happens in: the active page
 // when it is an extension page, else the home tab, reopened if it was
 // closed.
-func (s *Session) extensionTab(ctx context.Context) (*rod.Page, error) {
+func (s *Chrome) extensionTab(ctx context.Context) (*rod.Page, error) {
 	if ti, ok := s.tabs.active(); ok && ti.Role == RoleExtension && ti.Page != nil {
 		return ti.Page, nil
 	}
@@ -149,7 +149,7 @@ func (s *Session) extensionTab(ctx context.Context) (*rod.Page, error) {
 
 // activePage returns the active page, reopening the home page when every
 // extension page was closed.
-func (s *Session) activePage(ctx context.Context) (*rod.Page, error) {
+func (s *Chrome) activePage(ctx context.Context) (*rod.Page, error) {
 	if ti, ok := s.tabs.active(); ok && ti.Page != nil {
 		return ti.Page, nil
 	}
@@ -161,7 +161,7 @@ func (s *Session) activePage(ctx context.Context) (*rod.Page, error) {
 }
 
 // pageURL is the tracked URL of page, falling back to CDP.
-func (s *Session) pageURL(ctx context.Context, page *rod.Page) string {
+func (s *Chrome) pageURL(ctx context.Context, page *rod.Page) string {
 	if info, err := page.Context(ctx).Info(); err == nil {
 		return info.URL
 	}

@@ -35,7 +35,7 @@ type NotificationResult struct {
 // seen when it navigates. Errors: MM_NOTIFICATION_TIMEOUT (its message says
 // what the console showed meanwhile, such as Chrome refusing the popup's
 // window bounds in the wallet's service worker), MM_CANCELLED.
-func (s *Session) WaitForNotification(ctx context.Context, timeout time.Duration) (NotificationResult, error) {
+func (s *Chrome) WaitForNotification(ctx context.Context, timeout time.Duration) (NotificationResult, error) {
 	if timeout <= 0 {
 		timeout = DefaultNotificationTimeout
 	}
@@ -102,7 +102,7 @@ const refusedEarlier = time.Minute
 // refused popup window counts from refusedEarlier before); the message
 // says what was waited for and lists the session's tabs, as the details
 // do.
-func (s *Session) notificationTimeout(timeout time.Duration, start time.Time, seen *notificationSeen) error {
+func (s *Chrome) notificationTimeout(timeout time.Duration, start time.Time, seen *notificationSeen) error {
 	logged := relevant(s.ConsoleSince(start))
 	tabs := s.Tabs().Tracked
 	details := map[string]any{"consoleErrors": logged, "tabs": tabs, "waitedFor": s.notificationWanted()}
@@ -140,7 +140,7 @@ func (s *Session) notificationTimeout(timeout time.Duration, start time.Time, se
 }
 
 // notificationWanted is the page WaitForNotification waits for.
-func (s *Session) notificationWanted() string {
+func (s *Chrome) notificationWanted() string {
 	return s.extURL(s.pages.NotificationPage)
 }
 
@@ -149,7 +149,7 @@ func (s *Session) notificationWanted() string {
 // the popup within PopupCloseWait. It stops early, with false, when the
 // popup routes to another request or step (a non-empty route other than
 // the one clicked on): that popup stays open.
-func (s *Session) WaitPopupClosed(ctx context.Context, page *rod.Page, hrefBefore string) bool {
+func (s *Chrome) WaitPopupClosed(ctx context.Context, page *rod.Page, hrefBefore string) bool {
 	ctx, cancel := context.WithTimeout(ctx, PopupCloseWait)
 	defer cancel()
 	before := HashRoute(hrefBefore)
@@ -179,7 +179,7 @@ func (s *Session) WaitPopupClosed(ctx context.Context, page *rod.Page, hrefBefor
 
 // PageHref is page's current location (the isolated world's view), "" when
 // it cannot be read.
-func (s *Session) PageHref(ctx context.Context, page *rod.Page) string {
+func (s *Chrome) PageHref(ctx context.Context, page *rod.Page) string {
 	var href string
 	if err := discovery.Eval(ctx, page, `location.href`, discovery.EvalOptions{Idempotent: true}, &href); err != nil {
 		return ""

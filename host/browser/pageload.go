@@ -21,7 +21,7 @@ const pollInterval = 15 * time.Millisecond
 // The current document is stamped first (in the isolated world, whose
 // globals die with the document), so the wait can tell the new document
 // from the old one after a cross-document navigation.
-func (s *Session) navigate(ctx context.Context, page *rod.Page, url string) error {
+func (s *Chrome) navigate(ctx context.Context, page *rod.Page, url string) error {
 	_ = discovery.Eval(ctx, page, `globalThis.__mmcpOld = true`, discovery.EvalOptions{}, nil)
 	res, err := proto.PageNavigate{URL: url}.Call(page.Context(ctx))
 	if err != nil {
@@ -66,7 +66,7 @@ func loadWaitJS(newDoc bool) string {
 // the load event answers an in-page wait; the page is read again after
 // pollInterval only when there was no document to wait in or its URL is
 // not the one wanted yet.
-func (s *Session) waitLoaded(ctx context.Context, page *rod.Page, newDoc bool, hrefOK func(string) bool) error {
+func (s *Chrome) waitLoaded(ctx context.Context, page *rod.Page, newDoc bool, hrefOK func(string) bool) error {
 	js := loadWaitJS(newDoc)
 	for {
 		var p loadProbe

@@ -17,7 +17,7 @@ import (
 // wallet asked, so the popup laid out, and was captured, at that size. A
 // window that cannot be resized is logged, not fatal. It reports whether
 // it resized the window.
-func (s *Session) fitPopup(ctx context.Context, id proto.TargetTargetID) bool {
+func (s *Chrome) fitPopup(ctx context.Context, id proto.TargetTargetID) bool {
 	want := s.pages.PopupSize
 	if want.Width <= 0 || want.Height <= 0 {
 		return false
@@ -46,7 +46,7 @@ const popupResizeBound = time.Second
 // waitPopupWidth waits (within popupResizeBound) until page lays out at
 // the popup's width: the window's resize reaches the page a frame or two
 // later, and what follows (a screenshot, a layout read) must see it.
-func (s *Session) waitPopupWidth(ctx context.Context, page *rod.Page) {
+func (s *Chrome) waitPopupWidth(ctx context.Context, page *rod.Page) {
 	ctx, cancel := context.WithTimeout(ctx, popupResizeBound)
 	defer cancel()
 	expr := fmt.Sprintf(`new Promise(r => { const f = () => innerWidth <= %d ? r(true) : requestAnimationFrame(f); f(); })`, s.pages.PopupSize.Width)

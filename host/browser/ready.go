@@ -46,7 +46,7 @@ const renderProbeJS = `(() => {
 // control and no loading screen. It returns false when the bound passed
 // first (the caller goes on: the page is what it is), and an error only
 // when the page went away.
-func (s *Session) waitRendered(ctx context.Context, page *rod.Page) (bool, error) {
+func (s *Chrome) waitRendered(ctx context.Context, page *rod.Page) (bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, renderWait)
 	defer cancel()
 	for {

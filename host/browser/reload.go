@@ -34,7 +34,7 @@ type Reloaded struct {
 // screen and lock state after it are host/wallet's (Wallet.Reload). The
 // error says what failed, for the caller's diagnosis; r.Back is set even
 // then.
-func (s *Session) ReloadExtension(ctx context.Context) (Reloaded, error) {
+func (s *Chrome) ReloadExtension(ctx context.Context) (Reloaded, error) {
 	back := s.homeURL()
 	if act, ok := s.tabs.active(); ok && act.Role == RoleExtension {
 		back = act.URL
@@ -64,7 +64,7 @@ func (s *Session) ReloadExtension(ctx context.Context) (Reloaded, error) {
 
 // ReturnTo loads url again in page when page left it (an unlock that went
 // home) and url is not the home page, and waits for it to render.
-func (s *Session) ReturnTo(ctx context.Context, page *rod.Page, url string) {
+func (s *Chrome) ReturnTo(ctx context.Context, page *rod.Page, url string) {
 	if cur := s.pageURL(ctx, page); cur != url && routeOf(url) != "" {
 		if err := s.navigate(ctx, page, url); err == nil {
 			_, _ = s.waitRendered(ctx, page)
@@ -92,7 +92,7 @@ func (r Reloaded) NoWorker() string {
 
 // liveWorkers lists the extension's service workers as Chrome has them now
 // (the tracker may still hold a worker of the unloaded extension).
-func (s *Session) liveWorkers(ctx context.Context) []proto.TargetTargetID {
+func (s *Chrome) liveWorkers(ctx context.Context) []proto.TargetTargetID {
 	res, err := proto.TargetGetTargets{}.Call(s.browser.Context(ctx))
 	if err != nil {
 		return nil
@@ -108,7 +108,7 @@ func (s *Session) liveWorkers(ctx context.Context) []proto.TargetTargetID {
 
 // triggerReload evaluates chrome.runtime.reload() in one of the
 // extension's service workers, else in one of its pages' main world.
-func (s *Session) triggerReload(ctx context.Context, workers []proto.TargetTargetID) error {
+func (s *Chrome) triggerReload(ctx context.Context, workers []proto.TargetTargetID) error {
 	var errs []string
 	for _, id := range workers {
 		a, err := proto.TargetAttachToTarget{TargetID: id, Flatten: true}.Call(s.browser.Context(ctx))
@@ -151,7 +151,7 @@ func (s *Session) triggerReload(ctx context.Context, workers []proto.TargetTarge
 
 // awaitNewWorkers waits (within ctx) for service workers of the extension
 // that are not in old, and returns them (none when none came).
-func (s *Session) awaitNewWorkers(ctx context.Context, old []proto.TargetTargetID) []proto.TargetTargetID {
+func (s *Chrome) awaitNewWorkers(ctx context.Context, old []proto.TargetTargetID) []proto.TargetTargetID {
 	for {
 		var fresh []proto.TargetTargetID
 		for _, id := range s.liveWorkers(ctx) {
@@ -170,7 +170,7 @@ func (s *Session) awaitNewWorkers(ctx context.Context, old []proto.TargetTargetI
 
 // reopen loads url in the home tab when the reload left it open, else in a
 // new home tab, and makes it active.
-func (s *Session) reopen(ctx context.Context, url string) (*rod.Page, error) {
+func (s *Chrome) reopen(ctx context.Context, url string) (*rod.Page, error) {
 	if home, ok := s.tabs.home(); ok {
 		if page, err := s.attach(home.ID); err == nil {
 			if err := s.navigate(ctx, page, url); err == nil {

@@ -89,7 +89,7 @@ const rectJS = `((sel) => {
 // <ArtifactsDir>/screenshots/<name>.png. Errors: MM_INVALID_INPUT (bad
 // name), MM_TARGET_NOT_FOUND (selector matched nothing),
 // MM_SCREENSHOT_FAILED.
-func (s *Session) Screenshot(ctx context.Context, o ScreenshotOptions) (ScreenshotResult, error) {
+func (s *Chrome) Screenshot(ctx context.Context, o ScreenshotOptions) (ScreenshotResult, error) {
 	name, err := ScreenshotName(o.Name)
 	if err != nil {
 		return ScreenshotResult{}, err
@@ -148,7 +148,7 @@ func (s *Session) Screenshot(ctx context.Context, o ScreenshotOptions) (Screensh
 // front brings page's tab to the front before a capture where that
 // matters: a headed background tab does not paint. Headless tabs paint
 // anyway: no round trip (an attached Chrome may be headed: always).
-func (s *Session) front(ctx context.Context, page *rod.Page) {
+func (s *Chrome) front(ctx context.Context, page *rod.Page) {
 	if s.headed || s.launcher == nil {
 		_ = proto.TargetActivateTarget{TargetID: page.TargetID}.Call(s.browser.Context(ctx))
 	}

@@ -24,7 +24,7 @@ func tctx(t *testing.T) context.Context {
 }
 
 // waitTab polls Tabs until one tracked tab satisfies ok.
-func waitTab(t *testing.T, s *Session, what string, ok func(observation.Tab) bool) observation.Tab {
+func waitTab(t *testing.T, s *Chrome, what string, ok func(observation.Tab) bool) observation.Tab {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {

@@ -43,7 +43,7 @@ func CheckTabSelector(role, urlPrefix string) error {
 	return nil
 }
 
-func (s *Session) tabNotFound(role, urlPrefix string) error {
+func (s *Chrome) tabNotFound(role, urlPrefix string) error {
 	return sdk.Errorf(sdk.CodeTabNotFound, "no open tab matches role %q url %q", role, urlPrefix).
 		WithDetails(map[string]any{"tracked": s.Tabs().Tracked})
 }
@@ -52,7 +52,7 @@ func (s *Session) tabNotFound(role, urlPrefix string) error {
 // and brings it to the front. The home tab wins when it matches, else the
 // newest match. A wallet page (extension or notification) is returned once
 // its app has rendered (bounded). Errors: MM_INVALID_INPUT, MM_TAB_NOT_FOUND.
-func (s *Session) SwitchTab(ctx context.Context, role, urlPrefix string) (SwitchResult, error) {
+func (s *Chrome) SwitchTab(ctx context.Context, role, urlPrefix string) (SwitchResult, error) {
 	if err := CheckTabSelector(role, urlPrefix); err != nil {
 		return SwitchResult{}, err
 	}
@@ -84,7 +84,7 @@ func (s *Session) SwitchTab(ctx context.Context, role, urlPrefix string) (Switch
 // until it is gone; when it was active, the home page becomes active. The
 // extension home page is never closed. Errors: MM_INVALID_INPUT (no
 // selector, or only the home page matches), MM_TAB_NOT_FOUND.
-func (s *Session) CloseTab(ctx context.Context, role, urlPrefix string) (CloseResult, error) {
+func (s *Chrome) CloseTab(ctx context.Context, role, urlPrefix string) (CloseResult, error) {
 	if err := CheckTabSelector(role, urlPrefix); err != nil {
 		return CloseResult{}, err
 	}
@@ -109,7 +109,7 @@ func (s *Session) CloseTab(ctx context.Context, role, urlPrefix string) (CloseRe
 
 // closeTarget closes a page target and waits (briefly) until the event
 // loop has seen it go, so Tabs and the active page are up to date.
-func (s *Session) closeTarget(ctx context.Context, id proto.TargetTargetID) error {
+func (s *Chrome) closeTarget(ctx context.Context, id proto.TargetTargetID) error {
 	if _, err := (proto.TargetCloseTarget{TargetID: id}).Call(s.browser.Context(ctx)); err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (s *Session) closeTarget(ctx context.Context, id proto.TargetTargetID) erro
 }
 
 // forgetTarget drops per-page caches of a closed target.
-func (s *Session) forgetTarget(id proto.TargetTargetID, page *rod.Page) {
+func (s *Chrome) forgetTarget(id proto.TargetTargetID, page *rod.Page) {
 	if page != nil {
 		discovery.ForgetPage(page)
 	}
@@ -144,7 +144,7 @@ func (s *Session) forgetTarget(id proto.TargetTargetID, page *rod.Page) {
 // Options.MaxTabs: non-extension tabs (dapps and others) first, then
 // extension pages; never the home page, a notification popup, or a tab of
 // an attached Chrome that was there before the session.
-func (s *Session) makeRoom(ctx context.Context) {
+func (s *Chrome) makeRoom(ctx context.Context) {
 	owned := s.tabs.owned()
 	excess := len(owned) + 1 - s.opts.MaxTabs
 	if excess <= 0 {
@@ -171,7 +171,7 @@ func (s *Session) makeRoom(ctx context.Context) {
 
 // closeOwned closes the tabs the session opened in an attached Chrome,
 // which outlives the session (a launched Chrome is killed as a whole).
-func (s *Session) closeOwned(ctx context.Context) {
+func (s *Chrome) closeOwned(ctx context.Context) {
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	for _, ti := range s.tabs.owned() {

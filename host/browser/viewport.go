@@ -51,7 +51,7 @@ const viewportSettle = 3 * time.Second
 // the window grown or shrunk by the difference; it returns once the page
 // has seen the new size. A window manager that refuses the size is logged,
 // not fatal.
-func (s *Session) fitViewport(ctx context.Context) {
+func (s *Chrome) fitViewport(ctx context.Context) {
 	home, ok := s.tabs.home()
 	if !ok || home.Page == nil {
 		return

@@ -40,7 +40,7 @@ type SteadyCapture struct {
 // fonts loaded), captured at its device scale factor.
 // Errors: MM_TARGET_NOT_FOUND (a scope or mask target matches nothing),
 // MM_SCREENSHOT_FAILED.
-func (s *Session) CaptureSteady(ctx context.Context, refs *discovery.RefMap, o SteadyOptions) (SteadyCapture, error) {
+func (s *Chrome) CaptureSteady(ctx context.Context, refs *discovery.RefMap, o SteadyOptions) (SteadyCapture, error) {
 	page, err := s.activePage(ctx)
 	if err != nil {
 		return SteadyCapture{}, err
@@ -86,7 +86,7 @@ func (s *Session) CaptureSteady(ctx context.Context, refs *discovery.RefMap, o S
 
 // browserMajor is the browser's product and major version, as baselines
 // are named: "chrome131", "chromium131", "headlesschrome131".
-func (s *Session) browserMajor(ctx context.Context) string {
+func (s *Chrome) browserMajor(ctx context.Context) string {
 	v, err := proto.BrowserGetVersion{}.Call(s.browser.Context(ctx))
 	if err != nil {
 		return "chrome"

@@ -11,7 +11,7 @@ import (
 // Cache is what this package keeps of one browser between calls: mmcp's
 // isolated world per page session and frame (world.go), the page sessions
 // the click binding was added to (click.go) and the last step-record walk
-// of each page (observecache.go). A browser session owns one (NewCache)
+// of each page (observecache.go). A browser.Chrome owns one (NewCache)
 // and binds it to its rod browser (WithCache): two browsers in one process
 // share nothing, and a closed browser's entries go with its Cache.
 type Cache struct {

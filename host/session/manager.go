@@ -137,7 +137,7 @@ func (m *Manager) Active(ctx context.Context) (*Session, error) {
 
 // Classify implements tools.Classifier: a call that failed because its
 // session's Chrome went away under it answers MM_BROWSER_CLOSED (see
-// browser.Session.Classify), and the host log says so; a chain tool that
+// browser.Chrome.Classify), and the host log says so; a chain tool that
 // finds no chain running (MM_CHAIN_NOT_RUNNING: the plugin's word, which
 // knows no session) in a session whose chain died answers the session's
 // MM_CHAIN_DOWN, as every other tool that needs the chain does.

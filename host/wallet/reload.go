@@ -34,7 +34,7 @@ type ReloadResult struct {
 }
 
 // Reload reloads the unpacked extension in the running Chrome (its files
-// were rebuilt in place; browser.Session.ReloadExtension): no new Chrome,
+// were rebuilt in place; browser.Chrome.ReloadExtension): no new Chrome,
 // the chain and the dapp tabs stay. It reopens the wallet page the agent
 // was on (home when it was on no wallet page) and makes it active, waits
 // for its screen and unlocks again when it came back locked. A reloaded

@@ -3,7 +3,7 @@
 // the wallet's pages, routes, landmarks and testids (MetaMask is the
 // default) and is the built-in sdk.StateSnapshotter, which a StateSnapshot
 // plugin replaces; a Wallet is one Chrome with the extension loaded
-// (browser.Session, embedded) and that model: the extension state
+// (browser.Chrome, embedded) and that model: the extension state
 // (mm_get_state), the unlock, the wait for a recognized screen, the
 // screens a click names, the in-place reload.
 package wallet
@@ -19,10 +19,10 @@ import (
 )
 
 // Wallet is one Chrome with the wallet extension loaded (the embedded
-// browser.Session: tabs, navigation, screenshots, ...) and the wallet's
+// browser.Chrome: tabs, navigation, screenshots, ...) and the wallet's
 // model. Methods are safe for concurrent use.
 type Wallet struct {
-	*browser.Session
+	*browser.Chrome
 	log      hclog.Logger
 	profile  *Profile
 	snapshot sdk.StateSnapshotter // Options.StateSnapshot
@@ -62,19 +62,19 @@ func Launch(ctx context.Context, o Options) (*Wallet, error) {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Wallet{Session: c, log: log.Named("wallet"), profile: o.Profile, snapshot: o.StateSnapshot}, nil
+	return &Wallet{Chrome: c, log: log.Named("wallet"), profile: o.Profile, snapshot: o.StateSnapshot}, nil
 }
 
 // Profile is the wallet profile in use.
 func (s *Wallet) Profile() *Profile { return s.profile }
 
-// Diagnose is browser.Session.Diagnose with the wallet's last screen, for
+// Diagnose is browser.Chrome.Diagnose with the wallet's last screen, for
 // a launch or reload that cannot finish.
 func (s *Wallet) Diagnose(ctx context.Context, name string) browser.Diagnosis {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), browser.DiagnoseLimit)
 	defer cancel()
 	st, err := s.State(ctx)
-	d := s.Session.Diagnose(ctx, name)
+	d := s.Chrome.Diagnose(ctx, name)
 	if err == nil {
 		d.LastScreen, d.LastURL = st.CurrentScreen, st.CurrentURL
 	}

@@ -15,10 +15,11 @@ import (
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
-// Session is one Chrome with the wallet extension loaded, its tracked tabs
-// and the active page. Methods are safe for concurrent use, though the tool
-// runner serializes calls per session anyway.
-type Session struct {
+// Chrome is one browser (launched or attached) with the wallet extension
+// loaded, its tracked tabs and the active page. Methods are safe for
+// concurrent use, though the tool runner serializes calls per session
+// anyway.
+type Chrome struct {
 	opts  Options
 	log   hclog.Logger
 	pages Pages
@@ -54,29 +55,29 @@ type Session struct {
 
 // ExtensionID is the wallet extension's id (the host of its
 // chrome-extension:// URLs).
-func (s *Session) ExtensionID() string { return s.extID }
+func (s *Chrome) ExtensionID() string { return s.extID }
 
 // DevToolsURL is the browser's DevTools WebSocket address; another client
 // can attach to it (Options.CDPURL).
-func (s *Session) DevToolsURL() string { return s.wsURL }
+func (s *Chrome) DevToolsURL() string { return s.wsURL }
 
 // PID is the launched Chrome's process id, 0 when attached.
-func (s *Session) PID() int { return s.pid }
+func (s *Chrome) PID() int { return s.pid }
 
 // UserDataDir is Chrome's profile directory ("" when attached).
-func (s *Session) UserDataDir() string { return s.userDir }
+func (s *Chrome) UserDataDir() string { return s.userDir }
 
 // SlowMo is the delay before each input action (Options.SlowMo).
-func (s *Session) SlowMo() time.Duration { return s.opts.SlowMo }
+func (s *Chrome) SlowMo() time.Duration { return s.opts.SlowMo }
 
 // Browser is the underlying rod browser, for callers that need CDP calls
 // this package does not wrap.
-func (s *Session) Browser() *rod.Browser { return s.browser }
+func (s *Chrome) Browser() *rod.Browser { return s.browser }
 
 // ActivePage is the page tools act on (for host/discovery). It starts as
 // the extension home page; it is nil only when every extension page was
 // closed, in which case the next Navigate (or the wallet's State) reopens home.
-func (s *Session) ActivePage() *rod.Page {
+func (s *Chrome) ActivePage() *rod.Page {
 	ti, ok := s.tabs.active()
 	if !ok {
 		return nil
@@ -88,25 +89,25 @@ func (s *Session) ActivePage() *rod.Page {
 // changes (a tab switch, a new dapp tab, the notification popup, or the
 // fallback to home when the active page closes), so the caller can drop its
 // element refs. fn runs on the session's goroutines: it must not block or
-// call back into the Session.
-func (s *Session) OnActiveChange(fn func()) { s.tabs.addOnActive(fn) }
+// call back into the Chrome.
+func (s *Chrome) OnActiveChange(fn func()) { s.tabs.addOnActive(fn) }
 
 // Tabs is the tabs block of mm_get_state: the active tab and every tracked
 // page in the order they opened.
-func (s *Session) Tabs() observation.Tabs { return s.tabs.tabsBlock() }
+func (s *Chrome) Tabs() observation.Tabs { return s.tabs.tabsBlock() }
 
 // extURL is an absolute URL of an extension page.
-func (s *Session) extURL(page string) string {
+func (s *Chrome) extURL(page string) string {
 	return "chrome-extension://" + s.extID + "/" + page
 }
 
 // homeURL is the extension home page.
-func (s *Session) homeURL() string { return s.extURL(s.pages.HomePage) }
+func (s *Chrome) homeURL() string { return s.extURL(s.pages.HomePage) }
 
 // Eval runs a JavaScript expression in the active page's isolated world
 // (the page's own globals may be scuttled), awaits a returned promise and
 // decodes its JSON value into out (when not nil).
-func (s *Session) Eval(ctx context.Context, expr string, out any) error {
+func (s *Chrome) Eval(ctx context.Context, expr string, out any) error {
 	page, err := s.activePage(ctx)
 	if err != nil {
 		return err
