@@ -6,11 +6,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -171,25 +171,9 @@ func mustStatus(t *testing.T, p *Plugin) sdk.WatchStatus {
 // groupMembers lists the live (not zombie) processes of process group pgid.
 func groupMembers(pgid int) []int {
 	var out []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 || f[0] == "Z" {
-			continue
-		}
-		if f[2] == strconv.Itoa(pgid) {
-			pid, _ := strconv.Atoi(e.Name())
-			out = append(out, pid)
+	for _, p := range testutil.LiveProcs() {
+		if p.Pgrp == pgid {
+			out = append(out, p.Pid)
 		}
 	}
 	return out
