@@ -2,7 +2,6 @@ package build
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -38,13 +37,7 @@ func watchPlugin(t *testing.T, settings map[string]any) (*Plugin, string) {
 		t.Fatal(err)
 	}
 	settings["watchCommand"] = "sh watch.sh"
-	raw, _ := json.Marshal(settings)
-	p := New(nil)
-	if err := p.Configure(context.Background(), sdk.Config{Workspace: ws, Settings: raw}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Stop(context.Background()) })
-	return p, ws
+	return configured(t, ws, settings), ws
 }
 
 func trigger(t *testing.T, ws, what string) {
@@ -109,8 +102,10 @@ func TestWatchLifecycle(t *testing.T) {
 	if _, err := p.StopWatch(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if left := groupMembers(st.Pid); len(left) > 0 {
-		t.Fatalf("the watcher's process group %d still has %v after stop", st.Pid, left)
+	// Stop waits for the watcher itself; the rest of its group got the
+	// same SIGKILL and is gone moments later.
+	if left := groupLeftAfter(st.Pid, 5*time.Second); len(left) > 0 {
+		t.Fatalf("the watcher's process group %d still has %v 5 s after stop", st.Pid, left)
 	}
 	if _, err := p.WaitReady(context.Background(), 100, sdk.NopEvents{}); sdk.AsError(err).Code != sdk.CodeInvalidInput {
 		t.Fatalf("wait after stop: %v, want MM_INVALID_INPUT", err)
@@ -166,6 +161,19 @@ func mustStatus(t *testing.T, p *Plugin) sdk.WatchStatus {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// groupLeftAfter polls until process group pgid is empty or d has passed,
+// and returns its last members.
+func groupLeftAfter(pgid int, d time.Duration) []int {
+	deadline := time.Now().Add(d)
+	for {
+		left := groupMembers(pgid)
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // groupMembers lists the live (not zombie) processes of process group pgid.
