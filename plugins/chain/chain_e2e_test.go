@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"net"
 	"regexp"
 	"strings"
 	"testing"
@@ -97,13 +96,8 @@ func TestStartServesMetaMaskChainAndStopKillsAnvil(t *testing.T) {
 
 func TestStartOnBusyPortIsPortInUse(t *testing.T) {
 	t.Parallel()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
 	p, _ := newPlugin(t, nil)
-	_, err = p.Start(context.Background(), sdk.ChainOptions{Port: l.Addr().(*net.TCPAddr).Port})
+	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: testutil.BusyPort(t)})
 	testutil.WantCode(t, err, sdk.CodePortInUse)
 }
 
