@@ -19,6 +19,7 @@ import (
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mmcp-dev/mmcp/client/internal/toolschema"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -77,13 +78,9 @@ func RegistryHash(tools []mcp.Tool) string {
 // stringifySchema is JSON.stringify(JSON.parse(schema)) of t's input
 // schema as received.
 func stringifySchema(t mcp.Tool) ([]byte, error) {
-	raw := t.RawInputSchema
-	if raw == nil {
-		b, err := json.Marshal(t.InputSchema)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: encode input schema: %w", t.Name, err)
-		}
-		raw = b
+	raw, err := toolschema.Raw(t)
+	if err != nil {
+		return nil, err
 	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()

@@ -193,22 +193,8 @@ func BenchmarkPrimitives(b *testing.B) {
 			page = pageAt(b, br, pg.url)
 		}
 		b.Run(pg.name+"/click", func(b *testing.B) {
-			el, err := page.Element(`[data-testid="` + clickID + `"]`)
-			if err != nil {
-				b.Fatal(err)
-			}
-			shape, err := el.Shape()
-			if err != nil {
-				b.Fatal(err)
-			}
-			pt := shape.OnePointInside()
-			floor, mcp, b2b := answerTimes(b, h, b.N, func() {
-				for _, t := range []proto.InputDispatchMouseEventType{proto.InputDispatchMouseEventTypeMousePressed, proto.InputDispatchMouseEventTypeMouseReleased} {
-					if err := (proto.InputDispatchMouseEvent{Type: t, X: pt.X, Y: pt.Y, Button: proto.InputMouseButtonLeft, ClickCount: 1}).Call(page); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}, func() { must(b, h.Call("mm_click", map[string]any{"testId": clickID})) })
+			pt := pointIn(b, page, `[data-testid="`+clickID+`"]`)
+			floor, mcp, b2b := answerTimes(b, h, b.N, func() { barePress(b, page, pt) }, func() { must(b, h.Call("mm_click", map[string]any{"testId": clickID})) })
 			report(b, mcp, b2b, floor)
 		})
 		if pg.url == "" {

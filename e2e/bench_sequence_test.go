@@ -60,15 +60,7 @@ func BenchmarkSequence(b *testing.B) {
 		}
 		must(b, h.Call("mm_navigate", nav))
 		page := pageAt(b, br, url)
-		el, err := page.Element(pg.selector)
-		if err != nil {
-			b.Fatal(err)
-		}
-		shape, err := el.Shape()
-		if err != nil {
-			b.Fatal(err)
-		}
-		pt := shape.OnePointInside()
+		pt := pointIn(b, page, pg.selector)
 		floor := []func(){
 			func() {
 				wait := page.Context(ctx).WaitNavigation(proto.PageLifecycleEventNameLoad)
@@ -153,6 +145,19 @@ func BenchmarkSequence(b *testing.B) {
 			}
 		})
 	}
+}
+
+// pointIn is a point inside the element selector finds on page.
+func pointIn(b testing.TB, page *rod.Page, selector string) *proto.Point {
+	el, err := page.Element(selector)
+	if err != nil {
+		b.Fatal(err)
+	}
+	shape, err := el.Shape()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return shape.OnePointInside()
 }
 
 // barePress is the floor of a click: the bare press/release pair at pt.

@@ -134,27 +134,8 @@ func (w testWriter) Write(p []byte) (int, error) {
 // descendants lists the live (non-zombie) descendants of pid.
 func descendants(pid int) []int {
 	children := map[int][]int{}
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		var p int
-		if _, err := fmt.Sscanf(e.Name(), "%d", &p); err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		var state string
-		var ppid int
-		if _, err := fmt.Sscanf(s[i+1:], " %s %d", &state, &ppid); err != nil || state == "Z" {
-			continue
-		}
-		children[ppid] = append(children[ppid], p)
+	for _, p := range testutil.LiveProcs() {
+		children[p.PPid] = append(children[p.PPid], p.Pid)
 	}
 	var out []int
 	queue := []int{pid}

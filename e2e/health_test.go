@@ -17,16 +17,14 @@ import (
 // childrenOf lists the processes whose parent is ppid and whose command
 // line contains needle.
 func childrenOf(ppid int, needle string) []int {
-	var out []int
+	matching := map[int]bool{}
 	for _, pid := range pidsMatching(needle) {
-		st, err := os.ReadFile(filepath.Join("/proc", fmt.Sprint(pid), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...
-		f := strings.Fields(string(st[strings.LastIndexByte(string(st), ')')+1:]))
-		if len(f) > 1 && f[1] == fmt.Sprint(ppid) {
-			out = append(out, pid)
+		matching[pid] = true
+	}
+	var out []int
+	for _, p := range testutil.LiveProcs() {
+		if p.PPid == ppid && matching[p.Pid] {
+			out = append(out, p.Pid)
 		}
 	}
 	return out

@@ -41,5 +41,6 @@
 //	mmcp-plugin-x -debug                serve and print MMCP_REATTACH_PLUGINS=...
 //
 // In tests, package plugintest serves a plugin in-process and returns a
-// client of the same type the host uses.
+// client of the same type the host uses (package pluginhost, the host's
+// half of the protocol, which a plugin never imports).
 package sdk

@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"context"
+	"errors"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -9,8 +10,8 @@ import (
 	"github.com/mmcp-dev/mmcp/sdk/internal/pb"
 )
 
-// grpcPlugin is the go-plugin glue: the server side registers the services
-// the implementation supports, the client side returns a *PluginConn.
+// grpcPlugin is the plugin side's go-plugin glue: it registers the services
+// the implementation supports. The client side is package pluginhost's.
 type grpcPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	impl Plugin
@@ -21,8 +22,8 @@ func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 	return nil
 }
 
-func (p *grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return newPluginConn(c), nil
+func (p *grpcPlugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (any, error) {
+	return nil, errors.New("sdk serves plugins; a host dispenses them with package pluginhost")
 }
 
 // register adds the base service and one service per capability impl has.

@@ -2,6 +2,8 @@ package sdk
 
 import (
 	"github.com/hashicorp/go-plugin"
+
+	"github.com/mmcp-dev/mmcp/sdk/internal/wire"
 )
 
 // Handshake is the go-plugin handshake shared by the host and every plugin.
@@ -13,22 +15,10 @@ var Handshake = plugin.HandshakeConfig{
 	MagicCookieValue: "e2b6b0c4-mmcp-plugin",
 }
 
-// pluginKey is the single entry of the go-plugin plugin set.
-const pluginKey = "mmcp"
-
-// PluginSet returns the versioned plugin set for a go-plugin ClientConfig
-// (host side, impl nil) or ServeConfig (plugin side).
+// PluginSet returns the versioned plugin set that serves impl (a go-plugin
+// ServeConfig's VersionedPlugins). The host's half is package pluginhost.
 func PluginSet(impl Plugin) map[int]plugin.PluginSet {
 	return map[int]plugin.PluginSet{
-		APIVersion: {pluginKey: &grpcPlugin{impl: impl}},
+		APIVersion: {wire.PluginKey: &grpcPlugin{impl: impl}},
 	}
-}
-
-// Dispense returns the *PluginConn of a started go-plugin client.
-func Dispense(rc plugin.ClientProtocol) (*PluginConn, error) {
-	raw, err := rc.Dispense(pluginKey)
-	if err != nil {
-		return nil, err
-	}
-	return raw.(*PluginConn), nil
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-plugin"
+
+	"github.com/mmcp-dev/mmcp/sdk/internal/wire"
 )
 
 // Main is the whole main of a plugin binary:
@@ -106,9 +108,17 @@ func watchParent(stop func()) {
 	}
 }
 
+// description is what `describe` prints: the JSON of the host's
+// pluginhost.Description.
+type description struct {
+	Info
+	APIVersion   int          `json:"apiVersion"`
+	Capabilities []Capability `json:"capabilities"`
+	Tools        []Tool       `json:"tools"`
+}
+
 func describeCmd(p Plugin, out io.Writer) int {
-	d := describe(p)
-	desc := Description{Info: Info{Name: d.Name, Version: d.Version}, APIVersion: int(d.ApiVersion), Capabilities: Capabilities(p)}
+	desc := description{Info: p.Info(), APIVersion: APIVersion, Capabilities: Capabilities(p)}
 	if tp, ok := p.(ToolProvider); ok {
 		desc.Tools = tp.Tools()
 	}
@@ -225,7 +235,7 @@ func debugCmd(p Plugin, out io.Writer) int {
 	})
 	select {
 	case rc := <-reattach:
-		fmt.Fprintf(out, "%s='%s'\n", EnvReattach, reattachJSON(p.Info().Name, rc))
+		fmt.Fprintf(out, "%s='%s'\n", wire.EnvReattach, wire.ReattachJSON(p.Info().Name, APIVersion, rc))
 	case <-closed:
 		fmt.Fprintln(os.Stderr, "plugin server stopped before it was ready")
 		return 1

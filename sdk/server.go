@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/mmcp-dev/mmcp/sdk/internal/pb"
+	"github.com/mmcp-dev/mmcp/sdk/internal/wire"
 )
 
 // The gRPC servers below adapt the Go-native interfaces to the wire. Domain
@@ -35,13 +36,13 @@ func describe(impl Plugin) *pb.DescribeResponse {
 }
 
 func (s *pluginServer) Configure(ctx context.Context, r *pb.ConfigureRequest) (*pb.ErrorOnly, error) {
-	e, err := toPBError(s.impl.Configure(ctx, Config{Workspace: r.Workspace, ArtifactsDir: r.ArtifactsDir,
+	e, err := wire.ToPBError(s.impl.Configure(ctx, Config{Workspace: r.Workspace, ArtifactsDir: r.ArtifactsDir,
 		LogLevel: r.LogLevel, Settings: r.SettingsJson}))
 	return &pb.ErrorOnly{Error: e}, err
 }
 
 func (s *pluginServer) Stop(ctx context.Context, _ *pb.Empty) (*pb.ErrorOnly, error) {
-	e, err := toPBError(s.impl.Stop(ctx))
+	e, err := wire.ToPBError(s.impl.Stop(ctx))
 	return &pb.ErrorOnly{Error: e}, err
 }
 
@@ -67,7 +68,7 @@ func (e *streamEvents) Log(level, msg string) {
 func (e *streamEvents) finish(v any, err error) error {
 	res := &pb.Result{}
 	if err != nil {
-		res.Error, err = toPBError(err)
+		res.Error, err = wire.ToPBError(err)
 		if err != nil {
 			return err
 		}
@@ -111,13 +112,13 @@ func (s *buildServer) Build(r *pb.BuildRequest, stream pb.Build_BuildServer) err
 
 func (s *buildServer) IsBuilt(ctx context.Context, _ *pb.Empty) (*pb.IsBuiltResponse, error) {
 	ok, err := s.impl.IsBuilt(ctx)
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.IsBuiltResponse{Built: ok, Error: e}, err
 }
 
 func (s *buildServer) ExtensionPath(ctx context.Context, _ *pb.Empty) (*pb.PathResponse, error) {
 	p, err := s.impl.ExtensionPath(ctx)
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.PathResponse{Path: p, Error: e}, err
 }
 
@@ -136,7 +137,7 @@ func (s *buildServer) StartWatch(ctx context.Context, _ *pb.Empty) (*pb.WatchSta
 	if err == nil {
 		st, err = w.StartWatch(ctx)
 	}
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.WatchStatusResponse{Status: toPBWatchStatus(st), Error: e}, err
 }
 
@@ -146,7 +147,7 @@ func (s *buildServer) StopWatch(ctx context.Context, _ *pb.Empty) (*pb.WatchStat
 	if err == nil {
 		st, err = w.StopWatch(ctx)
 	}
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.WatchStatusResponse{Status: toPBWatchStatus(st), Error: e}, err
 }
 
@@ -167,39 +168,39 @@ type chainServer struct {
 
 func (s *chainServer) Start(ctx context.Context, r *pb.ChainOptions) (*pb.ChainStatusResponse, error) {
 	st, err := s.impl.Start(ctx, fromPBChainOptions(r))
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.ChainStatusResponse{Status: toPBChainStatus(st), Error: e}, err
 }
 
 func (s *chainServer) Stop(ctx context.Context, _ *pb.Empty) (*pb.ErrorOnly, error) {
-	e, err := toPBError(s.impl.Stop(ctx))
+	e, err := wire.ToPBError(s.impl.Stop(ctx))
 	return &pb.ErrorOnly{Error: e}, err
 }
 
 func (s *chainServer) Status(ctx context.Context, _ *pb.Empty) (*pb.ChainStatusResponse, error) {
 	st, err := s.impl.Status(ctx)
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.ChainStatusResponse{Status: toPBChainStatus(st), Error: e}, err
 }
 
 func (s *chainServer) Snapshot(ctx context.Context, _ *pb.Empty) (*pb.SnapshotResponse, error) {
 	id, err := s.impl.Snapshot(ctx)
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.SnapshotResponse{Id: id, Error: e}, err
 }
 
 func (s *chainServer) Revert(ctx context.Context, r *pb.RevertRequest) (*pb.ErrorOnly, error) {
-	e, err := toPBError(s.impl.Revert(ctx, r.Id))
+	e, err := wire.ToPBError(s.impl.Revert(ctx, r.Id))
 	return &pb.ErrorOnly{Error: e}, err
 }
 
 func (s *chainServer) SetBalance(ctx context.Context, r *pb.SetBalanceRequest) (*pb.ErrorOnly, error) {
-	e, err := toPBError(s.impl.SetBalance(ctx, r.Address, r.Wei))
+	e, err := wire.ToPBError(s.impl.SetBalance(ctx, r.Address, r.Wei))
 	return &pb.ErrorOnly{Error: e}, err
 }
 
 func (s *chainServer) Mine(ctx context.Context, r *pb.MineRequest) (*pb.ErrorOnly, error) {
-	e, err := toPBError(s.impl.Mine(ctx, int(r.Blocks)))
+	e, err := wire.ToPBError(s.impl.Mine(ctx, int(r.Blocks)))
 	return &pb.ErrorOnly{Error: e}, err
 }
 
@@ -210,13 +211,13 @@ type contractsServer struct {
 
 func (s *contractsServer) Deploy(ctx context.Context, r *pb.DeployRequest) (*pb.DeployResponse, error) {
 	d, err := s.impl.Deploy(ctx, r.RpcUrl, r.Name, fromPBDeployOptions(r.Options))
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.DeployResponse{Deployment: toPBDeployment(d), Error: e}, err
 }
 
 func (s *contractsServer) DeployMany(ctx context.Context, r *pb.DeployManyRequest) (*pb.DeployManyResponse, error) {
 	res, err := s.impl.DeployMany(ctx, r.RpcUrl, r.Names, fromPBDeployOptions(r.Options))
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	out := &pb.DeployManyResponse{Deployed: toPBDeployments(res.Deployed), Error: e}
 	for _, f := range res.Failed {
 		out.Failed = append(out.Failed, &pb.DeployFailure{ContractName: f.ContractName, Error: f.Error})
@@ -226,18 +227,18 @@ func (s *contractsServer) DeployMany(ctx context.Context, r *pb.DeployManyReques
 
 func (s *contractsServer) Deployed(ctx context.Context, _ *pb.Empty) (*pb.DeploymentsResponse, error) {
 	ds, err := s.impl.Deployed(ctx)
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.DeploymentsResponse{Deployments: toPBDeployments(ds), Error: e}, err
 }
 
 func (s *contractsServer) Available(ctx context.Context, _ *pb.Empty) (*pb.AvailableResponse, error) {
 	names, err := s.impl.Available(ctx)
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.AvailableResponse{Names: names, Error: e}, err
 }
 
 func (s *contractsServer) Clear(ctx context.Context, _ *pb.Empty) (*pb.ErrorOnly, error) {
-	e, err := toPBError(s.impl.Clear(ctx))
+	e, err := wire.ToPBError(s.impl.Clear(ctx))
 	return &pb.ErrorOnly{Error: e}, err
 }
 
@@ -248,35 +249,35 @@ type fixtureServer struct {
 
 func (s *fixtureServer) Start(ctx context.Context, r *pb.FixtureStartRequest) (*pb.FixtureStartResponse, error) {
 	st, err := s.impl.Start(ctx, r.StateJson, FixtureOptions{Port: int(r.Port), Contracts: r.Contracts, Origin: r.Origin})
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.FixtureStartResponse{Url: st.URL, Port: int32(st.Port), OriginPort: int32(st.OriginPort), UnlockPassword: st.UnlockPassword, Error: e}, err
 }
 
 func (s *fixtureServer) Forget(ctx context.Context, r *pb.FixtureForgetRequest) (*pb.ErrorOnly, error) {
-	e, err := toPBError(s.impl.Forget(ctx, r.Origin))
+	e, err := wire.ToPBError(s.impl.Forget(ctx, r.Origin))
 	return &pb.ErrorOnly{Error: e}, err
 }
 
 func (s *fixtureServer) Stop(ctx context.Context, _ *pb.Empty) (*pb.ErrorOnly, error) {
-	e, err := toPBError(s.impl.Stop(ctx))
+	e, err := wire.ToPBError(s.impl.Stop(ctx))
 	return &pb.ErrorOnly{Error: e}, err
 }
 
 func (s *fixtureServer) DefaultState(ctx context.Context, r *pb.StateOptions) (*pb.StateResponse, error) {
 	st, err := s.impl.DefaultState(ctx, fromPBStateOptions(r))
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.StateResponse{StateJson: st, Error: e}, err
 }
 
 func (s *fixtureServer) OnboardingState(ctx context.Context, r *pb.StateOptions) (*pb.StateResponse, error) {
 	st, err := s.impl.OnboardingState(ctx, fromPBStateOptions(r))
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.StateResponse{StateJson: st, Error: e}, err
 }
 
 func (s *fixtureServer) ResolvePreset(ctx context.Context, r *pb.ResolvePresetRequest) (*pb.StateResponse, error) {
 	st, err := s.impl.ResolvePreset(ctx, r.Name, fromPBStateOptions(r.Options))
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.StateResponse{StateJson: st, Error: e}, err
 }
 
@@ -287,23 +288,23 @@ type mockServer struct {
 
 func (s *mockServer) Start(ctx context.Context, r *pb.MockServerOptions) (*pb.MockServerStatusResponse, error) {
 	st, err := s.impl.Start(ctx, MockServerOptions{Port: int(r.Port)})
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.MockServerStatusResponse{Status: toPBMockStatus(st), Error: e}, err
 }
 
 func (s *mockServer) Stop(ctx context.Context, _ *pb.Empty) (*pb.ErrorOnly, error) {
-	e, err := toPBError(s.impl.Stop(ctx))
+	e, err := wire.ToPBError(s.impl.Stop(ctx))
 	return &pb.ErrorOnly{Error: e}, err
 }
 
 func (s *mockServer) IsRunning(ctx context.Context, _ *pb.Empty) (*pb.IsRunningResponse, error) {
 	ok, err := s.impl.IsRunning(ctx)
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.IsRunningResponse{Running: ok, Error: e}, err
 }
 
 func (s *mockServer) Status(ctx context.Context, _ *pb.Empty) (*pb.MockServerStatusResponse, error) {
 	st, err := s.impl.Status(ctx)
-	e, err := toPBError(err)
+	e, err := wire.ToPBError(err)
 	return &pb.MockServerStatusResponse{Status: toPBMockStatus(st), Error: e}, err
 }

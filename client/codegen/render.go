@@ -10,6 +10,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mmcp-dev/mmcp/client"
+	"github.com/mmcp-dev/mmcp/client/internal/toolschema"
 )
 
 // Header is the first line of every generated file.
@@ -305,13 +306,9 @@ func Render(in Input) ([]byte, error) {
 
 // schemaMap returns t's input schema as plain JSON values.
 func schemaMap(t mcp.Tool) (map[string]any, error) {
-	raw := t.RawInputSchema
-	if raw == nil {
-		b, err := json.Marshal(t.InputSchema)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: encode input schema: %w", t.Name, err)
-		}
-		raw = b
+	raw, err := toolschema.Raw(t)
+	if err != nil {
+		return nil, err
 	}
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {

@@ -61,6 +61,15 @@ func add[In any](g *reg, base string, t tools.Tool, fn func(ctx context.Context,
 // Register registers the built-in tools, then the plugins' own tools.
 func Register(r *tools.Runner, d Deps) error {
 	g := &reg{Deps: d, r: r}
+	if err := g.builtinTools(); err != nil {
+		return err
+	}
+	g.pluginTools()
+	return nil
+}
+
+// builtinTools registers the host's own tools.
+func (g *reg) builtinTools() error {
 	g.buildTool()
 	g.watchTools()
 	g.sessionTools()
@@ -76,11 +85,7 @@ func Register(r *tools.Runner, d Deps) error {
 			NoBatch:     true,
 			Handler:     tools.RunSteps(g.name("run_steps")),
 		})
-		g.err = r.Add(&t)
+		g.err = g.r.Add(&t)
 	}
-	if g.err != nil {
-		return g.err
-	}
-	g.pluginTools()
-	return nil
+	return g.err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/pluginhost"
 )
 
 // pluginTools registers each plugin's own tools as <plugin>_<tool>. A name
@@ -40,7 +41,7 @@ func (g *reg) pluginTool(p *plugins.Plugin, name string, t sdk.Tool) *tools.Tool
 		NoSession: true,
 		Handler: func(ctx context.Context, c *tools.Call) (any, error) {
 			var out json.RawMessage
-			err := g.Sessions.Plugin(ctx, p).Use(ctx, func(cl *sdk.PluginConn) error {
+			err := g.Sessions.Plugin(ctx, p).Use(ctx, func(cl *pluginhost.Conn) error {
 				var err error
 				out, err = cl.CallTool(ctx, t.Name, c.Args, launch.Events{OnProgress: c.Progress, Logger: g.Log.Named(p.Spec.Name)})
 				return err

@@ -256,15 +256,10 @@ func runCall(ctx context.Context, cfg config.Config, args []string, stdin io.Rea
 // runTools is `mmcp tools [--json]`: the tools the host lists, with their
 // input schemas.
 func runTools(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
-	fs := subcommand("tools", "usage: mmcp [flags] tools [--json]", stderr)
-	jsonFlag := fs.Bool("json", false, "print JSON")
-	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {
-		if err == nil {
-			fs.Usage()
-		}
+	asJSON, ok := jsonFlagOnly("tools", "usage: mmcp [flags] tools [--json]", args, stderr)
+	if !ok {
 		return 2
 	}
-	asJSON := *jsonFlag
 	conn, err := connectCLI(ctx, cfg, callLog{}, "", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp tools:", err)

@@ -199,6 +199,20 @@ func subcommand(name, use string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// jsonFlagOnly parses the arguments of a command whose only flag is
+// --json; ok is false (after the usage) on anything else.
+func jsonFlagOnly(name, use string, args []string, stderr io.Writer) (asJSON, ok bool) {
+	fs := subcommand(name, use, stderr)
+	j := fs.Bool("json", false, "print JSON")
+	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {
+		if err == nil {
+			fs.Usage()
+		}
+		return false, false
+	}
+	return *j, true
+}
+
 // parseInterspersed parses fs's flags wherever they stand among the
 // positional arguments (`replay log.jsonl --keep-going`) and returns the
 // positionals in order.
@@ -245,12 +259,8 @@ func runServe(ctx context.Context, cfg config.Config, _ []string, stdin io.Reade
 }
 
 func runPlugins(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
-	fs := subcommand("plugins", "usage: mmcp [flags] plugins [--json]", stderr)
-	asJSON := fs.Bool("json", false, "print JSON")
-	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {
-		if err == nil {
-			fs.Usage()
-		}
+	asJSON, ok := jsonFlagOnly("plugins", "usage: mmcp [flags] plugins [--json]", args, stderr)
+	if !ok {
 		return 2
 	}
 	h, err := startHost(ctx, cfg)
@@ -287,7 +297,7 @@ func runPlugins(ctx context.Context, cfg config.Config, args []string, stdout, s
 		}
 		rows = append(rows, r)
 	}
-	if *asJSON {
+	if asJSON {
 		b, _ := json.MarshalIndent(rows, "", "  ")
 		fmt.Fprintln(stdout, string(b))
 		return 0

@@ -35,12 +35,8 @@ type check struct {
 // one line each, with a fix for what fails. Exit 0 only when every
 // required check passes.
 func runDoctor(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
-	fs := subcommand("doctor", "usage: mmcp doctor [--json]", stderr)
-	asJSON := fs.Bool("json", false, "print JSON")
-	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {
-		if err == nil {
-			fs.Usage()
-		}
+	asJSON, parsed := jsonFlagOnly("doctor", "usage: mmcp doctor [--json]", args, stderr)
+	if !parsed {
 		return 2
 	}
 	// The shared knowledge store gets its own line rather than failing
@@ -71,7 +67,7 @@ func runDoctor(ctx context.Context, cfg config.Config, args []string, stdout, st
 			ok = false
 		}
 	}
-	if *asJSON {
+	if asJSON {
 		b, _ := json.MarshalIndent(map[string]any{"ok": ok, "checks": checks}, "", "  ")
 		fmt.Fprintln(stdout, string(b))
 	} else {

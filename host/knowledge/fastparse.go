@@ -43,17 +43,7 @@ func fastParseStep(b []byte) (r *rawStep, ok bool) {
 					}
 					t := &Target{}
 					r.Tool.Target = t
-					return p.object(func(k string) bool {
-						switch k {
-						case "selector":
-							return p.str(&t.Selector)
-						case "testId":
-							return p.str(&t.TestID)
-						case "a11yRef":
-							return p.str(&t.A11yRef)
-						}
-						return p.skip()
-					})
+					return p.strFields(strField{"selector", &t.Selector}, strField{"testId", &t.TestID}, strField{"a11yRef", &t.A11yRef})
 				}
 				return p.skip()
 			})
@@ -88,15 +78,7 @@ func fastParseStep(b []byte) (r *rawStep, ok bool) {
 						}{}
 					}
 					e := o.Error
-					return p.object(func(k string) bool {
-						switch k {
-						case "code":
-							return p.str(&e.Code)
-						case "message":
-							return p.str(&e.Message)
-						}
-						return p.skip()
-					})
+					return p.strFields(strField{"code", &e.Code}, strField{"message", &e.Message})
 				}
 				return p.skip()
 			})
@@ -148,15 +130,7 @@ func (p *jparser) observation(r *rawStep) bool {
 			if p.null() {
 				return true
 			}
-			return p.object(func(k string) bool {
-				switch k {
-				case "currentScreen":
-					return p.str(&o.State.CurrentScreen)
-				case "currentUrl":
-					return p.str(&o.State.CurrentURL)
-				}
-				return p.skip()
-			})
+			return p.strFields(strField{"currentScreen", &o.State.CurrentScreen}, strField{"currentUrl", &o.State.CurrentURL})
 		case "testIds":
 			o.TestIDs = nil
 			if p.null() {
@@ -169,12 +143,7 @@ func (p *jparser) observation(r *rawStep) bool {
 					o.TestIDs = append(o.TestIDs, t)
 					return true
 				}
-				ok := p.object(func(k string) bool {
-					if k == "testId" {
-						return p.str(&t.TestID)
-					}
-					return p.skip()
-				})
+				ok := p.strFields(strField{"testId", &t.TestID})
 				o.TestIDs = append(o.TestIDs, t)
 				return ok
 			})
@@ -197,21 +166,30 @@ func (p *jparser) observation(r *rawStep) bool {
 						o.A11y.Nodes = append(o.A11y.Nodes, n)
 						return true
 					}
-					ok := p.object(func(k string) bool {
-						switch k {
-						case "ref":
-							return p.str(&n.Ref)
-						case "role":
-							return p.str(&n.Role)
-						case "name":
-							return p.str(&n.Name)
-						}
-						return p.skip()
-					})
+					ok := p.strFields(strField{"ref", &n.Ref}, strField{"role", &n.Role}, strField{"name", &n.Name})
 					o.A11y.Nodes = append(o.A11y.Nodes, n)
 					return ok
 				})
 			})
+		}
+		return p.skip()
+	})
+}
+
+// strField is a string field of an object that the parse keeps.
+type strField struct {
+	key string
+	dst *string
+}
+
+// strFields parses an object, keeping the string fields named in fields
+// and skipping every other field.
+func (p *jparser) strFields(fields ...strField) bool {
+	return p.object(func(k string) bool {
+		for _, f := range fields {
+			if f.key == k {
+				return p.str(f.dst)
+			}
 		}
 		return p.skip()
 	})

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/pluginhost"
 	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
 
@@ -88,8 +89,8 @@ func New(cfg Config, log hclog.Logger) *Manager {
 func (m *Manager) Start(ctx context.Context) error {
 	reattach := map[string]*goplugin.ReattachConfig{}
 	var names []string
-	if env := os.Getenv(sdk.EnvReattach); env != "" {
-		rcs, err := sdk.ParseReattach(env)
+	if env := os.Getenv(pluginhost.EnvReattach); env != "" {
+		rcs, err := pluginhost.ParseReattach(env)
 		if err != nil {
 			return err
 		}
@@ -174,7 +175,7 @@ var installHint = map[sdk.Capability]string{
 // Use runs fn against the plugin that provides c. It answers
 // MM_CAPABILITY_MISSING when no plugin provides c and MM_PLUGIN_CRASHED when
 // the plugin died during the call (it is relaunched on the next call).
-func (m *Manager) Use(ctx context.Context, c sdk.Capability, fn func(*sdk.PluginConn) error) error {
+func (m *Manager) Use(ctx context.Context, c sdk.Capability, fn func(*pluginhost.Conn) error) error {
 	p := m.ByCapability(c)
 	if p == nil {
 		return capabilityMissing(c)
@@ -190,7 +191,7 @@ func capabilityMissing(c sdk.Capability) error {
 }
 
 // Use runs fn against this plugin (see Manager.Use).
-func (p *Plugin) Use(ctx context.Context, fn func(*sdk.PluginConn) error) error {
+func (p *Plugin) Use(ctx context.Context, fn func(*pluginhost.Conn) error) error {
 	conn, err := p.Conn(ctx)
 	if err != nil {
 		return err
@@ -234,7 +235,7 @@ func (m *Manager) Shutdown(ctx context.Context) {
 
 // validateTools checks a plugin's tool schemas compile (as JSON Schema
 // object schemas) and its tool names are usable.
-func validateTools(d sdk.Description) error {
+func validateTools(d pluginhost.Description) error {
 	for _, t := range d.Tools {
 		if t.Name == "" {
 			return fmt.Errorf("a tool of %s has no name", d.Name)

@@ -16,6 +16,7 @@ import (
 	goplugin "github.com/hashicorp/go-plugin"
 
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/pluginhost"
 	"github.com/mmcp-dev/mmcp/sdk/proc"
 )
 
@@ -24,7 +25,7 @@ import (
 type Plugin struct {
 	Spec Spec
 	// Desc is the plugin's Describe output (valid when Err is nil).
-	Desc sdk.Description
+	Desc pluginhost.Description
 	// Err says why the plugin is not in use.
 	Err error
 	// Rejected lists the plugin's tools the host refused, with the reason.
@@ -40,7 +41,7 @@ type Plugin struct {
 
 	mu       sync.Mutex
 	client   *goplugin.Client
-	conn     *sdk.PluginConn
+	conn     *pluginhost.Conn
 	tail     *proc.Tail
 	restarts int
 }
@@ -72,7 +73,7 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 func (p *Plugin) start(ctx context.Context) error {
 	cfg := &goplugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
-		VersionedPlugins: sdk.PluginSet(nil),
+		VersionedPlugins: pluginhost.PluginSet(),
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		Logger:           p.m.log.Named(p.Spec.Name),
 		StartTimeout:     p.m.startTimeout,
@@ -80,7 +81,7 @@ func (p *Plugin) start(ctx context.Context) error {
 	p.tail = proc.NewTail(30)
 	if p.reattach != nil {
 		cfg.Reattach = p.reattach
-		cfg.Plugins = sdk.PluginSet(nil)[sdk.APIVersion]
+		cfg.Plugins = pluginhost.PluginSet()[sdk.APIVersion]
 	} else {
 		if p.Spec.SHA256 != "" {
 			sum, err := hex.DecodeString(p.Spec.SHA256)
@@ -116,7 +117,7 @@ func (p *Plugin) start(ctx context.Context) error {
 		}
 		return fmt.Errorf("start %s: %w%s", p.Spec.Name, err, p.tailSuffix())
 	}
-	conn, err := sdk.Dispense(rpc)
+	conn, err := pluginhost.Dispense(rpc)
 	if err != nil {
 		client.Kill()
 		return fmt.Errorf("dispense %s: %w", p.Spec.Name, err)
@@ -153,7 +154,7 @@ func (p *Plugin) tailSuffix() string {
 
 // Conn returns a live connection, relaunching a crashed plugin within the
 // restart budget.
-func (p *Plugin) Conn(ctx context.Context) (*sdk.PluginConn, error) {
+func (p *Plugin) Conn(ctx context.Context) (*pluginhost.Conn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.Err != nil {

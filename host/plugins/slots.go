@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/pluginhost"
 )
 
 // perSession are the capabilities whose plugin holds one session's state
@@ -74,7 +75,7 @@ func (s *Slot) Has(c sdk.Capability) bool { return s.m.Has(c) }
 
 // Use runs fn against the plugin that provides c in this slot (see
 // Manager.Use).
-func (s *Slot) Use(ctx context.Context, c sdk.Capability, fn func(*sdk.PluginConn) error) error {
+func (s *Slot) Use(ctx context.Context, c sdk.Capability, fn func(*pluginhost.Conn) error) error {
 	p := s.ByCapability(c)
 	if p == nil {
 		return capabilityMissing(c)

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/pluginhost"
 )
 
 // startFakes starts a manager with the fake chain and fixture plugins.
 func startFakes(t *testing.T) *Manager {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user plugins
-	t.Setenv(sdk.EnvReattach, "")
+	t.Setenv(pluginhost.EnvReattach, "")
 	m := New(Config{ExeDir: installFakes(t, "fakechain", "fakefixture")}, nil)
 	if err := m.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -66,7 +67,7 @@ func TestSlotsRunTheirOwnPerSessionPlugins(t *testing.T) {
 
 	// A plugin's own tool routed to the slot runs in the slot's process.
 	var out json.RawMessage
-	err := p1.Use(ctx, func(c *sdk.PluginConn) error {
+	err := p1.Use(ctx, func(c *pluginhost.Conn) error {
 		var err error
 		out, err = c.CallTool(ctx, "pid", nil, nil)
 		return err
@@ -91,7 +92,7 @@ func TestSlotsRunTheirOwnPerSessionPlugins(t *testing.T) {
 	if s1.ByName("nosuch") != nil {
 		t.Error("ByName of an unknown plugin is not nil")
 	}
-	if err := s1.Use(ctx, sdk.CapBuild, func(*sdk.PluginConn) error { return nil }); sdk.AsError(err) == nil || sdk.AsError(err).Code != sdk.CodeCapabilityMissing {
+	if err := s1.Use(ctx, sdk.CapBuild, func(*pluginhost.Conn) error { return nil }); sdk.AsError(err) == nil || sdk.AsError(err).Code != sdk.CodeCapabilityMissing {
 		t.Errorf("slot 1 without a build plugin: %v, want %s", err, sdk.CodeCapabilityMissing)
 	}
 }

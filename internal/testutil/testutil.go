@@ -4,14 +4,11 @@ package testutil
 import (
 	"bytes"
 	"context"
-	"errors"
 	"net"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
-
-	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // Buffer is a goroutine-safe bytes.Buffer, for logs written by one
@@ -73,20 +70,6 @@ func FreePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// WantCode fails the test unless err is an *sdk.Error with code, and
-// returns it.
-func WantCode(t testing.TB, err error, code string) *sdk.Error {
-	t.Helper()
-	var e *sdk.Error
-	if !errors.As(err, &e) {
-		t.Fatalf("got error %v, want *sdk.Error %s", err, code)
-	}
-	if e.Code != code {
-		t.Fatalf("got %s (%s), want %s", e.Code, e.Message, code)
-	}
-	return e
-}
-
 // CloseAtEnd closes c when the test ends; a failed close fails the test.
 func CloseAtEnd(t testing.TB, c interface{ Close(context.Context) error }) {
 	t.Helper()
@@ -95,4 +78,16 @@ func CloseAtEnd(t testing.TB, c interface{ Close(context.Context) error }) {
 			t.Errorf("close: %v", err)
 		}
 	})
+}
+
+// BusyPort returns a TCP port on 127.0.0.1 that a listener holds until the
+// test ends: a port something else already uses.
+func BusyPort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l.Addr().(*net.TCPAddr).Port
 }

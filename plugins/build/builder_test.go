@@ -47,13 +47,20 @@ func fakeWorkspace(t *testing.T, script string, settings map[string]any) (*Plugi
 	if _, ok := settings["command"]; !ok {
 		settings["command"] = sh
 	}
+	return configured(t, ws, settings), ws
+}
+
+// configured is a build plugin configured with workspace ws and settings,
+// stopped when the test ends.
+func configured(t *testing.T, ws string, settings map[string]any) *Plugin {
+	t.Helper()
 	raw, _ := json.Marshal(settings)
 	p := New(nil)
 	if err := p.Configure(context.Background(), sdk.Config{Workspace: ws, Settings: raw}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = p.Stop(context.Background()) })
-	return p, ws
+	return p
 }
 
 func code(err error) string {

@@ -2,15 +2,14 @@ package build
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -38,13 +37,7 @@ func watchPlugin(t *testing.T, settings map[string]any) (*Plugin, string) {
 		t.Fatal(err)
 	}
 	settings["watchCommand"] = "sh watch.sh"
-	raw, _ := json.Marshal(settings)
-	p := New(nil)
-	if err := p.Configure(context.Background(), sdk.Config{Workspace: ws, Settings: raw}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Stop(context.Background()) })
-	return p, ws
+	return configured(t, ws, settings), ws
 }
 
 func trigger(t *testing.T, ws, what string) {
@@ -109,8 +102,10 @@ func TestWatchLifecycle(t *testing.T) {
 	if _, err := p.StopWatch(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if left := groupMembers(st.Pid); len(left) > 0 {
-		t.Fatalf("the watcher's process group %d still has %v after stop", st.Pid, left)
+	// Stop waits for the watcher itself; the rest of its group got the
+	// same SIGKILL and is gone moments later.
+	if left := groupLeftAfter(st.Pid, 5*time.Second); len(left) > 0 {
+		t.Fatalf("the watcher's process group %d still has %v 5 s after stop", st.Pid, left)
 	}
 	if _, err := p.WaitReady(context.Background(), 100, sdk.NopEvents{}); sdk.AsError(err).Code != sdk.CodeInvalidInput {
 		t.Fatalf("wait after stop: %v, want MM_INVALID_INPUT", err)
@@ -168,28 +163,25 @@ func mustStatus(t *testing.T, p *Plugin) sdk.WatchStatus {
 	return st
 }
 
+// groupLeftAfter polls until process group pgid is empty or d has passed,
+// and returns its last members.
+func groupLeftAfter(pgid int, d time.Duration) []int {
+	deadline := time.Now().Add(d)
+	for {
+		left := groupMembers(pgid)
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // groupMembers lists the live (not zombie) processes of process group pgid.
 func groupMembers(pgid int) []int {
 	var out []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 || f[0] == "Z" {
-			continue
-		}
-		if f[2] == strconv.Itoa(pgid) {
-			pid, _ := strconv.Atoi(e.Name())
-			out = append(out, pid)
+	for _, p := range testutil.LiveProcs() {
+		if p.Pgrp == pgid {
+			out = append(out, p.Pid)
 		}
 	}
 	return out

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/big"
-	"net"
 	"regexp"
 	"strings"
 	"testing"
@@ -80,7 +79,7 @@ func TestStartServesMetaMaskChainAndStopKillsAnvil(t *testing.T) {
 		t.Fatalf("status after stop = %+v, %v", st, err)
 	}
 	_, err = p.Snapshot(ctx)
-	wantCode(t, err, sdk.CodeChainNotRunning)
+	testutil.WantCode(t, err, sdk.CodeChainNotRunning)
 
 	// Anvil printed private keys and the mnemonic at start: neither is logged.
 	out := logs.String()
@@ -97,14 +96,9 @@ func TestStartServesMetaMaskChainAndStopKillsAnvil(t *testing.T) {
 
 func TestStartOnBusyPortIsPortInUse(t *testing.T) {
 	t.Parallel()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
 	p, _ := newPlugin(t, nil)
-	_, err = p.Start(context.Background(), sdk.ChainOptions{Port: l.Addr().(*net.TCPAddr).Port})
-	wantCode(t, err, sdk.CodePortInUse)
+	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: testutil.BusyPort(t)})
+	testutil.WantCode(t, err, sdk.CodePortInUse)
 }
 
 func TestSnapshotRevertSetBalanceMine(t *testing.T) {
@@ -150,10 +144,10 @@ func TestSnapshotRevertSetBalanceMine(t *testing.T) {
 	if b, _ := eth.BalanceAt(ctx, other, nil); b.Cmp(big.NewInt(42)) == 0 {
 		t.Fatal("balance not reverted")
 	}
-	wantCode(t, p.Revert(ctx, snap), sdk.CodeInvalidInput)
-	wantCode(t, p.SetBalance(ctx, "0x123", "1"), sdk.CodeInvalidInput)
-	wantCode(t, p.SetBalance(ctx, other.Hex(), "-5"), sdk.CodeInvalidInput)
-	wantCode(t, p.Mine(ctx, 0), sdk.CodeInvalidInput)
+	testutil.WantCode(t, p.Revert(ctx, snap), sdk.CodeInvalidInput)
+	testutil.WantCode(t, p.SetBalance(ctx, "0x123", "1"), sdk.CodeInvalidInput)
+	testutil.WantCode(t, p.SetBalance(ctx, other.Hex(), "-5"), sdk.CodeInvalidInput)
+	testutil.WantCode(t, p.Mine(ctx, 0), sdk.CodeInvalidInput)
 }
 
 func TestAttachToRunningNode(t *testing.T) {
@@ -182,7 +176,7 @@ func TestAttachToRunningNode(t *testing.T) {
 
 	dead, _ := newPlugin(t, nil)
 	_, err = dead.Start(ctx, sdk.ChainOptions{RPCURL: fmt.Sprintf("http://127.0.0.1:%d", testutil.FreePort(t))})
-	wantCode(t, err, sdk.CodeChainNotRunning)
+	testutil.WantCode(t, err, sdk.CodeChainNotRunning)
 }
 
 func TestAnvilThatExitsIsLaunchFailedWithItsOutput(t *testing.T) {
@@ -190,7 +184,7 @@ func TestAnvilThatExitsIsLaunchFailedWithItsOutput(t *testing.T) {
 	p, _ := newPlugin(t, nil)
 	start := time.Now()
 	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: testutil.FreePort(t), Hardfork: "no-such-fork"})
-	e := wantCode(t, err, sdk.CodeLaunchFailed)
+	e := testutil.WantCode(t, err, sdk.CodeLaunchFailed)
 	if tail, _ := e.Details["tail"].(string); !strings.Contains(strings.ToLower(tail), "hardfork") {
 		t.Fatalf("details.tail does not show anvil's complaint: %+v", e)
 	}
@@ -210,7 +204,7 @@ func TestToolsDriveTheChain(t *testing.T) {
 	port := testutil.FreePort(t)
 
 	_, err := p.CallTool(ctx, "start", []byte(`{"port":`+fmt.Sprint(port)+`,"colour":"red"}`), ev)
-	wantCode(t, err, sdk.CodeInvalidInput)
+	testutil.WantCode(t, err, sdk.CodeInvalidInput)
 	res, err := p.CallTool(ctx, "start", []byte(`{"port":`+fmt.Sprint(port)+`}`), ev)
 	if err != nil {
 		t.Fatal(err)
@@ -244,9 +238,9 @@ func TestToolsDriveTheChain(t *testing.T) {
 		t.Fatalf("status after stop = %v, %v", res, err)
 	}
 	_, err = p.CallTool(ctx, "mine", nil, ev)
-	wantCode(t, err, sdk.CodeChainNotRunning)
+	testutil.WantCode(t, err, sdk.CodeChainNotRunning)
 	_, err = p.CallTool(ctx, "fly", nil, ev)
-	wantCode(t, err, sdk.CodeInvalidInput)
+	testutil.WantCode(t, err, sdk.CodeInvalidInput)
 }
 
 func BenchmarkAnvilStartToReady(b *testing.B) {

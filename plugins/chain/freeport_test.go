@@ -3,12 +3,12 @@ package chain
 import (
 	"context"
 	"fmt"
-	"net"
 	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/ethclient"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -16,12 +16,8 @@ import (
 // each on its own port, even when the configured port is busy.
 func TestFreePortRunsChainsSideBySide(t *testing.T) {
 	t.Parallel()
-	busy, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer busy.Close()
-	settings := func() map[string]any { return map[string]any{"port": busy.Addr().(*net.TCPAddr).Port} }
+	busy := testutil.BusyPort(t)
+	settings := func() map[string]any { return map[string]any{"port": busy} }
 	plugins := []*Plugin{}
 	for range 2 {
 		p, _ := newPlugin(t, settings())
@@ -39,7 +35,7 @@ func TestFreePortRunsChainsSideBySide(t *testing.T) {
 		if errs[i] != nil {
 			t.Fatalf("chain %d: %v", i, errs[i])
 		}
-		if st.Port == 0 || st.Port == busy.Addr().(*net.TCPAddr).Port || st.RPCURL != fmt.Sprintf("http://127.0.0.1:%d", st.Port) {
+		if st.Port == 0 || st.Port == busy || st.RPCURL != fmt.Sprintf("http://127.0.0.1:%d", st.Port) {
 			t.Fatalf("chain %d status = %+v", i, st)
 		}
 		c, err := ethclient.Dial(st.RPCURL)

@@ -53,19 +53,6 @@ func newPlugin(t testing.TB, settings map[string]any) (*Plugin, *testutil.Buffer
 	return p, buf
 }
 
-// wantCode fails unless err is an *sdk.Error with code.
-func wantCode(t testing.TB, err error, code string) *sdk.Error {
-	t.Helper()
-	if err == nil {
-		t.Fatalf("got no error, want %s", code)
-	}
-	e := sdk.AsError(err)
-	if e.Code != code {
-		t.Fatalf("got %v (details %v), want code %s", err, e.Details, code)
-	}
-	return e
-}
-
 // startFresh starts p on a free port, trying another port when a process
 // outside this test took the picked one in the meantime.
 func startFresh(t testing.TB, p *Plugin, o sdk.ChainOptions) sdk.ChainStatus {

@@ -99,7 +99,7 @@ func TestAnvilThatDiesOnItsOwnIsNotRunning(t *testing.T) {
 		t.Fatalf("status = %+v after anvil died", st)
 	}
 	_, err := p.Snapshot(ctx)
-	wantCode(t, err, sdk.CodeChainNotRunning)
+	testutil.WantCode(t, err, sdk.CodeChainNotRunning)
 	// And it can be started again.
 	if st := startFresh(t, p, sdk.ChainOptions{}); !st.Running {
 		t.Fatalf("restart = %+v", st)

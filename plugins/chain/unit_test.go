@@ -58,7 +58,7 @@ func TestFindAnvilOrder(t *testing.T) {
 		s.remove()
 	}
 	_, err := findAnvil("", ws, env)
-	e := wantCode(t, err, sdk.CodeDependenciesMissing)
+	e := testutil.WantCode(t, err, sdk.CodeDependenciesMissing)
 	if !strings.Contains(e.Message, "npm i @foundry-rs/anvil-linux-amd64") {
 		t.Fatalf("message does not say how to install: %s", e.Message)
 	}
@@ -68,7 +68,7 @@ func TestFindAnvilOrder(t *testing.T) {
 		t.Fatalf("setting: %q, %v", got, err)
 	}
 	_, err = findAnvil("nope/anvil", ws, env)
-	wantCode(t, err, sdk.CodeInvalidConfig)
+	testutil.WantCode(t, err, sdk.CodeInvalidConfig)
 }
 
 func TestStartWithoutAnvilIsDependenciesMissing(t *testing.T) {
@@ -83,7 +83,7 @@ func TestStartWithoutAnvilIsDependenciesMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: testutil.FreePort(t)})
-	wantCode(t, err, sdk.CodeDependenciesMissing)
+	testutil.WantCode(t, err, sdk.CodeDependenciesMissing)
 }
 
 // parseSettings decodes and checks settings as Configure does.
@@ -97,7 +97,7 @@ func parseSettings(raw json.RawMessage) (Settings, error) {
 func TestSettingsAndOptions(t *testing.T) {
 	t.Parallel()
 	_, err := parseSettings([]byte(`{"port":9000,"block_time":2}`))
-	wantCode(t, err, sdk.CodeInvalidConfig)
+	testutil.WantCode(t, err, sdk.CodeInvalidConfig)
 
 	s, err := parseSettings([]byte(`{"port":9000,"blockTime":2,"hardfork":"cancun"}`))
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -70,10 +71,10 @@ func TestDeployLogicOnSimulatedBackend(t *testing.T) {
 
 	// A constructor that reverts is MM_SEED_FAILED, and nothing is recorded.
 	_, err = s.create(ctx, "deploying reverter", common.FromHex("0x60006000fd"))
-	wantCode(t, err, sdk.CodeContractDeployFailed)
+	testutil.WantCode(t, err, sdk.CodeContractDeployFailed)
 	// Creation code that deploys empty code is MM_SEED_FAILED too.
 	_, err = s.create(ctx, "deploying nothing", common.FromHex("0x60006000f3"))
-	wantCode(t, err, sdk.CodeContractDeployFailed)
+	testutil.WantCode(t, err, sdk.CodeContractDeployFailed)
 	if n := len(p.registry.list()); n != 4 {
 		t.Fatalf("registry grew to %d after failures", n)
 	}
@@ -112,7 +113,7 @@ func TestMissingPackagesAreDependenciesMissing(t *testing.T) {
 	for _, n := range []string{HST, EntryPoint} {
 		b, _ := builtinByName(n)
 		_, err := b.load(p.catalog, p.nodeModulesDirs())
-		wantCode(t, err, sdk.CodeDependenciesMissing)
+		testutil.WantCode(t, err, sdk.CodeDependenciesMissing)
 	}
-	wantCode(t, p.Configure(context.Background(), sdk.Config{Settings: []byte(`{"artifactDir":"x"}`)}), sdk.CodeInvalidConfig)
+	testutil.WantCode(t, p.Configure(context.Background(), sdk.Config{Settings: []byte(`{"artifactDir":"x"}`)}), sdk.CodeInvalidConfig)
 }

@@ -122,19 +122,6 @@ func abiOf(t testing.TB, p *Plugin, name string) abi.ABI {
 	return a.ABI
 }
 
-// wantCode fails unless err is an *sdk.Error with code.
-func wantCode(t testing.TB, err error, code string) *sdk.Error {
-	t.Helper()
-	if err == nil {
-		t.Fatalf("got no error, want %s", code)
-	}
-	e := sdk.AsError(err)
-	if e.Code != code {
-		t.Fatalf("got %v, want code %s", err, code)
-	}
-	return e
-}
-
 // writeJSON writes v as JSON at dir/rel.
 func writeJSON(t testing.TB, dir, rel string, v any) {
 	t.Helper()

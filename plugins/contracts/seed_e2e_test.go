@@ -194,7 +194,7 @@ func TestImpersonatedAndPrivateKeyDeployers(t *testing.T) {
 		t.Fatal("the private key reached the log")
 	}
 	_, err = p.Deploy(ctx, url, HST, sdk.DeployOptions{DeployerOptions: sdk.DeployerOptions{FromPrivateKey: "0x12zz"}})
-	if e := wantCode(t, err, sdk.CodeInvalidInput); strings.Contains(e.Message, "12zz") {
+	if e := testutil.WantCode(t, err, sdk.CodeInvalidInput); strings.Contains(e.Message, "12zz") {
 		t.Fatal("error message repeats the key")
 	}
 }
@@ -236,9 +236,9 @@ func TestArtifactsDeployByName(t *testing.T) {
 		}
 	}
 	_, err := p.Deploy(ctx, url, "NeedsArgs", sdk.DeployOptions{})
-	wantCode(t, err, sdk.CodeInvalidInput)
+	testutil.WantCode(t, err, sdk.CodeInvalidInput)
 	_, err = p.Deploy(ctx, url, "Reverts", sdk.DeployOptions{})
-	wantCode(t, err, sdk.CodeContractDeployFailed)
+	testutil.WantCode(t, err, sdk.CodeContractDeployFailed)
 }
 
 func TestUnknownNameAndChainDown(t *testing.T) {
@@ -246,20 +246,20 @@ func TestUnknownNameAndChainDown(t *testing.T) {
 	p := newSeeder(t, "", nil, nil)
 	ctx := context.Background()
 	_, err := p.Deploy(ctx, "", "HST2", sdk.DeployOptions{})
-	e := wantCode(t, err, sdk.CodeInvalidInput)
+	e := testutil.WantCode(t, err, sdk.CodeInvalidInput)
 	avail, _ := e.Details["available"].([]string)
 	if !slices.Equal(avail, []string{EntryPoint, ERC1155, Failing, HST, Multisig, NFTs, PiggyBank, SimpleAccountFactory, VerifyingPaymaster}) {
 		t.Fatalf("details.available = %v", e.Details["available"])
 	}
 	_, err = p.Deploy(ctx, "", "HST", sdk.DeployOptions{})
-	if e := wantCode(t, err, sdk.CodeInvalidInput); !strings.Contains(e.Message, `"hst"`) {
+	if e := testutil.WantCode(t, err, sdk.CodeInvalidInput); !strings.Contains(e.Message, `"hst"`) {
 		t.Fatalf("no hint for a near miss: %s", e.Message)
 	}
 	down := "http://127.0.0.1:" + itoa(testutil.FreePort(t))
 	_, err = p.Deploy(ctx, down, HST, sdk.DeployOptions{})
-	wantCode(t, err, sdk.CodeChainNotRunning)
+	testutil.WantCode(t, err, sdk.CodeChainNotRunning)
 	_, err = p.DeployMany(ctx, down, []string{HST}, sdk.DeployOptions{})
-	wantCode(t, err, sdk.CodeChainNotRunning)
+	testutil.WantCode(t, err, sdk.CodeChainNotRunning)
 }
 
 func TestSeedingWorksWithABlockTime(t *testing.T) {
@@ -281,7 +281,7 @@ func TestToolsSeedContracts(t *testing.T) {
 	ctx := context.Background()
 	ev := sdk.NopEvents{}
 	_, err := p.CallTool(ctx, "deploy", []byte(`{"rpcUrl":"`+url+`","contractName":"hst","extra":1}`), ev)
-	wantCode(t, err, sdk.CodeInvalidInput)
+	testutil.WantCode(t, err, sdk.CodeInvalidInput)
 	res, err := p.CallTool(ctx, "deploy", []byte(`{"rpcUrl":"`+url+`","contractName":"hst","hardfork":"prague"}`), ev)
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -325,13 +326,8 @@ func TestStopAndRestart(t *testing.T) {
 }
 
 func TestPortInUseAndSettings(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
 	p := New(nil)
-	_, err = p.Start(context.Background(), sdk.MockServerOptions{Port: l.Addr().(*net.TCPAddr).Port})
+	_, err := p.Start(context.Background(), sdk.MockServerOptions{Port: testutil.BusyPort(t)})
 	var e *sdk.Error
 	if !errors.As(err, &e) || e.Code != sdk.CodePortInUse {
 		t.Fatalf("busy port: %v", err)

@@ -1,4 +1,4 @@
-package sdk
+package pluginhost
 
 import (
 	"encoding/json"
@@ -6,32 +6,21 @@ import (
 	"net"
 
 	"github.com/hashicorp/go-plugin"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/internal/wire"
 )
 
 // EnvReattach names the variable that lists plugins the host attaches to
-// instead of starting them (the shape of Terraform's TF_REATTACH_PROVIDERS).
-// The host never kills such a plugin.
-const EnvReattach = "MMCP_REATTACH_PLUGINS"
-
-// Reattach is one entry of MMCP_REATTACH_PLUGINS.
-type Reattach struct {
-	Protocol        string       `json:"Protocol"`
-	ProtocolVersion int          `json:"ProtocolVersion"`
-	Pid             int          `json:"Pid"`
-	Test            bool         `json:"Test"`
-	Addr            ReattachAddr `json:"Addr"`
-}
-
-// ReattachAddr is a listener address.
-type ReattachAddr struct {
-	Network string `json:"Network"`
-	String  string `json:"String"`
-}
+// instead of starting them (the shape of Terraform's TF_REATTACH_PROVIDERS):
+// a JSON object from plugin name to its address, as `<plugin> -debug`
+// prints it. The host never kills such a plugin.
+const EnvReattach = wire.EnvReattach
 
 // ParseReattach decodes MMCP_REATTACH_PLUGINS: a JSON object from plugin name
-// to Reattach.
+// to its reattach entry.
 func ParseReattach(s string) (map[string]*plugin.ReattachConfig, error) {
-	var raw map[string]Reattach
+	var raw map[string]wire.Reattach
 	if err := json.Unmarshal([]byte(s), &raw); err != nil {
 		return nil, fmt.Errorf("%s is not valid JSON: %w", EnvReattach, err)
 	}
@@ -51,7 +40,7 @@ func ParseReattach(s string) (map[string]*plugin.ReattachConfig, error) {
 			return nil, fmt.Errorf("%s: plugin %q: unknown network %q", EnvReattach, name, r.Addr.Network)
 		}
 		if r.ProtocolVersion == 0 {
-			r.ProtocolVersion = APIVersion
+			r.ProtocolVersion = sdk.APIVersion
 		}
 		out[name] = &plugin.ReattachConfig{
 			Protocol:        plugin.Protocol(r.Protocol),
@@ -62,15 +51,4 @@ func ParseReattach(s string) (map[string]*plugin.ReattachConfig, error) {
 		}
 	}
 	return out, nil
-}
-
-func reattachJSON(name string, rc *plugin.ReattachConfig) string {
-	b, _ := json.Marshal(map[string]Reattach{name: {
-		Protocol:        string(rc.Protocol),
-		ProtocolVersion: APIVersion,
-		Pid:             rc.Pid,
-		Test:            true,
-		Addr:            ReattachAddr{Network: rc.Addr.Network(), String: rc.Addr.String()},
-	}})
-	return string(b)
 }
