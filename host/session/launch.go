@@ -12,6 +12,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/proc"
 	"github.com/mmcp-dev/mmcp/testwallet"
 )
 
@@ -156,11 +157,16 @@ func (m *Manager) defaultExtension(d *launch.Deps) error {
 	return nil
 }
 
+// TestWalletPrefix starts the name of the directories in os.TempDir that
+// hold a host's unpacked test wallet: mmcp-testwallet-<host pid>-<random>.
+const TestWalletPrefix = "mmcp-testwallet-"
+
 // testWalletDir unpacks the embedded test wallet once per host, into a
-// directory removed when the manager closes.
+// directory removed when the manager closes (or by the next host when this
+// one is killed, proc.RemoveStale).
 func (m *Manager) testWalletDir() (string, error) {
 	m.walletOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mmcp-testwallet-")
+		dir, err := proc.TempDir(TestWalletPrefix)
 		if err != nil {
 			m.walletErr = err
 			return
