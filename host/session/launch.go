@@ -94,7 +94,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 			ChromePath: m.cfg.Chrome, Headless: m.cfg.Headless, CDPURL: m.cfg.CDPURL,
 			ExtensionPath: w.Extension, ArtifactsDir: m.cfg.ArtifactsDir, SlowMo: w.SlowMo, Proxy: w.Proxy,
 			Localhost: w.Localhost, Log: m.log.Named("browser"),
-			Viewport: m.cfg.Viewport, MaxTabs: m.cfg.MaxTabs,
+			Viewport: m.cfg.Viewport, MaxTabs: m.cfg.MaxTabs, ScreenshotPath: m.screenshotPath(s.ID),
 			StateSnapshot: snapshot,
 		})
 		if err != nil {
@@ -155,6 +155,16 @@ func (m *Manager) defaultExtension(d *launch.Deps) error {
 		d.Extension, d.ExtensionSource = m.cfg.Extension, "--extension"
 	}
 	return nil
+}
+
+// screenshotPath keeps session id's screenshots in its directory of the
+// knowledge store (spec 000 §6); without a store (unit tests), browser's
+// default.
+func (m *Manager) screenshotPath(id string) func(string) string {
+	if m.knowledge == nil {
+		return nil
+	}
+	return func(name string) string { return m.knowledge.ScreenshotPath(id, name, time.Now()) }
 }
 
 // TestWalletPrefix starts the name of the directories in os.TempDir that
