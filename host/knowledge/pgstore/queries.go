@@ -44,6 +44,9 @@ func (s *Store) sessionConds(a *args, scope knowledge.Scope, current string, f *
 		conds = append(conds, "se.session_id = "+a.add(scope.SessionID))
 	}
 	if f != nil {
+		if len(f.Exclude) > 0 {
+			conds = append(conds, "NOT (se.session_id = ANY("+a.add(f.Exclude)+"))")
+		}
 		if f.FlowTag != "" {
 			conds = append(conds, a.add(f.FlowTag)+" = ANY(se.flow_tags)")
 		}
