@@ -93,6 +93,7 @@ func (g *reg) priorKnowledge(ctx context.Context, current string, obs *observati
 	defer cancel()
 	pk, err := g.Knowledge.PriorKnowledge(qctx, current, knowledge.PriorQuery{
 		Screen: obs.State.CurrentScreen, URL: obs.State.CurrentURL, TestIDs: obs.TestIDs, A11yNodes: obs.A11y.Nodes,
+		Exclude: g.Sessions.Hidden(ctx),
 	})
 	if err != nil || pk == nil {
 		if err != nil {

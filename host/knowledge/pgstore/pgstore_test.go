@@ -132,6 +132,7 @@ func init() {
 	q("prior window 200h unlock", prior("", knowledge.PriorQuery{Screen: "unlock", WindowHours: 200,
 		TestIDs: []observation.TestIDItem{{TestID: "unlock-submit"}}}))
 	q("prior current excluded", prior("mm-send-1", knowledge.PriorQuery{Screen: "send"}))
+	q("prior another client's excluded", prior("", knowledge.PriorQuery{Screen: "send", Exclude: []string{"mm-send-1"}}))
 	q("prior nothing", prior("", knowledge.PriorQuery{Screen: "home", FlowTags: []string{"sign"}}))
 }
 

@@ -388,6 +388,9 @@ func (s *Store) PriorKnowledge(ctx context.Context, current string, q knowledge.
 	if len(tags) > 0 {
 		where += " AND se.flow_tags && " + a.add(tags)
 	}
+	if len(q.Exclude) > 0 {
+		where += " AND NOT (se.session_id = ANY(" + a.add(q.Exclude) + "))"
+	}
 	ids, err := s.ids(ctx, `SELECT se.session_id FROM sessions se WHERE `+where+`
 		ORDER BY GREATEST(COALESCE(se.meta_created_at, se.first_step_at), se.last_step_at) DESC, se.session_id
 		LIMIT `+strconv.Itoa(priorMaxSessions), a)
