@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -214,8 +216,9 @@ func TestWalletSession(t *testing.T) {
 		}
 		env := must(t, h.Call("mm_screenshot", map[string]any{"name": "home-shot", "includeBase64": true}))
 		env.Decode(t, &shot)
-		if shot.Path != filepath.Join(ws, "test-artifacts", "screenshots", "home-shot.png") {
-			t.Fatalf("path %s", shot.Path)
+		dir := filepath.Join(ws, "test-artifacts", "llm-knowledge", env.Meta.SessionID, "screenshots")
+		if filepath.Dir(shot.Path) != dir || !shotName("home-shot").MatchString(filepath.Base(shot.Path)) {
+			t.Fatalf("path %s, want %s/<timestamp>-home-shot.png", shot.Path, dir)
 		}
 		f, err := os.Open(shot.Path)
 		if err != nil {
@@ -320,6 +323,58 @@ func TestWalletSession(t *testing.T) {
 		t.Fatalf("Chrome left after cleanup: %v", chromeFor(ws))
 	}
 	wantCode(t, h.Call("mm_get_state", map[string]any{}), "MM_NO_ACTIVE_SESSION")
+}
+
+// shotName matches spec 000 §6's screenshot file name,
+// <timestamp>-<name>.png.
+func shotName(name string) *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9]{8}T[0-9]{6}\.[0-9]{3}Z-` + regexp.QuoteMeta(name) + `\.png$`)
+}
+
+// TestScreenshotsPerSession: two sessions' screenshots of the same name
+// keep two files, each in its session's directory of the knowledge store
+// (spec 000 §6), and the step record names the file.
+func TestScreenshotsPerSession(t *testing.T) {
+	h, ws := walletHost(t)
+	var paths []string
+	for range 2 {
+		launch(t, h, map[string]any{"stateMode": "default"})
+		var shot struct{ Path string }
+		env := must(t, h.Call("mm_screenshot", map[string]any{"name": "same"}))
+		env.Decode(t, &shot)
+		dir := filepath.Join(ws, "test-artifacts", "llm-knowledge", env.Meta.SessionID, "screenshots")
+		if filepath.Dir(shot.Path) != dir || !shotName("same").MatchString(filepath.Base(shot.Path)) {
+			t.Fatalf("path %s, want %s/<timestamp>-same.png", shot.Path, dir)
+		}
+		must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1})) // the screenshot's record is written
+		recs, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "steps", "*-mm_screenshot.json"))
+		if b, err := readAll(recs); err != nil || !strings.Contains(string(b), fmt.Sprintf("%q", shot.Path)) {
+			t.Errorf("the step records %v (%v) do not name %s", recs, err, shot.Path)
+		}
+		must(t, h.Call("mm_cleanup", map[string]any{}))
+		paths = append(paths, shot.Path)
+	}
+	if paths[0] == paths[1] {
+		t.Fatalf("both sessions wrote %s", paths[0])
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("screenshot of a session lost: %v", err)
+		}
+	}
+}
+
+// readAll concatenates the files.
+func readAll(paths []string) ([]byte, error) {
+	var out []byte
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b...)
+	}
+	return out, nil
 }
 
 func TestHostKilledLeavesNoChrome(t *testing.T) {

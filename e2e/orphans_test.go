@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -101,4 +102,55 @@ func TestKilledHostLeftoversRemoved(t *testing.T) {
 	if left := leftovers(); len(left) > 0 {
 		t.Fatalf("left behind after the next host started: %v", left)
 	}
+}
+
+// TestTempDirLeftClean: with its own TMPDIR, a host that launched a
+// session (Chrome, Anvil, the plugins) leaves nothing there once the
+// session is cleaned up and the host has exited; a host killed by SIGKILL
+// leaves its directories, and the next host's start removes them.
+func TestTempDirLeftClean(t *testing.T) {
+	tmp, err := os.MkdirTemp("", "mmcp-e2e-tmpdir-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(tmp) })
+	ws := walletWorkspace(t)
+	start := func() *Host {
+		return startHost(t, HostOptions{Repo: ws, Args: []string{"--headless"}, Env: []string{"TMPDIR=" + tmp}})
+	}
+	h := start()
+	launchFree(t, h, map[string]any{"stateMode": "default"})
+	must(t, h.Call("mm_screenshot", map[string]any{"name": "tmpdir"}))
+	must(t, h.Call("mm_cleanup", map[string]any{}))
+	h.Close()
+	if left := tempLeftovers(tmp); len(left) > 0 {
+		t.Fatalf("left in TMPDIR after cleanup and exit: %v", left)
+	}
+
+	h = start()
+	launchFree(t, h, map[string]any{"stateMode": "default"})
+	_ = h.Cmd.Process.Signal(syscall.SIGKILL)
+	waitExit(t, h.Cmd, 20*time.Second)
+	if len(tempLeftovers(tmp)) == 0 {
+		t.Fatal("nothing left behind by SIGKILL: the test shows nothing")
+	}
+	start().Close()
+	if left := tempLeftovers(tmp); len(left) > 0 {
+		t.Fatalf("left in TMPDIR by a killed host after the next host ran: %v", left)
+	}
+}
+
+// tempLeftovers lists the entries of dir, except two caches of a fixed
+// name that every later run reuses (they never accumulate): rod's leakless
+// binary, and yarn's v8-compile-cache-<uid> (the session record asks
+// `yarn --version`).
+func tempLeftovers(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "leakless-") && !strings.HasPrefix(e.Name(), "v8-compile-cache-") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }

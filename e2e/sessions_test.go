@@ -165,6 +165,24 @@ func TestParallelSessionsOverHTTP(t *testing.T) {
 	if !slices.ContainsFunc(listed.Sessions, func(s struct{ SessionID string }) bool { return s.SessionID == la.SessionID }) {
 		t.Fatalf("a does not list its own session: %+v", listed)
 	}
+	// Nor read its records while it runs; b's (shared) it reads.
+	other := p.connectAs(t, "intruder")
+	knowledgeOf := readKnowledge(t, la.SessionID)
+	if got := knowledgeOf(a); got.steps == 0 || got.searched == 0 {
+		t.Fatalf("a reads its own records: %+v", got)
+	}
+	if got := knowledgeOf(other); !got.refused || got.steps != 0 || got.searched != 0 {
+		t.Fatalf("another client reads a's running session: %+v; want every sessionId refused with %s and nothing from it in scope all", got, sdk.CodeSessionNotFound)
+	}
+	if got := readKnowledge(t, lb.SessionID)(other); got.refused || got.steps == 0 {
+		t.Fatalf("another client on b's shared session: %+v, want its records", got)
+	}
+	r := mmcpCLI(t, ws, "call", "--session", lb.SessionID, "mm_knowledge_summarize", `{"scope":{"sessionId":"`+la.SessionID+`"}}`)
+	wantCode(t, envelopeOf(t, r), sdk.CodeSessionNotFound)
+	r = mmcpCLI(t, ws, "call", "--session", lb.SessionID, "mm_knowledge_last")
+	if env := envelopeOf(t, r); r.Code != 0 || !env.OK || env.Meta.SessionID != lb.SessionID {
+		t.Fatalf("call --session %s mm_knowledge_last: exit %d, %+v", lb.SessionID, r.Code, env)
+	}
 	call(t, a, "mm_get_state", nil, &sa)
 	if sa.State.AccountAddress == nil {
 		t.Fatalf("a's session after the other client's tries: %+v", sa.State)
@@ -177,7 +195,7 @@ func TestParallelSessionsOverHTTP(t *testing.T) {
 
 	// `mmcp call` attaches to the only session in its reach (b's, shared),
 	// and to the one --session names; a's is not found.
-	r := mmcpCLI(t, ws, "call", "mm_get_state")
+	r = mmcpCLI(t, ws, "call", "mm_get_state")
 	if env := envelopeOf(t, r); r.Code != 0 || env.Meta.SessionID != lb.SessionID {
 		t.Fatalf("call: exit %d, %+v, want b's shared session", r.Code, env)
 	}
@@ -223,6 +241,10 @@ func TestParallelSessionsOverHTTP(t *testing.T) {
 	// Cleaning a up leaves b working.
 	kids := descendants(p.Cmd.Process.Pid)
 	call(t, a, "mm_cleanup", nil, nil)
+	// a's records, its session ended, are the knowledge store's history.
+	if got := knowledgeOf(other); got.refused || got.steps == 0 || got.searched == 0 {
+		t.Fatalf("another client on a's ended session: %+v, want its records", got)
+	}
 	call(t, b, "mm_get_state", nil, &sb)
 	if !sb.State.IsUnlocked || *sb.State.Balance != "25 ETH" {
 		t.Fatalf("b after a's cleanup: %+v", sb.State)
@@ -235,5 +257,63 @@ func TestParallelSessionsOverHTTP(t *testing.T) {
 	p.Stop(t, syscall.SIGTERM)
 	if !eventually(15*time.Second, func() bool { return len(alive(kids)) == 0 }) {
 		t.Fatalf("left behind: %v", alive(kids))
+	}
+}
+
+// knowledgeRead is what a client read of one session's records.
+type knowledgeRead struct {
+	refused  bool // a {sessionId} query answered MM_SESSION_NOT_FOUND
+	steps    int  // steps of the session: mm_knowledge_summarize's count, else those in mm_knowledge_last's scope all
+	searched int  // its steps mm_knowledge_search (scope all) found
+}
+
+// readKnowledge returns what a client reads of session id through every
+// knowledge tool: naming it (last, search, summarize, with scope or the
+// deprecated sessionId), and scope all (last, search). It fails the test
+// when the tools disagree on whether the session may be read.
+func readKnowledge(t testing.TB, id string) func(h *client.Handle) knowledgeRead {
+	return func(h *client.Handle) knowledgeRead {
+		t.Helper()
+		var out knowledgeRead
+		named := 0
+		for _, c := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"mm_knowledge_last", map[string]any{"scope": map[string]any{"sessionId": id}}},
+			{"mm_knowledge_search", map[string]any{"query": "click", "scope": map[string]any{"sessionId": id}}},
+			{"mm_knowledge_summarize", map[string]any{"scope": map[string]any{"sessionId": id}}},
+			{"mm_knowledge_summarize", map[string]any{"sessionId": id}},
+		} {
+			env, err := h.CallEnvelope(context.Background(), c.tool, c.args)
+			var mmErr *sdk.Error
+			switch {
+			case errors.As(err, &mmErr) && mmErr.Code == sdk.CodeSessionNotFound:
+				named++
+			case err != nil:
+				t.Fatalf("%s %v: %v", c.tool, c.args, err)
+			case c.tool == "mm_knowledge_summarize":
+				var sum struct{ StepCount int }
+				if err := env.Decode(&sum); err != nil {
+					t.Fatal(err)
+				}
+				out.steps = sum.StepCount
+			}
+		}
+		if named != 0 && named != 4 {
+			t.Fatalf("%d of 4 queries naming %s refused", named, id)
+		}
+		out.refused = named == 4
+		type steps struct{ SessionID string }
+		var last struct{ Steps []steps }
+		var search struct{ Matches []steps }
+		call(t, h, "mm_knowledge_last", map[string]any{"scope": "all", "n": 200}, &last)
+		call(t, h, "mm_knowledge_search", map[string]any{"query": "click get_state", "limit": 100}, &search)
+		ofID := func(s steps) bool { return s.SessionID == id }
+		if out.refused {
+			out.steps = len(slices.DeleteFunc(last.Steps, func(s steps) bool { return !ofID(s) }))
+		}
+		out.searched = len(slices.DeleteFunc(search.Matches, func(s steps) bool { return !ofID(s) }))
+		return out
 	}
 }

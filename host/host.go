@@ -63,10 +63,14 @@ func New(cfg config.Config) (*Host, error) {
 }
 
 // Start starts the plugins and registers the tools. It first removes the
-// Chrome profiles and plugin socket directories of hosts that were killed
+// Chrome profiles, plugin socket directories and test wallets of hosts that were killed
 // before they could.
 func (h *Host) Start(ctx context.Context) error {
-	for _, dir := range append(browser.RemoveStaleProfiles(), proc.RemoveStale(os.TempDir(), plugins.SocketPrefix)...) {
+	stale := browser.RemoveStaleProfiles()
+	for _, prefix := range []string{plugins.SocketPrefix, session.TestWalletPrefix} {
+		stale = append(stale, proc.RemoveStale(os.TempDir(), prefix)...)
+	}
+	for _, dir := range stale {
 		h.log.Info("removed what a killed host left behind", "dir", dir)
 	}
 	h.plugins = plugins.New(plugins.Config{

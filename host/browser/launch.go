@@ -454,6 +454,7 @@ func (s *Chrome) removeUserDir() error {
 	if !s.ownsDir || s.userDir == "" {
 		return nil
 	}
+	removeSingletonDir(s.userDir)
 	var err error
 	for i := 0; i < 5; i++ {
 		if err = os.RemoveAll(s.userDir); err == nil {

@@ -35,9 +35,15 @@ type Options struct {
 	// directory given here is kept.
 	UserDataDir string
 
-	// ArtifactsDir is where Screenshot writes: <ArtifactsDir>/screenshots.
-	// Empty means <os.TempDir>/mmcp-artifacts.
+	// ArtifactsDir is where Screenshot writes when ScreenshotPath is nil:
+	// <ArtifactsDir>/screenshots/<name>.png. Empty means
+	// <os.TempDir>/mmcp-artifacts.
 	ArtifactsDir string
+
+	// ScreenshotPath, when set, names the file Screenshot writes for a
+	// sanitized name (the host's: the session's directory in the
+	// knowledge store, knowledge.Store.ScreenshotPath).
+	ScreenshotPath func(name string) string
 
 	// SlowMo delays each rod input action (useful to watch a headed run).
 	SlowMo time.Duration
@@ -84,6 +90,10 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ArtifactsDir == "" {
 		o.ArtifactsDir = filepath.Join(os.TempDir(), "mmcp-artifacts")
+	}
+	if o.ScreenshotPath == nil {
+		dir := filepath.Join(o.ArtifactsDir, "screenshots")
+		o.ScreenshotPath = func(name string) string { return filepath.Join(dir, name+".png") }
 	}
 	if o.Viewport == (Viewport{}) {
 		o.Viewport = DefaultViewport

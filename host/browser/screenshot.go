@@ -85,8 +85,8 @@ const rectJS = `((sel) => {
   return {x: r.left + window.scrollX, y: r.top + window.scrollY, width: r.width, height: r.height};
 })`
 
-// Screenshot captures the active page as PNG into
-// <ArtifactsDir>/screenshots/<name>.png. Errors: MM_INVALID_INPUT (bad
+// Screenshot captures the active page as PNG into Options.ScreenshotPath
+// of its sanitized name. Errors: MM_INVALID_INPUT (bad
 // name), MM_TARGET_NOT_FOUND (selector matched nothing),
 // MM_SCREENSHOT_FAILED.
 func (s *Chrome) Screenshot(ctx context.Context, o ScreenshotOptions) (ScreenshotResult, error) {
@@ -130,11 +130,10 @@ func (s *Chrome) Screenshot(ctx context.Context, o ScreenshotOptions) (Screensho
 	if err != nil {
 		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "decode capture: %v", err)
 	}
-	dir := filepath.Join(s.opts.ArtifactsDir, "screenshots")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "create %s: %v", dir, err)
+	path := s.opts.ScreenshotPath(name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "create %s: %v", filepath.Dir(path), err)
 	}
-	path := filepath.Join(dir, name+".png")
 	if err := os.WriteFile(path, shot.Data, 0o600); err != nil {
 		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "write %s: %v", path, err)
 	}

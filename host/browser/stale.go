@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/mmcp-dev/mmcp/sdk/proc"
@@ -18,9 +19,25 @@ func RemoveStaleProfiles() []string {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		killStragglers(ctx, dir)
 		cancel()
+		removeSingletonDir(dir)
 		if os.RemoveAll(dir) == nil {
 			removed = append(removed, dir)
 		}
 	}
 	return removed
+}
+
+// removeSingletonDir removes the directory Chrome makes in its TMPDIR for
+// the profile's singleton socket (<profile>/SingletonSocket links into it),
+// which Chrome removes only on a clean exit. Chrome's TMPDIR stays the
+// host's: a directory inside the profile makes the socket's path too long
+// for a Unix socket under a long TMPDIR, and Chrome refuses to start.
+func removeSingletonDir(userDir string) {
+	target, err := os.Readlink(filepath.Join(userDir, "SingletonSocket"))
+	if err != nil || filepath.Base(target) != "SingletonSocket" {
+		return
+	}
+	if dir := filepath.Dir(target); filepath.Dir(dir) == filepath.Clean(os.TempDir()) {
+		_ = os.RemoveAll(dir)
+	}
 }

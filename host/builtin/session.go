@@ -93,7 +93,7 @@ func (g *reg) sessionTools() {
 		return s.Browser.CloseTab(ctx, in.Role, in.URL)
 	}))
 	add(g, "screenshot", tools.Tool{
-		Description: "Save a PNG of the active page to <artifacts>/screenshots/<name>.png; includeBase64 also returns it as an image.",
+		Description: "Save a PNG of the active page to <artifacts>/llm-knowledge/<sessionId>/screenshots/<timestamp>-<name>.png; includeBase64 also returns it as an image.",
 		Observe:     true, Record: true,
 	}, inSession(g.Sessions.Active, func(ctx context.Context, c *tools.Call, s *session.Session, in browser.ScreenshotOptions) (any, error) {
 		return screenshot(ctx, c, s, in)

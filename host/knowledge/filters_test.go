@@ -41,6 +41,8 @@ func TestFiltersForEveryScope(t *testing.T) {
 		"old session, recent step":    {Scope{Kind: ScopeSession, SessionID: "mm-old-1"}, "", &Filters{SinceHours: 5}, 0},
 		"all, created in window":      {AllScope, "", &Filters{SinceHours: 5}, 1},
 		"all, old one in a wide view": {AllScope, "", &Filters{SinceHours: 11}, 2},
+		"all, one excluded":           {AllScope, "", &Filters{Exclude: []string{"mm-send-1"}}, 1},
+		"current, excluded":           {cur, "mm-send-1", &Filters{Exclude: []string{"mm-send-1"}}, 0},
 	} {
 		if got := count(tc.scope, tc.current, tc.f); got != tc.want {
 			t.Errorf("%s: %d steps, want %d", name, got, tc.want)

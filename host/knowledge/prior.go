@@ -48,6 +48,9 @@ type PriorQuery struct {
 	FlowTags []string
 	// WindowHours is how far back to look (default 48).
 	WindowHours int
+	// Exclude leaves these sessions out (another client's running
+	// session, serve --http).
+	Exclude []string
 }
 
 // PriorKnowledge is PriorKnowledgeV1 of client-mcp-core: hints from
@@ -188,7 +191,7 @@ func (s *Store) PriorKnowledge(ctx context.Context, current string, q PriorQuery
 
 	var cands []*sessionEntry
 	for id, se := range s.ix.sessions {
-		if id == current || len(se.list) == 0 || se.lastActive().Before(since) {
+		if id == current || len(se.list) == 0 || se.lastActive().Before(since) || slices.Contains(q.Exclude, id) {
 			continue
 		}
 		if len(tags) > 0 && (se.meta == nil || !slices.ContainsFunc(se.meta.FlowTags, func(t string) bool { return slices.Contains(tags, t) })) {

@@ -119,6 +119,25 @@ func TestPriorKnowledgeWithoutFlowTagsUsesAllRecentSessions(t *testing.T) {
 	}
 }
 
+// Another client's running session (Exclude) is no candidate.
+func TestPriorKnowledgeExcludes(t *testing.T) {
+	s := priorFixture(t)
+	q := homeQuery()
+	q.Exclude = []string{"mm-swap-a", "mm-current"}
+	pk, err := s.PriorKnowledge(context.Background(), "", q)
+	if err != nil || pk == nil {
+		t.Fatalf("pk = %+v, %v", pk, err)
+	}
+	if pk.Query.CandidateSessions != 2 { // send-a, send-b
+		t.Errorf("candidate sessions = %d, want 2", pk.Query.CandidateSessions)
+	}
+	for _, r := range pk.RelatedSessions {
+		if r.SessionID == "mm-swap-a" || r.SessionID == "mm-current" {
+			t.Errorf("excluded session %s is related", r.SessionID)
+		}
+	}
+}
+
 func TestPriorKnowledgeEmpty(t *testing.T) {
 	s := newStore(t)
 	mustRecord(t, s, step("mm-only-1", t0, "mm_click", "home", "x", true))

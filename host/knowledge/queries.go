@@ -72,9 +72,6 @@ type SessionsQuery struct {
 	Limit int `json:"limit,omitempty"`
 	// Filters narrow the sessions.
 	Filters *Filters `json:"filters,omitempty"`
-	// Hidden leaves a session out (another client's, over serve --http);
-	// nil keeps all.
-	Hidden func(id string) bool `json:"-"`
 }
 
 // selection is a query's resolved sessions and step filter.
@@ -135,6 +132,9 @@ func (s *Store) selectSessions(scope Scope, current string, f *Filters) (*select
 func sessionMatches(se *sessionEntry, f *Filters, since time.Time) bool {
 	if f == nil {
 		return true
+	}
+	if slices.Contains(f.Exclude, se.id) {
+		return false
 	}
 	m := se.meta
 	if f.FlowTag != "" && (m == nil || !slices.Contains(m.FlowTags, f.FlowTag)) {
@@ -265,7 +265,7 @@ func (s *Store) Sessions(ctx context.Context, q SessionsQuery) (*SessionsResult,
 	}
 	var list []*sessionEntry
 	for _, se := range sel.sessions {
-		if se.meta == nil && len(se.list) == 0 || q.Hidden != nil && q.Hidden(se.id) {
+		if se.meta == nil && len(se.list) == 0 {
 			continue
 		}
 		if sel.screen != "" && !slices.ContainsFunc(se.list, func(e *stepEntry) bool { return sel.keep(e, s.ix.syms) }) {

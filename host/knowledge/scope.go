@@ -100,4 +100,8 @@ type Filters struct {
 	SinceHours int `json:"sinceHours,omitempty"`
 	// GitBranch keeps sessions launched on this branch.
 	GitBranch string `json:"gitBranch,omitempty"`
+	// Exclude leaves these sessions out whatever the scope: the host sets
+	// it to the sessions another client runs unshared (serve --http),
+	// never the caller.
+	Exclude []string `json:"-"`
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -94,12 +95,20 @@ func (p *Plugin) start(ctx context.Context) error {
 		// The plugin dies with the host even when the host is SIGKILLed;
 		// its SDK watchdog then stops its own children.
 		proc.SetupGraceful(cmd)
-		cmd.Env = append(cmd.Env, sdk.EnvLogLevel+"="+p.m.cfg.LogLevel)
+		cmd.Env = append(os.Environ(), sdk.EnvLogLevel+"="+p.m.cfg.LogLevel)
+		if p.m.sockDir != "" {
+			// go-plugin (v1.8) puts the plugin's socket in
+			// PLUGIN_UNIX_SOCKET_DIR, else in the plugin's TMPDIR, where a
+			// killed plugin leaves it; the plugin's temporary files and
+			// its children's go there too. The host removes the directory
+			// at shutdown, or the next host does (proc.RemoveStale).
+			cmd.Env = append(cmd.Env, goplugin.EnvUnixSocketDir+"="+p.m.sockDir, "TMPDIR="+p.m.sockDir)
+		}
+		// After ours, go-plugin would append the host's environment again,
+		// whose TMPDIR would win.
+		cfg.SkipHostEnv = true
 		cfg.Cmd = cmd
 		cfg.AutoMTLS = true
-		if p.m.sockDir != "" {
-			cfg.UnixSocketConfig = &goplugin.UnixSocketConfig{TempDir: p.m.sockDir}
-		}
 		// Raw stderr (and what go-plugin relays of os.Stderr once the
 		// plugin serves) feeds the crash tail; a stray print to a plugin's
 		// stdout is logged, never passed on.

@@ -84,14 +84,20 @@ func (m *Manager) Attach(ctx context.Context, id string) (context.Context, *sdk.
 // launched with shared.
 func (s *Session) visibleTo(owner string) bool { return s.owner == owner || s.shared }
 
-// Hidden reports whether session id, launched in this host, belongs to
-// another owner than ctx's and is not shared: mm_knowledge_sessions leaves
-// it out. Sessions of earlier hosts (the knowledge store's history) are
-// never hidden.
-func (m *Manager) Hidden(ctx context.Context, id string) bool {
+// Hidden lists the sessions running in this host that belong to another
+// owner than ctx's and are not shared: the knowledge tools leave their
+// records out and refuse to name them (MM_SESSION_NOT_FOUND). Once such a
+// session ends its records are the knowledge store's history, like those
+// of earlier hosts, readable by every client.
+func (m *Manager) Hidden(ctx context.Context) []string {
 	owner := tools.Owner(ctx)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	o, ok := m.owners[id]
-	return ok && !o.shared && o.owner != owner
+	var ids []string
+	for _, s := range m.sessions {
+		if !s.visibleTo(owner) {
+			ids = append(ids, s.ID)
+		}
+	}
+	return ids
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/host/wallet"
 	"github.com/mmcp-dev/mmcp/sdk"
+	"github.com/mmcp-dev/mmcp/sdk/proc"
 	"github.com/mmcp-dev/mmcp/testwallet"
 )
 
@@ -94,7 +95,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 			ChromePath: m.cfg.Chrome, Headless: m.cfg.Headless, CDPURL: m.cfg.CDPURL,
 			ExtensionPath: w.Extension, ArtifactsDir: m.cfg.ArtifactsDir, SlowMo: w.SlowMo, Proxy: w.Proxy,
 			Localhost: w.Localhost, Log: m.log.Named("browser"),
-			Viewport: m.cfg.Viewport, MaxTabs: m.cfg.MaxTabs,
+			Viewport: m.cfg.Viewport, MaxTabs: m.cfg.MaxTabs, ScreenshotPath: m.screenshotPath(s.ID),
 		}, StateSnapshot: snapshot})
 		if err != nil {
 			return nil, err
@@ -156,11 +157,26 @@ func (m *Manager) defaultExtension(d *launch.Deps) error {
 	return nil
 }
 
+// screenshotPath keeps session id's screenshots in its directory of the
+// knowledge store (spec 000 §6); without a store (unit tests), browser's
+// default.
+func (m *Manager) screenshotPath(id string) func(string) string {
+	if m.knowledge == nil {
+		return nil
+	}
+	return func(name string) string { return m.knowledge.ScreenshotPath(id, name, time.Now()) }
+}
+
+// TestWalletPrefix starts the name of the directories in os.TempDir that
+// hold a host's unpacked test wallet: mmcp-testwallet-<host pid>-<random>.
+const TestWalletPrefix = "mmcp-testwallet-"
+
 // testWalletDir unpacks the embedded test wallet once per host, into a
-// directory removed when the manager closes.
+// directory removed when the manager closes (or by the next host when this
+// one is killed, proc.RemoveStale).
 func (m *Manager) testWalletDir() (string, error) {
 	m.walletOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mmcp-testwallet-")
+		dir, err := proc.TempDir(TestWalletPrefix)
 		if err != nil {
 			m.walletErr = err
 			return

@@ -62,10 +62,9 @@ type Manager struct {
 	rec       *Recorder
 
 	mu       sync.Mutex
-	sessions map[string]*Session  // by owner
-	modes    map[string]string    // by owner: the mode mm_set_context chose
-	slots    map[int]bool         // the slots in use, launching sessions' too
-	owners   map[string]ownership // every session launched in this host, by id
+	sessions map[string]*Session // by owner
+	modes    map[string]string   // by owner: the mode mm_set_context chose
+	slots    map[int]bool        // the slots in use, launching sessions' too
 
 	walletOnce sync.Once
 	walletDir  string // the unpacked embedded test wallet, when used
@@ -80,7 +79,7 @@ func NewManager(cfg Config, pl *plugins.Manager, k *knowledge.Store, log hclog.L
 	if cfg.Mode == "" {
 		cfg.Mode = launch.DefaultMode
 	}
-	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}, modes: map[string]string{}, slots: map[int]bool{}, owners: map[string]ownership{}}
+	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}, modes: map[string]string{}, slots: map[int]bool{}}
 	m.rec = &Recorder{m: m}
 	return m
 }
@@ -112,14 +111,6 @@ func (m *Manager) set(ctx context.Context, s *Session) {
 	}
 	s.owner = tools.Owner(ctx)
 	m.sessions[s.owner] = s
-	m.owners[s.ID] = ownership{owner: s.owner, shared: s.shared}
-}
-
-// ownership is who launched a session and whether it is shared; it is
-// kept after the session ends, for the knowledge tools.
-type ownership struct {
-	owner  string
-	shared bool
 }
 
 // Active returns the session a call acts on, MM_NO_ACTIVE_SESSION, or

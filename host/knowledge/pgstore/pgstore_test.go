@@ -86,6 +86,7 @@ func init() {
 	q("search screen send", search("confirm", 0, all, &knowledge.Filters{Screen: "send"}, ""))
 	q("search gitBranch main", search("click", 0, all, &knowledge.Filters{GitBranch: "main"}, ""))
 	q("search tag nightly", search("swap", 0, all, &knowledge.Filters{Tag: "nightly"}, ""))
+	q("search exclude", search("click", 0, all, &knowledge.Filters{Exclude: []string{"mm-send-1", "mm-swap-1"}}, ""))
 	q("search current", search("click", 0, knowledge.CurrentScope, nil, "mm-swap-1"))
 	q("search current none", search("click", 0, knowledge.CurrentScope, nil, ""))
 	q("search session", search("click", 0, knowledge.SessionScope("mm-send-1"), nil, ""))
@@ -100,6 +101,7 @@ func init() {
 	q("last current", last(0, knowledge.Scope{}, nil, "mm-send-1"))
 	q("last screen swap", last(0, all, &knowledge.Filters{Screen: "swap"}, ""))
 	q("last sinceHours 10", last(0, all, &knowledge.Filters{SinceHours: 10}, ""))
+	q("last exclude", last(0, all, &knowledge.Filters{Exclude: []string{"mm-send-1"}}, ""))
 	sum := func(sq knowledge.SummarizeQuery, current string) func(context.Context, *knowledge.Store) (any, error) {
 		return func(ctx context.Context, s *knowledge.Store) (any, error) { return s.Summarize(ctx, current, sq) }
 	}
@@ -119,6 +121,7 @@ func init() {
 	q("sessions flowTag send", sessions(5, &knowledge.Filters{FlowTag: "send"}))
 	q("sessions screen settings", sessions(0, &knowledge.Filters{Screen: "settings"}))
 	q("sessions branch main", sessions(0, &knowledge.Filters{GitBranch: "main"}))
+	q("sessions exclude", sessions(0, &knowledge.Filters{Exclude: []string{"mm-send-1"}}))
 	prior := func(current string, pq knowledge.PriorQuery) func(context.Context, *knowledge.Store) (any, error) {
 		return func(ctx context.Context, s *knowledge.Store) (any, error) { return s.PriorKnowledge(ctx, current, pq) }
 	}
@@ -129,6 +132,7 @@ func init() {
 	q("prior window 200h unlock", prior("", knowledge.PriorQuery{Screen: "unlock", WindowHours: 200,
 		TestIDs: []observation.TestIDItem{{TestID: "unlock-submit"}}}))
 	q("prior current excluded", prior("mm-send-1", knowledge.PriorQuery{Screen: "send"}))
+	q("prior another client's excluded", prior("", knowledge.PriorQuery{Screen: "send", Exclude: []string{"mm-send-1"}}))
 	q("prior nothing", prior("", knowledge.PriorQuery{Screen: "home", FlowTags: []string{"sign"}}))
 }
 

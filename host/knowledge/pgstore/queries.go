@@ -44,6 +44,9 @@ func (s *Store) sessionConds(a *args, scope knowledge.Scope, current string, f *
 		conds = append(conds, "se.session_id = "+a.add(scope.SessionID))
 	}
 	if f != nil {
+		if len(f.Exclude) > 0 {
+			conds = append(conds, "NOT (se.session_id = ANY("+a.add(f.Exclude)+"))")
+		}
 		if f.FlowTag != "" {
 			conds = append(conds, a.add(f.FlowTag)+" = ANY(se.flow_tags)")
 		}
@@ -384,6 +387,9 @@ func (s *Store) PriorKnowledge(ctx context.Context, current string, q knowledge.
 		AND GREATEST(COALESCE(se.meta_created_at, se.first_step_at), se.last_step_at) >= $3`
 	if len(tags) > 0 {
 		where += " AND se.flow_tags && " + a.add(tags)
+	}
+	if len(q.Exclude) > 0 {
+		where += " AND NOT (se.session_id = ANY(" + a.add(q.Exclude) + "))"
 	}
 	ids, err := s.ids(ctx, `SELECT se.session_id FROM sessions se WHERE `+where+`
 		ORDER BY GREATEST(COALESCE(se.meta_created_at, se.first_step_at), se.last_step_at) DESC, se.session_id
