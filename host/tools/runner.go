@@ -266,10 +266,10 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	return out
 }
 
-// Settle waits until the step record of every owner's last call is
-// written (it is made after the call answers). A call under the session
-// lock never needs it; Close and readers that skip the lock (NoSession
-// tools) do.
+// Settle waits until the step record of every call so far is written
+// (it is made after the call answers). A session call never needs it (one
+// that is not read-only waits for the observations, see pageGate); Close
+// and readers that skip the lock (NoSession tools) do.
 func (r *Runner) Settle() {
 	r.afterMu.Lock()
 	pending := make([]chan struct{}, 0, len(r.after))
@@ -300,7 +300,7 @@ func cancelled(tool string, ctx context.Context, when string) *sdk.Error {
 func (c *Call) RunNested(ctx context.Context, req Request) Outcome {
 	out, record := c.runner.run(ctx, req)
 	if record != nil {
-		<-record()()
+		record()()
 	}
 	return out
 }
