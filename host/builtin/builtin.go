@@ -46,7 +46,7 @@ func (g *reg) name(base string) string { return g.Prefix + "_" + base }
 // spec is the definition of tool base: its prefixed name and its schema
 // file (host/schemas/<base>.json).
 func (g *reg) spec(base string, t tools.Tool) tools.Tool {
-	t.Name, t.Schema = g.name(base), schemas.Get(base)
+	t.Name, t.Schema, t.ReadOnly = g.name(base), schemas.Get(base), readOnly[base]
 	return t
 }
 

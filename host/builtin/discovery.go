@@ -51,7 +51,7 @@ func onTarget(g *reg, fn func(ctx, actx context.Context, c *tools.Call, s *sessi
 		}
 		// The ref's role and name go into the record: a target that
 		// outlives the snapshot (mmcp flow export).
-		if role, name, ok := s.Refs.Describe(in.A11yRef); ok && in.A11yRef != "" {
+		if role, name, ok := s.Refs().Describe(in.A11yRef); ok && in.A11yRef != "" {
 			c.Target["role"], c.Target["name"] = role, name
 		}
 		actx, cancel := context.WithTimeout(ctx, in.timeout())

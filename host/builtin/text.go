@@ -21,7 +21,7 @@ func (g *reg) textTool() {
 		MaxChars int `json:"maxChars"`
 	}) (any, error) {
 		return onTarget(g, func(_, actx context.Context, c *tools.Call, s *session.Session, t targetInput) (any, error) {
-			res, err := discovery.Text(actx, s.Browser.ActivePage(), s.Refs, t.Target, in.MaxChars)
+			res, err := discovery.Text(actx, s.Browser.ActivePage(), s.Refs(), t.Target, in.MaxChars)
 			if err != nil {
 				return nil, err
 			}

@@ -25,10 +25,15 @@ type Cache struct {
 		sync.Mutex
 		m map[proto.TargetSessionID]struct{}
 	}
-	walks struct {
-		sync.Mutex
-		m map[worldKey]lastWalk
-	}
+	walks walkCache
+}
+
+// walkCache holds the last step-record walk of each page world and the
+// whole-page snapshot walks in flight (observecache.go).
+type walkCache struct {
+	sync.Mutex
+	m       map[worldKey]lastWalk
+	walking map[worldKey]chan struct{} // a snapshot walk in flight: closed once kept
 }
 
 // maxWorlds bounds each of a Cache's maps should pages close without
@@ -41,6 +46,7 @@ func NewCache() *Cache {
 	c.worlds.m = map[worldKey]worldEntry{}
 	c.bindings.m = map[proto.TargetSessionID]struct{}{}
 	c.walks.m = map[worldKey]lastWalk{}
+	c.walks.walking = map[worldKey]chan struct{}{}
 	return c
 }
 

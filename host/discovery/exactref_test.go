@@ -91,3 +91,39 @@ func TestRefOfChangedElementIsStale(t *testing.T) {
 		})
 	}
 }
+
+// A step record's walk that runs after a snapshot replaced the refs its
+// call used (a read-only call runs beside the record's observation) still
+// names the element the call meant with the call's ref; the replaced refs
+// still never act.
+func TestRecordMarksARefReplacedMeanwhile(t *testing.T) {
+	p := openHTML(t, insertAbove)
+	refs := snapshotters["snapshot"](ctxT(t, 5*time.Second), t, p)
+	ins := refNamed(t, refs, "button", "Insert", 0)
+	if _, err := click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ins}); err != nil {
+		t.Fatal(err)
+	}
+	// The next call, a snapshot, replaces the refs before the record walks.
+	newer := snapshotters["snapshot"](ctxT(t, 5*time.Second), t, p)
+	_, nodes, err := Observe(ctxT(t, 5*time.Second), p, 0, refs, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := 0
+	for _, n := range nodes {
+		if n.Ref == ins {
+			named++
+			if n.Name != "Insert" {
+				t.Errorf("record names %s %q for ref %s, meant Insert", n.Role, n.Name, ins)
+			}
+		}
+	}
+	if named != 1 {
+		t.Fatalf("%d record nodes carry ref %s, want 1: %+v", named, ins, nodes)
+	}
+	_, err = click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ins})
+	wantCode(t, err, sdk.CodeTargetNotFound, "older snapshot")
+	if _, err := click(ctxT(t, 5*time.Second), p, newer, Target{A11yRef: refNamed(t, newer, "button", "Insert", 0)}); err != nil {
+		t.Fatal(err)
+	}
+}

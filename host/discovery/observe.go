@@ -82,13 +82,21 @@ func Describe(ctx context.Context, p *rod.Page, limit int) (ids []observation.Te
 }
 
 // walkRefs runs the tree walk with opts, keeping the walked elements as the
-// page's refs under a new gen, and numbers the nodes e1..eN.
+// page's refs under a new gen, and numbers the nodes e1..eN. A whole-page
+// walk with the record's testid limit (or none) is kept for the next step
+// record of the unchanged page (snapshotWalk).
 func walkRefs(p *rod.Page, main proto.PageFrameID, opts map[string]any) (collected, *RefMap, error) {
 	gen := describeGen.Add(1)
 	opts["nodes"] = true
 	opts["gen"] = gen
 	var c collected
-	if err := evalIn(p, main, jsCollect, idem, &c, opts); err != nil {
+	var err error
+	if ids, _ := opts["ids"].(int); opts["root"] == nil && (ids == 0 || ids == DefaultTestIDLimit) {
+		c, err = snapshotWalk(p, main, opts)
+	} else {
+		err = evalIn(p, main, jsCollect, idem, &c, opts)
+	}
+	if err != nil {
 		return c, nil, err
 	}
 	refs := &RefMap{session: p.SessionID, gen: gen, frame: main, entries: make([]refEntry, len(c.Nodes))}

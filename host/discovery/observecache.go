@@ -12,6 +12,13 @@ import (
 // unchanged page (a screenshot's after a click's, a wait's) reuses it
 // instead of walking the page again, tens of milliseconds on a big page
 // that the next call would wait for.
+//
+// A whole-page snapshot walks with the same options and keeps its walk
+// there too (snapshotWalk), so the record that a snapshot ran beside (a
+// read-only call runs while the previous call's record is observed) takes
+// the snapshot's walk instead of walking the page a second time: the
+// record waits for a snapshot walk in flight (walking), then checks the
+// page's version as for any kept walk.
 
 // lastWalk is one kept walk: the page's version before it, the ref it
 // marked ("" for none; "<gen>/<ref>" otherwise) and what it found.
@@ -27,6 +34,15 @@ type lastWalk struct {
 func observeWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, mark string) (collected, error) {
 	k := worldKey{p.SessionID, frame}
 	lastWalks := &cacheOf(p).walks
+	lastWalks.Lock()
+	walking := lastWalks.walking[k]
+	lastWalks.Unlock()
+	if walking != nil {
+		select {
+		case <-walking:
+		case <-p.GetContext().Done():
+		}
+	}
 	lastWalks.Lock()
 	prev, ok := lastWalks.m[k]
 	lastWalks.Unlock()
@@ -49,12 +65,48 @@ func observeWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, mark
 		}
 		return c, nil
 	}
+	keepWalk(lastWalks, k, lastWalk{version: r.Version, mark: mark, c: r.collected.clone()})
+	return r.collected, nil
+}
+
+// keepWalk keeps w as the last walk of page world k in walks.
+func keepWalk(lastWalks *walkCache, k worldKey, w lastWalk) {
 	lastWalks.Lock()
+	defer lastWalks.Unlock()
 	if len(lastWalks.m) >= maxWorlds {
 		clear(lastWalks.m)
 	}
-	lastWalks.m[k] = lastWalk{version: r.Version, mark: mark, c: r.collected.clone()}
+	lastWalks.m[k] = w
+}
+
+// snapshotWalk is the walk of a whole-page snapshot with opts (its gen
+// makes the walked elements the agent's refs): the record walk's options
+// plus the testids, and the page's version, so that it is kept for the
+// next record of the unchanged page (see Cache.walks).
+func snapshotWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any) (collected, error) {
+	k := worldKey{p.SessionID, frame}
+	lastWalks := &cacheOf(p).walks
+	done := make(chan struct{})
+	lastWalks.Lock()
+	lastWalks.walking[k] = done
 	lastWalks.Unlock()
+	defer func() {
+		lastWalks.Lock()
+		if lastWalks.walking[k] == done {
+			delete(lastWalks.walking, k)
+		}
+		lastWalks.Unlock()
+		close(done)
+	}()
+	opts["ids"] = DefaultTestIDLimit
+	var r struct {
+		Version string `json:"version"`
+		collected
+	}
+	if err := evalIn(p, frame, jsObserve, idem, &r, opts, ""); err != nil {
+		return collected{}, err
+	}
+	keepWalk(lastWalks, k, lastWalk{version: r.Version, c: r.collected.clone()})
 	return r.collected, nil
 }
 

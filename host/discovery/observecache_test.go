@@ -83,3 +83,87 @@ func TestObserveSkipsAnUnchangedPage(t *testing.T) {
 		t.Fatal("a page with an open shadow root skipped its walk")
 	}
 }
+
+// TestRecordTakesTheSnapshotWalk: a whole-page snapshot keeps its walk for
+// the next record of the unchanged page, which equals a fresh walk; a
+// record that starts while the snapshot walks waits for it; a change after
+// the snapshot makes the record walk again.
+func TestRecordTakesTheSnapshotWalk(t *testing.T) {
+	p := openHTML(t, `<h1>Title</h1><button data-testid="go">Go</button><input type="checkbox" aria-label="Agree">`)
+	main, err := mainFrame(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := worldKey{p.SessionID, main}
+	lastWalks := &cacheOf(p).walks
+	ctx := ctxT(t, 10*time.Second)
+	// A record that starts while a snapshot walks waits for that walk.
+	walking := make(chan struct{})
+	lastWalks.Lock()
+	lastWalks.walking[k] = walking
+	lastWalks.Unlock()
+	type observed struct {
+		json string
+		err  error
+	}
+	rec := make(chan observed, 1)
+	go func() {
+		ids, nodes, err := Observe(ctx, p, 0, nil, "")
+		b, _ := json.Marshal([]any{ids, nodes})
+		rec <- observed{string(b), err}
+	}()
+	select {
+	case <-rec:
+		t.Fatal("the record walked while a snapshot walk was in flight")
+	case <-time.After(50 * time.Millisecond):
+	}
+	lastWalks.Lock()
+	delete(lastWalks.walking, k)
+	clear(lastWalks.m)
+	lastWalks.Unlock()
+	if _, _, err := Snapshot(ctx, p, ""); err != nil {
+		t.Fatal(err)
+	}
+	lastWalks.Lock()
+	kept, ok := lastWalks.m[k]
+	lastWalks.Unlock()
+	if !ok {
+		t.Fatal("the snapshot's walk is not kept for the next record")
+	}
+	if same, _ := observeOnce(t, p, kept.version); !same {
+		t.Fatal("the snapshot's walk is not kept with the page's version: the record walks again")
+	}
+	close(walking)
+	got := <-rec
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	// The record from the snapshot's walk equals a fresh walk.
+	lastWalks.Lock()
+	clear(lastWalks.m)
+	lastWalks.Unlock()
+	ids, nodes, err := Observe(ctx, p, 0, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := json.Marshal([]any{ids, nodes})
+	if got.json != string(fresh) {
+		t.Fatalf("record from the snapshot's walk differs from a fresh walk:\n%s\n%s", got.json, fresh)
+	}
+	// A change after the snapshot is seen by the record.
+	if _, _, err := Snapshot(ctx, p, ""); err != nil {
+		t.Fatal(err)
+	}
+	p.MustEval(`() => document.body.append(Object.assign(document.createElement('button'), {textContent: 'Later'}))`)
+	_, nodes, err = Observe(ctx, p, 0, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := false
+	for _, n := range nodes {
+		later = later || n.Name == "Later"
+	}
+	if !later {
+		t.Fatalf("the record reused the snapshot's walk of a page that changed since: %+v", nodes)
+	}
+}

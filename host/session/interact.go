@@ -24,14 +24,14 @@ func (s *Session) Snapshot(ctx context.Context, rootSelector string) ([]observat
 	if err != nil {
 		return nil, err
 	}
-	s.Refs = refs
+	s.setRefs(refs)
 	return nodes, nil
 }
 
 // DescribeRef is the role and accessible name an a11yRef of the latest
 // snapshot stood for.
 func (s *Session) DescribeRef(ref string) (role, name string, ok bool) {
-	return s.Refs.Describe(ref)
+	return s.Refs().Describe(ref)
 }
 
 // Click clicks t on the active page with the wallet's screen probe. On a
@@ -46,7 +46,7 @@ func (s *Session) Click(ctx, actx context.Context, t discovery.Target) (discover
 		before = s.Browser.PageHref(actx, page)
 	}
 	tabsBefore := s.Browser.Tabs().Tracked
-	res, err := discovery.Click(actx, page, s.Refs, t, s.Browser.ClickOptions(actx, page))
+	res, err := discovery.Click(actx, page, s.Refs(), t, s.Browser.ClickOptions(actx, page))
 	if err == nil && popup && !res.PageClosedAfterClick {
 		// The wallet's background closes a confirmation popup once the
 		// approval is settled (MetaMask: > 500 ms).
@@ -60,12 +60,12 @@ func (s *Session) Click(ctx, actx context.Context, t discovery.Target) (discover
 
 // Type replaces the value of the input t with text.
 func (s *Session) Type(actx context.Context, t discovery.Target, text string) (discovery.TypeResult, error) {
-	return discovery.Type(actx, s.Browser.ActivePage(), s.Refs, t, text)
+	return discovery.Type(actx, s.Browser.ActivePage(), s.Refs(), t, text)
 }
 
 // WaitFor waits until t is visible on the active page.
 func (s *Session) WaitFor(actx context.Context, t discovery.Target) (discovery.WaitResult, error) {
-	return discovery.WaitFor(actx, s.Browser.ActivePage(), s.Refs, t)
+	return discovery.WaitFor(actx, s.Browser.ActivePage(), s.Refs(), t)
 }
 
 // Interaction returns actx for an interaction bounded by the tool's

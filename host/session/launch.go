@@ -101,7 +101,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 			return nil, err
 		}
 		s.Browser = b
-		b.OnActiveChange(func() { s.Refs = nil })
+		b.OnActiveChange(func() { s.setRefs(nil) })
 		return b, nil
 	}
 	parts, err := launch.Launch(ctx, d, in, progress)

@@ -13,16 +13,14 @@ import (
 
 // Session is one wallet session: a Chrome with the extension, and the
 // chain, contracts and fixture state launched for it. Every access happens
-// inside a tool call, under the runner's session lock.
+// inside a tool call, under the runner's session lock, except the step
+// record's observation, which may run beside a read-only call (the refs
+// are kept atomically for it).
 type Session struct {
 	// ID names the session (mm-20260115-120000-abc123).
 	ID        string
 	CreatedAt time.Time
 	Browser   *wallet.Wallet
-	// Refs is the ref map of the latest answer the agent saw
-	// (mm_accessibility_snapshot, mm_describe_screen); a tab switch drops
-	// it.
-	Refs *discovery.RefMap
 	// Parts is what the launch started (chain, fixture, contracts, browser).
 	Parts *launch.Parts
 	// Mode is the environment mode it was launched in (launch.ModeE2E,
@@ -44,7 +42,17 @@ type Session struct {
 	// buildID is the content hash of the build the session runs
 	// (sdk.BuildID), set at launch and by every reload.
 	buildID atomic.Pointer[string]
+	// refs is the ref map of the latest answer the agent saw
+	// (mm_accessibility_snapshot, mm_describe_screen); a tab switch drops
+	// it.
+	refs atomic.Pointer[discovery.RefMap]
 }
+
+// Refs is the ref map of the latest answer the agent saw, nil for none.
+func (s *Session) Refs() *discovery.RefMap { return s.refs.Load() }
+
+// setRefs makes refs the agent's (nil drops them).
+func (s *Session) setRefs(refs *discovery.RefMap) { s.refs.Store(refs) }
 
 // BuildID is the content hash of the build the session runs, "" while
 // unknown.

@@ -12,28 +12,40 @@ import (
 // Observe implements tools.Observer: the state of the call's session, and
 // with full the visible testids and the trimmed tree. It never touches the
 // agent's refs; the node of the element ref names (the call's a11yRef, if
-// any) carries that ref.
-func (m *Manager) Observe(ctx context.Context, full bool, ref string) *observation.Observation {
-	return m.observe(ctx, full, func(page *rod.Page, s *Session) ([]observation.TestIDItem, []observation.A11yNode, error) {
-		return discovery.Observe(ctx, page, discovery.DefaultTestIDLimit, s.Refs, ref)
-	})
+// any) carries that ref. The session and its refs are taken now, as the
+// call left them: a snapshot that runs beside the observation replaces the
+// agent's refs.
+func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(context.Context) *observation.Observation {
+	s := m.get(ctx)
+	if s == nil {
+		return func(context.Context) *observation.Observation { return nil }
+	}
+	refs := s.Refs()
+	return func(ctx context.Context) *observation.Observation {
+		return m.observe(ctx, s, full, func(page *rod.Page) ([]observation.TestIDItem, []observation.A11yNode, error) {
+			return discovery.Observe(ctx, page, discovery.DefaultTestIDLimit, refs, ref)
+		})
+	}
 }
 
 // Describe is the observation the agent is given (mm_describe_screen): its
 // refs replace the agent's.
 func (m *Manager) Describe(ctx context.Context) *observation.Observation {
-	return m.observe(ctx, true, func(page *rod.Page, s *Session) ([]observation.TestIDItem, []observation.A11yNode, error) {
+	s := m.get(ctx)
+	if s == nil {
+		return nil
+	}
+	return m.observe(ctx, s, true, func(page *rod.Page) ([]observation.TestIDItem, []observation.A11yNode, error) {
 		ids, nodes, refs, err := discovery.Describe(ctx, page, discovery.DefaultTestIDLimit)
 		if err == nil {
-			s.Refs = refs
+			s.setRefs(refs)
 		}
 		return ids, nodes, err
 	})
 }
 
-func (m *Manager) observe(ctx context.Context, full bool, walk func(*rod.Page, *Session) ([]observation.TestIDItem, []observation.A11yNode, error)) *observation.Observation {
-	s := m.get(ctx)
-	if s == nil || s.Browser.Alive() != nil {
+func (m *Manager) observe(ctx context.Context, s *Session, full bool, walk func(*rod.Page) ([]observation.TestIDItem, []observation.A11yNode, error)) *observation.Observation {
+	if s.Browser.Alive() != nil {
 		return nil // nothing to observe in a dead browser (and never wait on it)
 	}
 	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
@@ -49,7 +61,7 @@ func (m *Manager) observe(ctx context.Context, full bool, walk func(*rod.Page, *
 	if page == nil {
 		return obs
 	}
-	ids, nodes, err := walk(page, s)
+	ids, nodes, err := walk(page)
 	if err != nil {
 		m.log.Debug("observe: discovery", "error", err)
 		return obs

@@ -22,12 +22,15 @@ import (
 type Observer interface {
 	// SessionID is the active session's id, or "".
 	SessionID(ctx context.Context) string
-	// Observe collects the state, and with full the visible testids and the
-	// trimmed tree too, for a step record. It never replaces the refs the
-	// agent was given; ref is the a11yRef the call named ("" for none), and
-	// the tree names that ref's element with it. It returns nil when there
-	// is no session to observe.
-	Observe(ctx context.Context, full bool, ref string) *observation.Observation
+	// Observe prepares the observation of a step record: the state, and
+	// with full the visible testids and the trimmed tree too. It takes what
+	// it needs from the session (the session, the agent's refs) at once,
+	// under the session lock; the returned function reads the page, which
+	// may happen while a read-only call runs (see Tool.ReadOnly). It never
+	// replaces the refs the agent was given; ref is the a11yRef the call
+	// named ("" for none), and the tree names that ref's element with it.
+	// The function returns nil when there is no session to observe.
+	Observe(ctx context.Context, full bool, ref string) func(context.Context) *observation.Observation
 }
 
 // Classifier is an Observer that knows when a call failed because a part
@@ -73,6 +76,7 @@ type Runner struct {
 	log      hclog.Logger
 	locksMu  sync.Mutex
 	locks    map[string]chan struct{} // the session lock of each owner: held while it holds a value
+	gates    map[string]*pageGate     // by owner: the observations in progress (gate.go)
 	holders  map[string]*holder       // by owner: the Exclusive call holding its lock (busy.go)
 	tools    map[string]*entry
 	order    []string
@@ -95,7 +99,7 @@ func NewRunner(log hclog.Logger) *Runner {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Runner{log: log, tools: map[string]*entry{}, locks: map[string]chan struct{}{}, holders: map[string]*holder{}, after: map[string]chan struct{}{}}
+	return &Runner{log: log, tools: map[string]*entry{}, locks: map[string]chan struct{}{}, gates: map[string]*pageGate{}, holders: map[string]*holder{}, after: map[string]chan struct{}{}}
 }
 
 // SetObserver sets the observer; nil disables observations.
@@ -186,12 +190,14 @@ func (r *Runner) lock(ctx context.Context) chan struct{} {
 
 // Run runs one call under its owner's session lock (without it for a
 // NoSession tool) and answers as soon as the action is done. The call's
-// observation is made right after, still under the session lock, so the
-// record shows the state right after the action and the next call on the
-// session runs only once it is made; the record is written off the lock,
-// in call order (stepWriter), and a client that hangs up loses nothing. A
-// call cancelled while it waits for the lock answers MM_CANCELLED and
-// never runs.
+// observation is made right after, off the lock but holding a lease on the
+// owner's page gate: the next call runs meanwhile only when it is
+// read-only (Tool.ReadOnly); any other call first waits for the
+// observation, so the record shows the state right after its own call. The
+// record is written in call order (stepWriter: its place is taken under
+// the lock), and a client that hangs up loses nothing. A call cancelled
+// while it waits for the lock or the gate answers MM_CANCELLED and never
+// runs.
 func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	if err := OwnerErr(ctx); err != nil {
 		return r.finish(ctx, time.Now(), nil, nil, err)
@@ -199,7 +205,7 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	if e, ok := r.tools[req.Tool]; ok && e.tool.NoSession {
 		out, record := r.run(ctx, req)
 		if record != nil {
-			record()
+			record()()
 		}
 		return out
 	}
@@ -220,6 +226,13 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	case <-ctx.Done():
 		return r.finish(ctx, start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
 	}
+	gate := r.gate(ctx)
+	if ctx.Err() == nil && !r.ReadOnly(req.Tool, req.Args) {
+		if gate.wait(ctx) != nil {
+			<-lock
+			return r.finish(ctx, start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the previous call's record"))
+		}
+	}
 	if ctx.Err() != nil {
 		<-lock
 		return r.finish(ctx, start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
@@ -233,35 +246,30 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 		<-lock
 		return out
 	}
+	// What the observation needs from the session is taken, and the
+	// record's place in call order, before the lock is free.
+	observe := record()
+	gate.enter()
 	done := make(chan struct{})
 	r.afterMu.Lock()
 	r.after[Owner(ctx)] = done
 	r.afterMu.Unlock()
+	<-lock
 	go func() {
-		// The lock is free before done closes: Settle's caller finds the
-		// record written and the session free.
 		defer close(done)
-		var written <-chan struct{}
-		func() {
-			defer func() { <-lock }()
-			defer func() {
-				if p := recover(); p != nil {
-					r.log.Error("recording a step panicked", "tool", req.Tool, "panic", p, "stack", string(debug.Stack()))
-				}
-			}()
-			written = record()
+		written := func() <-chan struct{} {
+			defer gate.leave()
+			return observe()
 		}()
-		if written != nil {
-			<-written
-		}
+		<-written
 	}()
 	return out
 }
 
-// Settle waits until the step record of every owner's last call is
-// written (it is made after the call answers). A call under the session
-// lock never needs it; Close and readers that skip the lock (NoSession
-// tools) do.
+// Settle waits until the step record of every call so far is written
+// (it is made after the call answers). A session call never needs it (one
+// that is not read-only waits for the observations, see pageGate); Close
+// and readers that skip the lock (NoSession tools) do.
 func (r *Runner) Settle() {
 	r.afterMu.Lock()
 	pending := make([]chan struct{}, 0, len(r.after))
@@ -292,16 +300,15 @@ func cancelled(tool string, ctx context.Context, when string) *sdk.Error {
 func (c *Call) RunNested(ctx context.Context, req Request) Outcome {
 	out, record := c.runner.run(ctx, req)
 	if record != nil {
-		record()
+		record()()
 	}
 	return out
 }
 
 // run runs one call and returns its outcome and, when the call is
-// recorded, the function that observes it and queues its record (nil
-// otherwise), returning a channel closed once the record is written. The
-// caller runs that function under the session lock.
-func (r *Runner) run(ctx context.Context, req Request) (Outcome, func() <-chan struct{}) {
+// recorded, its record (nil otherwise): a function the caller runs under
+// the session lock, which returns the rest of the record (see record).
+func (r *Runner) run(ctx context.Context, req Request) (Outcome, func() func() <-chan struct{}) {
 	start := time.Now()
 	e, ok := r.tools[req.Tool]
 	if !ok {
@@ -327,11 +334,11 @@ func (r *Runner) run(ctx context.Context, req Request) (Outcome, func() <-chan s
 	// The record outlives the call's context: a client that hangs up or a
 	// spent deadline must not lose it.
 	rctx := context.WithoutCancel(ctx)
-	recordFn := func(mmErr *sdk.Error, took time.Duration) func() <-chan struct{} {
+	recordFn := func(mmErr *sdk.Error, took time.Duration) func() func() <-chan struct{} {
 		if !e.tool.Record || r.recorder == nil {
 			return nil
 		}
-		return func() <-chan struct{} { return r.record(rctx, call, start, took, mmErr) }
+		return func() func() <-chan struct{} { return r.record(rctx, call, start, took, mmErr) }
 	}
 	if verr := e.schema.Validate(req.Tool, args); verr != nil {
 		out := r.finish(ctx, start, call, nil, verr)
@@ -381,29 +388,21 @@ func (r *Runner) invoke(ctx context.Context, c *Call) (res any, err error) {
 	return c.Tool.Handler(ctx, c)
 }
 
-// record collects the observation the policy asks for and queues the step
-// for the recorder (write); the channel closes once it is written. took is
-// the action's own duration, observation excluded.
-func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time.Duration, mmErr *sdk.Error) <-chan struct{} {
-	obs := c.Observation
-	if obs != nil && c.StateLater && r.observer != nil {
-		octx, cancel := context.WithTimeout(ctx, observeBudget)
-		if st := r.observer.Observe(octx, false, ""); st != nil {
-			obs.State = st.State
+// record prepares c's step record under the session lock: what its
+// observation needs from the session, and its place among the owner's
+// records. The function it returns (run off the lock, beside read-only
+// calls) observes the page as the policy asks and queues the step for the
+// recorder (write); its channel closes once the step is written. took is
+// the action's own duration, observation excluded. A panic in either part
+// is logged and leaves the record out, never the records after it.
+func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time.Duration, mmErr *sdk.Error) (rest func() <-chan struct{}) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("recording a step panicked", "tool", c.Tool.Name, "panic", p, "stack", string(debug.Stack()))
+			rest = func() <-chan struct{} { return closed }
 		}
-		cancel()
-	}
-	if obs == nil && r.observer != nil {
-		full := false
-		if c.Tool.Observe {
-			full = c.Policy == PolicyAll || (c.Policy == PolicyFailures && mmErr != nil)
-		}
-		// The observation has its own short budget: the call's deadline
-		// may be spent (a wait that timed out) and the call has answered.
-		octx, cancel := context.WithTimeout(ctx, observeBudget)
-		obs = r.observer.Observe(octx, full, c.Target["a11yRef"])
-		cancel()
-	}
+	}()
+	observe := r.observation(ctx, c, mmErr)
 	// The session after the call (mm_launch's new one), else the one it
 	// ran in (mm_cleanup's); "" when the call had none.
 	sid := c.sessionAtStart
@@ -425,14 +424,67 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time
 	if c.held != "" {
 		secrets = append(secrets, c.held)
 	}
-	return r.write(ctx, Step{
+	step := Step{
 		SessionID: sid, Tool: c.Tool.Name, Label: c.Tool.Label, Input: input, Target: c.Target,
 		TextRedacted: c.TextRedacted, TextLength: c.TextLength, TextKept: keep,
 		Withheld: secrets,
 		Started:  start, Duration: took, Err: mmErr,
-		Observation: obs, Screenshot: c.Screenshot, Visual: c.Visual, Labels: c.Labels,
-	})
+		Screenshot: c.Screenshot, Visual: c.Visual, Labels: c.Labels,
+	}
+	slot := r.reserve()
+	return func() <-chan struct{} {
+		ok := false
+		defer func() {
+			if p := recover(); p != nil {
+				r.log.Error("observing a step panicked", "tool", c.Tool.Name, "panic", p, "stack", string(debug.Stack()))
+			}
+			if !ok {
+				r.write(ctx, slot, nil)
+			}
+		}()
+		step.Observation = observe()
+		ok = true
+		return r.write(ctx, slot, &step)
+	}
 }
+
+// observation is the observation of c's record as the policy asks: what it
+// needs from the session is taken now; the page is read when the returned
+// function runs.
+func (r *Runner) observation(ctx context.Context, c *Call, mmErr *sdk.Error) func() *observation.Observation {
+	obs := c.Observation
+	if r.observer == nil || (obs != nil && !c.StateLater) {
+		return func() *observation.Observation { return obs }
+	}
+	full, ref := false, ""
+	if obs == nil {
+		full = c.Tool.Observe && (c.Policy == PolicyAll || (c.Policy == PolicyFailures && mmErr != nil))
+		ref = c.Target["a11yRef"]
+	}
+	read := r.observer.Observe(ctx, full, ref)
+	return func() *observation.Observation {
+		// The observation has its own short budget: the call's deadline
+		// may be spent (a wait that timed out) and the call has answered.
+		octx, cancel := context.WithTimeout(ctx, observeBudget)
+		defer cancel()
+		got := read(octx)
+		if obs == nil {
+			return got
+		}
+		// StateLater: the state of what the tool gathered.
+		if got != nil {
+			obs.State = got.State
+		}
+		return obs
+	}
+}
+
+// closed is a closed channel: nothing to wait for.
+var closed = func() <-chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}()
 
 func (r *Runner) finish(ctx context.Context, start time.Time, c *Call, res any, mmErr *sdk.Error) Outcome {
 	env := Envelope{OK: mmErr == nil, Meta: Meta{Timestamp: Timestamp(start), DurationMs: time.Since(start).Milliseconds()}}

@@ -20,7 +20,11 @@ type fakeObserver struct {
 }
 
 func (o *fakeObserver) SessionID(context.Context) string { return "mm-test" }
-func (o *fakeObserver) Observe(_ context.Context, full bool, _ string) *observation.Observation {
+func (o *fakeObserver) Observe(_ context.Context, full bool, _ string) func(context.Context) *observation.Observation {
+	return func(context.Context) *observation.Observation { return o.observe(full) }
+}
+
+func (o *fakeObserver) observe(full bool) *observation.Observation {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	obs := &observation.Observation{State: observation.State{CurrentScreen: "home"}}
@@ -255,29 +259,27 @@ type gatedObserver struct {
 }
 
 func (o *gatedObserver) SessionID(context.Context) string { return "mm-test" }
-func (o *gatedObserver) Observe(ctx context.Context, full bool, _ string) *observation.Observation {
-	o.started <- struct{}{}
-	<-o.release
-	o.ctxErr = ctx.Err()
-	return &observation.Observation{State: observation.State{CurrentScreen: "after"}}
-}
-
-// lockFree says whether the stdio owner's session lock is free (taking
-// and releasing it).
-func lockFree(r *Runner) bool {
-	l := r.lock(context.Background())
-	select {
-	case l <- struct{}{}:
-		<-l
-		return true
-	default:
-		return false
+func (o *gatedObserver) Observe(_ context.Context, full bool, _ string) func(context.Context) *observation.Observation {
+	return func(ctx context.Context) *observation.Observation {
+		o.started <- struct{}{}
+		<-o.release
+		o.ctxErr = ctx.Err()
+		return &observation.Observation{State: observation.State{CurrentScreen: "after"}}
 	}
 }
 
+// gateFree says whether no observation of the stdio owner holds its page
+// gate.
+func gateFree(r *Runner) bool {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return r.gate(ctx).wait(ctx) == nil
+}
+
 // TestAnswerFirstObserveAfter: a single call answers before its
-// observation is taken; the observation runs under the session lock (the
-// next call waits for it) and is recorded even when the client has gone.
+// observation is taken; the observation holds the page gate (the next
+// call that is not read-only waits for it) and is recorded even when the
+// client has gone.
 func TestAnswerFirstObserveAfter(t *testing.T) {
 	r, _, rec, clicks := newTestRunner(t)
 	// started has room for one signal: an observation reports its start
@@ -303,8 +305,8 @@ func TestAnswerFirstObserveAfter(t *testing.T) {
 	}
 	hangUp() // the client goes away before the observation
 	<-obs.started
-	if lockFree(r) {
-		t.Fatal("the session lock is free while the call is still being observed")
+	if gateFree(r) {
+		t.Fatal("the page gate is free while the call is still being observed")
 	}
 	if len(rec.steps) != 0 {
 		t.Fatal("recorded before the observation")
@@ -317,8 +319,8 @@ func TestAnswerFirstObserveAfter(t *testing.T) {
 	if obs.ctxErr != nil {
 		t.Fatalf("the observation ran with a dead context: %v", obs.ctxErr)
 	}
-	if !lockFree(r) {
-		t.Fatal("the session lock is still held after the record was written")
+	if !gateFree(r) {
+		t.Fatal("the page gate is still held after the record was written")
 	}
 	// A batch step is observed before the batch answers.
 	go func() { answered <- run(r, "mm_run_steps", `{"steps":[{"tool":"mm_click","args":{"testId":"b"}}]}`) }()

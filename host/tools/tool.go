@@ -50,6 +50,14 @@ type Tool struct {
 	Observe bool
 	// Record makes the runner write a StepRecord for every call.
 	Record bool
+	// ReadOnly, when set, says whether a call changes neither the page
+	// (DOM, scroll, layout, active tab) nor the wallet or chain; decode
+	// reads the call's arguments as Call.Decode does (schema defaults
+	// first). Such a call need not wait for the previous call's
+	// step-record observation: it runs while that observation reads the
+	// page it leaves as it is. Every other call waits for it (see
+	// pageGate). nil means never.
+	ReadOnly func(decode func(v any) error) bool
 	// NoBatch keeps the tool out of mm_run_steps.
 	NoBatch bool
 	// NoSession marks a tool that touches no session (the knowledge

@@ -5,7 +5,9 @@
 // globalThis.__mmcpRefs (this world only) under that gen, so a ref resolves to
 // exactly that element later. Without it the refs stay as they are. mark is
 // the index of the node that is the element opts.mark ({gen,
-// index}) names in the kept refs; -1 when it is not in the tree. Returns a
+// index}) names in the kept refs, or in the refs they replaced (a step
+// record's walk may run just after a snapshot replaced the refs its call
+// used); -1 when it is not in the tree. Returns a
 // JSON string {ids, nodes, mark}. opts.root (a selector) scopes the tree to
 // the first match's subtree, its path starting with the dialog and heading
 // labels above it; then root is "badselector" or "missing" when there is no
@@ -19,7 +21,8 @@ const keep = wantNodes && !!opts.gen;
 let target = null;
 if (opts.mark) {
   const r = globalThis.__mmcpRefs;
-  if (r && r.gen === opts.mark.gen) target = r.els[opts.mark.index] || null;
+  const m = r && (r.gen === opts.mark.gen ? r : r.prev && r.prev.gen === opts.mark.gen ? r.prev : null);
+  if (m) target = m.els[opts.mark.index] || null;
 }
 let mark = -1;
 
@@ -76,5 +79,8 @@ if (opts.root) {
   startPath = above.reverse();
 }
 if (start) walk(start, startPath, startHidden);
-if (keep) globalThis.__mmcpRefs = { gen: opts.gen, els };
+if (keep) {
+  const old = globalThis.__mmcpRefs;
+  globalThis.__mmcpRefs = { gen: opts.gen, els, prev: old ? { gen: old.gen, els: old.els } : null };
+}
 return JSON.stringify({ ids, nodes, mark });

@@ -449,6 +449,23 @@ async function dappRequest(origin, method, params = []) {
 
 // ---- messages --------------------------------------------------------------------
 
+// appState is what the UI's getCleanAppState needs, in one trip: the state
+// and the approval queue as they are now, and the account's balance on the
+// chain (null when the chain does not answer).
+async function appState() {
+  const state = publicState();
+  const q = queue();
+  let balance = null;
+  if (state.address) {
+    try {
+      balance = await rpc('eth_getBalance', [state.address, 'latest']);
+    } catch {
+      balance = null;
+    }
+  }
+  return { state, queue: q, balance };
+}
+
 async function handle(msg, sender) {
   await ready;
   switch (msg.type) {
@@ -469,6 +486,8 @@ async function handle(msg, sender) {
       }
     case 'queue':
       return queue();
+    case 'appState':
+      return appState();
     case 'answer':
       return answerApproval(msg.id, msg.approve);
     case 'dapp':

@@ -70,13 +70,11 @@ const APPROVAL_TYPES = {
 };
 window.stateHooks = {
   async getCleanAppState() {
-    const [state, queue] = await Promise.all([send({ type: 'state' }), send({ type: 'queue' })]);
+    // One trip to the service worker: state, queue and balance.
+    const { state, queue, balance } = await send({ type: 'appState' });
     const { address, network } = state;
     const accounts = {};
-    if (address) {
-      const res = await send({ type: 'rpc', method: 'eth_getBalance', params: [address, 'latest'] });
-      accounts[address] = { address, balance: (res && res.result) || null };
-    }
+    if (address) accounts[address] = { address, balance: balance || null };
     const pendingApprovals = {};
     for (const req of queue || []) pendingApprovals[req.id] = { id: req.id, type: APPROVAL_TYPES[req.kind] || req.kind, origin: req.origin };
     return {
