@@ -237,11 +237,13 @@ func settleScreen(ctx context.Context, p *rod.Page, sc *Screens, c *Changes, url
 		return
 	}
 	var s struct {
-		URL     string                      `json:"url"`
-		Els     map[string]sdk.ElementProbe `json:"els"`
-		Changed bool                        `json:"changed"`
+		URL string                      `json:"url"`
+		Els map[string]sdk.ElementProbe `json:"els"`
 	}
-	if evalIn(p.Context(ctx), main, jsSettle, idem, &s, sc.Probe, screenQuiet.Milliseconds(), screenSettleMax.Milliseconds()) != nil || !s.Changed {
+	// The screen is named from the settled page even when the settle saw
+	// no change: a re-render may have landed between the click's own
+	// measure and the settle's start.
+	if evalIn(p.Context(ctx), main, jsSettle, idem, &s, sc.Probe, screenQuiet.Milliseconds(), screenSettleMax.Milliseconds()) != nil {
 		return
 	}
 	c.ScreenAfter = sc.Name(ctx, s.URL, s.Els)

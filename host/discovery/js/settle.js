@@ -14,7 +14,7 @@ return new Promise((resolve) => {
     if (location.href !== href) { href = location.href; last = now; }
     if (now - last < quietMs && now - start < maxMs) { setTimeout(tick, 10); return; }
     obs.disconnect();
-    resolve(JSON.stringify({ url: location.href, els: probeElements(probe), changed: last > start }));
+    resolve(JSON.stringify({ url: location.href, els: probeElements(probe) }));
   };
   setTimeout(tick, 10);
 });
