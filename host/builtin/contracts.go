@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -16,11 +15,11 @@ func (g *reg) contractTools() {
 	add(g, "seed_contract", tools.Tool{
 		Description: "Deploy one test contract to the session's local chain: hst, nfts, erc1155, piggybank, failing, multisig, entrypoint, simpleAccountFactory, verifyingPaymaster, or a Foundry/Hardhat artifact by name. Returns its address.",
 		Record:      true,
-	}, onChain(g, func(ctx context.Context, s *session.Session, cs sdk.ContractSeeder, in struct {
+	}, onChain(g, func(ctx context.Context, rpcURL string, cs sdk.ContractSeeder, in struct {
 		ContractName string `json:"contractName"`
 		sdk.DeployOptions
 	}) (any, error) {
-		d, err := cs.Deploy(ctx, s.Parts.Chain.RPCURL, in.ContractName, in.DeployOptions)
+		d, err := cs.Deploy(ctx, rpcURL, in.ContractName, in.DeployOptions)
 		if err != nil {
 			return nil, err
 		}
@@ -29,11 +28,11 @@ func (g *reg) contractTools() {
 	add(g, "seed_contracts", tools.Tool{
 		Description: "Deploy several test contracts in order to the session's local chain; goes on past a failure and reports it in failed[].",
 		Record:      true,
-	}, onChain(g, func(ctx context.Context, s *session.Session, cs sdk.ContractSeeder, in struct {
+	}, onChain(g, func(ctx context.Context, rpcURL string, cs sdk.ContractSeeder, in struct {
 		Contracts []string `json:"contracts"`
 		Hardfork  string   `json:"hardfork"`
 	}) (any, error) {
-		res, err := cs.DeployMany(ctx, s.Parts.Chain.RPCURL, in.Contracts, sdk.DeployOptions{Hardfork: in.Hardfork})
+		res, err := cs.DeployMany(ctx, rpcURL, in.Contracts, sdk.DeployOptions{Hardfork: in.Hardfork})
 		if err != nil {
 			return nil, err
 		}
@@ -82,28 +81,18 @@ func (g *reg) contractTools() {
 }
 
 // onChain is the handler of a seeding tool: the call's session must run a
-// live chain, and the first seeding of a session empties the registry, so
-// that it only ever lists this session's deployments.
-func onChain[In any](g *reg, fn func(ctx context.Context, s *session.Session, cs sdk.ContractSeeder, in In) (any, error)) func(context.Context, *tools.Call, In) (any, error) {
+// live chain (session.Manager.Seeding).
+func onChain[In any](g *reg, fn func(ctx context.Context, rpcURL string, cs sdk.ContractSeeder, in In) (any, error)) func(context.Context, *tools.Call, In) (any, error) {
 	return func(ctx context.Context, _ *tools.Call, in In) (any, error) {
 		s, err := g.Sessions.Active(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if s.Parts.Chain == nil {
-			return nil, sdk.Errorf(sdk.CodeChainNotRunning, "the session has no local chain: install mmcp-plugin-chain and relaunch with %s", g.name("launch"))
-		}
-		if err := g.Sessions.ChainAlive(ctx, s); err != nil {
+		cs, rpcURL, err := g.Sessions.Seeding(ctx, s)
+		if err != nil {
 			return nil, err
 		}
-		cs := g.Sessions.Seeder(s)
-		if !s.Parts.Contracts {
-			if err := cs.Clear(ctx); err != nil {
-				return nil, err
-			}
-			s.Parts.Contracts = true
-		}
-		return fn(ctx, s, cs, in)
+		return fn(ctx, rpcURL, cs, in)
 	}
 }
 
@@ -113,10 +102,7 @@ func (g *reg) deployments(ctx context.Context) ([]sdk.Deployment, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !s.Parts.Contracts {
-		return nil, nil
-	}
-	return g.Sessions.Seeder(s).Deployed(ctx)
+	return g.Sessions.Deployed(ctx, s)
 }
 
 // contractView is a deployment as the tools answer it.

@@ -61,16 +61,13 @@ func (g *reg) sessionTools() {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"state": st, "tabs": s.Browser.Tabs(), "health": g.Sessions.Health(ctx, s)}, nil
+		return map[string]any{"state": st, "tabs": s.Tabs(), "health": g.Sessions.Health(ctx, s)}, nil
 	}))
 	add(g, "navigate", tools.Tool{
 		Description: "Navigate to a screen: home, settings, notification, or url (loads the URL in the session's dapp tab, the one the last url navigation used, or a new tab when there is none or newTab is true; the tab becomes active; the session's oldest tabs close beyond --max-tabs).",
 		Label:       knowledge.LabelNavigation, Observe: true, Record: true,
 	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in navigateInput) (any, error) {
-		if in.NewTab {
-			return s.Browser.OpenTab(ctx, in.URL)
-		}
-		return s.Browser.Navigate(ctx, in.Screen, in.URL)
+		return s.Navigate(ctx, in.Screen, in.URL, in.NewTab)
 	}))
 	add(g, "wait_for_notification", tools.Tool{
 		Description: "Wait for the extension's notification popup (after a dapp request) and make it the active page.",
@@ -78,19 +75,19 @@ func (g *reg) sessionTools() {
 	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
 		TimeoutMs int `json:"timeoutMs"`
 	}) (any, error) {
-		return s.Browser.WaitForNotification(ctx, time.Duration(in.TimeoutMs)*time.Millisecond)
+		return s.WaitForNotification(ctx, time.Duration(in.TimeoutMs)*time.Millisecond)
 	}))
 	add(g, "switch_to_tab", tools.Tool{
 		Description: "Make another tracked tab active, by role (extension, notification, dapp, other) or URL prefix.",
 		Label:       knowledge.LabelNavigation, Record: true,
 	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in tabArgs) (any, error) {
-		return s.Browser.SwitchTab(ctx, in.Role, in.URL)
+		return s.SwitchTab(ctx, in.Role, in.URL)
 	}))
 	add(g, "close_tab", tools.Tool{
 		Description: "Close a tab by role (notification, dapp, other) or URL prefix. The extension home page cannot be closed.",
 		Label:       knowledge.LabelNavigation, Record: true,
 	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in tabArgs) (any, error) {
-		return s.Browser.CloseTab(ctx, in.Role, in.URL)
+		return s.CloseTab(ctx, in.Role, in.URL)
 	}))
 	add(g, "screenshot", tools.Tool{
 		Description: "Save a PNG of the active page to <artifacts>/llm-knowledge/<sessionId>/screenshots/<timestamp>-<name>.png; includeBase64 also returns it as an image.",
@@ -107,7 +104,7 @@ func (g *reg) sessionTools() {
 		if in.Text != nil {
 			text = *in.Text
 		}
-		return s.Browser.Clipboard(ctx, in.Action, text)
+		return s.Clipboard(ctx, in.Action, text)
 	}))
 }
 
@@ -153,7 +150,7 @@ func (a tabArgs) Check() error { return browser.CheckTabSelector(a.Role, a.URL) 
 // screenshot takes one and wires it into the record and, with base64, into
 // the MCP result as an image.
 func screenshot(ctx context.Context, c *tools.Call, s *session.Session, in browser.ScreenshotOptions) (*browser.ScreenshotResult, error) {
-	res, err := s.Browser.Screenshot(ctx, in)
+	res, err := s.Screenshot(ctx, in)
 	if err != nil {
 		return nil, err
 	}

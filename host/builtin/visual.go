@@ -71,7 +71,7 @@ func (g *reg) visualCheck(ctx context.Context, c *tools.Call, s *session.Session
 		t := in.Target
 		opts.Scope = &t
 	}
-	shot, err := s.Browser.CaptureSteady(ctx, s.Refs(), opts)
+	shot, err := s.CaptureSteady(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func (g *reg) visualCheck(ctx context.Context, c *tools.Call, s *session.Session
 			boxes[i] = discovery.Box{X: shot.OriginX + float64(r.X)/scale, Y: shot.OriginY + float64(r.Y)/scale,
 				Width: float64(r.Width) / scale, Height: float64(r.Height) / scale}
 		}
-		under, err := discovery.ElementsUnder(ctx, shot.Page, s.Refs(), boxes)
+		under, err := s.ElementsUnder(ctx, shot, boxes)
 		if err != nil {
 			g.Log.Debug("visual check: elements under the regions", "error", err)
 		}

@@ -229,5 +229,5 @@ func (s flowSession) ConsoleErrors(ctx context.Context) []string {
 	if err != nil {
 		return nil
 	}
-	return sess.Browser.ConsoleErrors()
+	return sess.ConsoleErrors()
 }

@@ -54,7 +54,7 @@ const healthProbe = time.Second
 // fixture server's state.json, and the plugin processes.
 func (m *Manager) Health(ctx context.Context, s *Session) Health {
 	hl := Health{Browser: partHealth{Status: partUp}, Chain: partHealth{Status: partAbsent}, Fixture: partHealth{Status: partAbsent}, Plugins: map[string]partHealth{}}
-	if err := s.Browser.Alive(); err != nil {
+	if err := s.browser.Alive(); err != nil {
 		hl.Browser = partHealth{Status: partDown, Reason: sdk.AsError(err).Message}
 	}
 	sl := m.plugins.Slot(s.slot)
@@ -82,12 +82,12 @@ func (m *Manager) Health(ctx context.Context, s *Session) Health {
 	}
 	if err := m.ChainAlive(ctx, s); err != nil {
 		hl.Chain = partHealth{Status: partDown, Reason: sdk.AsError(err).Message}
-	} else if s.Parts.Chain != nil {
+	} else if s.parts.Chain != nil {
 		hl.Chain = partHealth{Status: partUp}
 	}
 	if err := m.fixtureAlive(ctx, s); err != nil {
 		hl.Fixture = partHealth{Status: partDown, Reason: sdk.AsError(err).Message}
-	} else if s.Parts.Fixture != nil {
+	} else if s.parts.Fixture != nil {
 		hl.Fixture = partHealth{Status: partUp}
 	}
 	return hl
@@ -109,7 +109,7 @@ func (hl Health) down() string {
 // ChainAlive answers nil when the session has no chain or its node answers,
 // and MM_CHAIN_DOWN otherwise.
 func (m *Manager) ChainAlive(ctx context.Context, s *Session) error {
-	c := s.Parts.Chain
+	c := s.parts.Chain
 	if c == nil {
 		return nil
 	}
@@ -133,7 +133,7 @@ func (m *Manager) ChainAlive(ctx context.Context, s *Session) error {
 // fixtureAlive answers nil when the session has no fixture server or it
 // serves, and MM_FIXTURE_DOWN otherwise.
 func (m *Manager) fixtureAlive(ctx context.Context, s *Session) error {
-	f := s.Parts.Fixture
+	f := s.parts.Fixture
 	if f == nil {
 		return nil
 	}

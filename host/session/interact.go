@@ -14,18 +14,23 @@ import (
 
 // TestIDs lists the visible data-testids of the active page.
 func (s *Session) TestIDs(ctx context.Context, limit int) ([]observation.TestIDItem, error) {
-	return discovery.TestIDs(ctx, s.Browser.ActivePage(), limit)
+	return discovery.TestIDs(ctx, s.browser.ActivePage(), limit)
 }
 
 // Snapshot is the trimmed accessibility tree of the active page (below
 // rootSelector when given); its refs replace the session's.
 func (s *Session) Snapshot(ctx context.Context, rootSelector string) ([]observation.A11yNode, error) {
-	nodes, refs, err := discovery.Snapshot(ctx, s.Browser.ActivePage(), rootSelector)
+	nodes, refs, err := discovery.Snapshot(ctx, s.browser.ActivePage(), rootSelector)
 	if err != nil {
 		return nil, err
 	}
 	s.setRefs(refs)
 	return nodes, nil
+}
+
+// Text is the visible text of t on the active page, at most maxChars.
+func (s *Session) Text(actx context.Context, t discovery.Target, maxChars int) (discovery.TextResult, error) {
+	return discovery.Text(actx, s.browser.ActivePage(), s.Refs(), t, maxChars)
 }
 
 // DescribeRef is the role and accessible name an a11yRef of the latest
@@ -39,39 +44,39 @@ func (s *Session) DescribeRef(ref string) (role, name string, ok bool) {
 // it once the approval is settled, and it lists the tabs the click
 // opened.
 func (s *Session) Click(ctx, actx context.Context, t discovery.Target) (discovery.ClickResult, error) {
-	page := s.Browser.ActivePage()
-	popup := s.Browser.Tabs().Active.Role == "notification"
+	page := s.browser.ActivePage()
+	popup := s.browser.Tabs().Active.Role == "notification"
 	var before string
 	if popup {
-		before = s.Browser.PageHref(actx, page)
+		before = s.browser.PageHref(actx, page)
 	}
-	tabsBefore := s.Browser.Tabs().Tracked
-	res, err := discovery.Click(actx, page, s.Refs(), t, s.Browser.ClickOptions(actx, page))
+	tabsBefore := s.browser.Tabs().Tracked
+	res, err := discovery.Click(actx, page, s.Refs(), t, s.browser.ClickOptions(actx, page))
 	if err == nil && popup && !res.PageClosedAfterClick {
 		// The wallet's background closes a confirmation popup once the
 		// approval is settled (MetaMask: > 500 ms).
-		res.PageClosedAfterClick = s.Browser.WaitPopupClosed(ctx, page, before)
+		res.PageClosedAfterClick = s.browser.WaitPopupClosed(ctx, page, before)
 	}
 	if res.Changes != nil {
-		res.Changes.TabsOpened = openedTabs(tabsBefore, s.Browser.Tabs().Tracked)
+		res.Changes.TabsOpened = openedTabs(tabsBefore, s.browser.Tabs().Tracked)
 	}
 	return res, err
 }
 
 // Type replaces the value of the input t with text.
 func (s *Session) Type(actx context.Context, t discovery.Target, text string) (discovery.TypeResult, error) {
-	return discovery.Type(actx, s.Browser.ActivePage(), s.Refs(), t, text)
+	return discovery.Type(actx, s.browser.ActivePage(), s.Refs(), t, text)
 }
 
 // WaitFor waits until t is visible on the active page.
 func (s *Session) WaitFor(actx context.Context, t discovery.Target) (discovery.WaitResult, error) {
-	return discovery.WaitFor(actx, s.Browser.ActivePage(), s.Refs(), t)
+	return discovery.WaitFor(actx, s.browser.ActivePage(), s.Refs(), t)
 }
 
 // Interaction returns actx for an interaction bounded by the tool's
 // timeout, with the session's slow motion.
 func (s *Session) Interaction(actx context.Context) context.Context {
-	return discovery.WithSlowMo(actx, s.Browser.SlowMo())
+	return discovery.WithSlowMo(actx, s.browser.SlowMo())
 }
 
 // openedTabs lists the tabs (role and URL) in after that were not in before.

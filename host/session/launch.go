@@ -28,7 +28,7 @@ func (m *Manager) deps(s *Session) launch.Deps {
 	d := launch.Deps{Path: m.cfg.Path, Tool: m.tool, SettleTimeout: m.cfg.SettleTimeout, Log: m.log.Named("launch"),
 		FreePort: s.slot > 0, FixtureOrigin: "mmcp-session://" + s.ID}
 	sl := m.plugins.Slot(s.slot)
-	if s.Mode == launch.ModeProd {
+	if s.mode == launch.ModeProd {
 		// A production-like run: the build, and none of e2e's services.
 		d.Prod = true
 		if sl.Has(sdk.CapBuild) && m.cfg.Repo != "" {
@@ -81,7 +81,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 			m.releaseSlot(slot)
 		}
 	}()
-	s := &Session{ID: newID(), CreatedAt: time.Now(), slot: slot, Mode: m.Mode(ctx), shared: in.Shared}
+	s := &Session{ID: newID(), CreatedAt: time.Now(), slot: slot, mode: m.Mode(ctx), shared: in.Shared}
 	d := m.deps(s)
 	if err := m.defaultExtension(&d); err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		if err != nil {
 			return nil, err
 		}
-		s.Browser = b
+		s.browser = b
 		b.OnActiveChange(func() { s.setRefs(nil) })
 		return b, nil
 	}
@@ -111,7 +111,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 	if replaced != nil {
 		parts.Prerequisites = append([]launch.Prerequisite{*replaced}, parts.Prerequisites...)
 	}
-	s.Parts = parts
+	s.parts = parts
 	if p := m.plugins.Slot(slot).ByCapability(sdk.CapChain); p != nil {
 		_, s.chainRestarts = p.Health()
 	}
@@ -129,7 +129,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		m.log.Warn("state after launch", "error", err)
 	}
 	m.rec.sessionStarted(s)
-	res := map[string]any{"sessionId": s.ID, "extensionId": s.Browser.ExtensionID(), "context": s.Mode, "state": view, "prerequisites": parts.Prerequisites,
+	res := map[string]any{"sessionId": s.ID, "extensionId": s.browser.ExtensionID(), "context": s.mode, "state": view, "prerequisites": parts.Prerequisites,
 		"extension": map[string]string{"path": parts.Extension, "source": parts.ExtensionSource}}
 	if len(parts.Warnings) > 0 {
 		res["warnings"] = parts.Warnings
@@ -192,12 +192,7 @@ func (m *Manager) testWalletDir() (string, error) {
 }
 
 // teardown undoes what a session started, in reverse order.
-func (m *Manager) teardown(s *Session) { launch.Teardown(m.deps(s), s.Parts) }
-
-// Seeder is the contract seeding capability of session s (its slot's).
-func (m *Manager) Seeder(s *Session) sdk.ContractSeeder {
-	return m.plugins.Slot(s.slot).ContractSeeder()
-}
+func (m *Manager) teardown(s *Session) { launch.Teardown(m.deps(s), s.parts) }
 
 // Plugin is plugin p as the call's session sees it: the session's own
 // process of a per-session plugin (its chain), else p.

@@ -120,7 +120,7 @@ func (m *Manager) Active(ctx context.Context) (*Session, error) {
 	if s == nil {
 		return nil, sdk.Errorf(sdk.CodeNoActiveSession, "no active session: call %s first", m.tool("launch"))
 	}
-	if err := s.Browser.Alive(); err != nil {
+	if err := s.browser.Alive(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -143,10 +143,10 @@ func (m *Manager) Classify(ctx context.Context, tool string, err error) error {
 		}
 		return err
 	}
-	if s.Browser == nil {
+	if s.browser == nil {
 		return err
 	}
-	cerr := s.Browser.Classify(err)
+	cerr := s.browser.Classify(err)
 	if cerr != err {
 		m.log.Error("a call failed: its session's Chrome went away", "tool", tool, "session", s.ID, "cause", err)
 	}
@@ -162,7 +162,7 @@ func (m *Manager) Page(ctx context.Context) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.Browser.ActivePage() == nil {
+	if s.browser.ActivePage() == nil {
 		return nil, errNoPage
 	}
 	return s, nil

@@ -87,16 +87,16 @@ func (r *Recorder) Record(_ context.Context, s tools.Step) {
 
 // buildInfo is the build block: the extension of session s, nil for none.
 func (r *Recorder) buildInfo(s *Session) *knowledge.BuildInfo {
-	if s == nil || s.Parts == nil {
+	if s == nil || s.parts == nil {
 		return nil
 	}
-	return &knowledge.BuildInfo{BuildType: knowledge.BuildType, ExtensionPathResolved: s.Parts.Extension, BuildID: s.BuildID()}
+	return &knowledge.BuildInfo{BuildType: knowledge.BuildType, ExtensionPathResolved: s.parts.Extension, BuildID: s.BuildID()}
 }
 
 // sessionStarted writes session.json for a new session.
 func (r *Recorder) sessionStarted(s *Session) {
 	r.facts()
-	p := s.Parts
+	p := s.parts
 	in := p.Input
 	ports := &knowledge.Ports{}
 	if p.Chain != nil {

@@ -19,9 +19,9 @@ func (m *Manager) Reload(ctx context.Context, s *Session, buildID string) (walle
 	if settle <= 0 {
 		settle = launch.DefaultSettleTimeout
 	}
-	res, err := s.Browser.Reload(ctx, wallet.ReloadOptions{Password: s.Parts.UnlockPassword(), Settle: settle})
-	if buildID == "" && s.Parts != nil {
-		buildID, _ = sdk.BuildID(s.Parts.Extension)
+	res, err := s.browser.Reload(ctx, wallet.ReloadOptions{Password: s.parts.UnlockPassword(), Settle: settle})
+	if buildID == "" && s.parts != nil {
+		buildID, _ = sdk.BuildID(s.parts.Extension)
 	}
 	s.setBuildID(buildID)
 	return res, err
@@ -29,10 +29,10 @@ func (m *Manager) Reload(ctx context.Context, s *Session, buildID string) (walle
 
 // RunsOn reports whether session s runs the unpacked extension in dir.
 func RunsOn(s *Session, dir string) bool {
-	if s == nil || s.Parts == nil || dir == "" {
+	if s == nil || s.parts == nil || dir == "" {
 		return false
 	}
-	a, errA := filepath.Abs(s.Parts.Extension)
+	a, errA := filepath.Abs(s.parts.Extension)
 	b, errB := filepath.Abs(dir)
 	return errA == nil && errB == nil && filepath.Clean(a) == filepath.Clean(b)
 }

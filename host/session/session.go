@@ -20,12 +20,14 @@ type Session struct {
 	// ID names the session (mm-20260115-120000-abc123).
 	ID        string
 	CreatedAt time.Time
-	Browser   *wallet.Wallet
-	// Parts is what the launch started (chain, fixture, contracts, browser).
-	Parts *launch.Parts
-	// Mode is the environment mode it was launched in (launch.ModeE2E,
+
+	// browser is the session's Chrome with the wallet's model on it.
+	browser *wallet.Wallet
+	// parts is what the launch started (chain, fixture, contracts, browser).
+	parts *launch.Parts
+	// mode is the environment mode it was launched in (launch.ModeE2E,
 	// launch.ModeProd).
-	Mode string
+	mode string
 
 	// owner is the owner (tools.Owner) whose calls act on the session.
 	owner string

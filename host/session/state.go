@@ -45,11 +45,11 @@ func (m *Manager) Describe(ctx context.Context) *observation.Observation {
 }
 
 func (m *Manager) observe(ctx context.Context, s *Session, full bool, walk func(*rod.Page) ([]observation.TestIDItem, []observation.A11yNode, error)) *observation.Observation {
-	if s.Browser.Alive() != nil {
+	if s.browser.Alive() != nil {
 		return nil // nothing to observe in a dead browser (and never wait on it)
 	}
 	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
-	st, err := s.Browser.State(ctx)
+	st, err := s.browser.State(ctx)
 	if err != nil {
 		m.log.Debug("observe: state", "error", err)
 	}
@@ -57,7 +57,7 @@ func (m *Manager) observe(ctx context.Context, s *Session, full bool, walk func(
 	if !full {
 		return obs
 	}
-	page := s.Browser.ActivePage()
+	page := s.browser.ActivePage()
 	if page == nil {
 		return obs
 	}
@@ -73,7 +73,7 @@ func (m *Manager) observe(ctx context.Context, s *Session, full bool, walk func(
 // State is mm_get_state's state: the browser's view, with the balance read
 // from the chain when one runs.
 func (m *Manager) State(ctx context.Context, s *Session) (observation.State, error) {
-	st, err := s.Browser.State(ctx)
+	st, err := s.browser.State(ctx)
 	if err != nil {
 		return st, err
 	}
@@ -84,10 +84,10 @@ func (m *Manager) State(ctx context.Context, s *Session) (observation.State, err
 // ChainBalance replaces the page's balance with the account's balance on
 // the session's chain, when there is one.
 func (m *Manager) ChainBalance(ctx context.Context, s *Session, st *observation.State) {
-	if s.Parts.Chain == nil || st.AccountAddress == nil || *st.AccountAddress == "" {
+	if s.parts.Chain == nil || st.AccountAddress == nil || *st.AccountAddress == "" {
 		return
 	}
-	bal, err := balanceOf(ctx, s.Parts.Chain.RPCURL, *st.AccountAddress)
+	bal, err := balanceOf(ctx, s.parts.Chain.RPCURL, *st.AccountAddress)
 	if err != nil {
 		// Never report what the page shows from a dead chain as current.
 		m.log.Debug("balance from chain", "error", err)
