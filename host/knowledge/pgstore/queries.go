@@ -3,8 +3,10 @@ package pgstore
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -85,7 +87,7 @@ func (s *Store) view(ctx context.Context, now time.Time, refs []stepRef, extraSe
 	if len(refs) == 0 {
 		return v, nil
 	}
-	rows, err := s.pool.Query(ctx, `SELECT st.session_id, st.step_id, st.record FROM steps st
+	rows, err := s.pool.Query(ctx, `SELECT st.session_id, st.step_id, st.record_text FROM steps st
 		JOIN unnest($1::text[], $2::text[]) AS r(session_id, step_id) USING (session_id, step_id)`, sids, stids)
 	if err != nil {
 		return nil, queryErr(err)
@@ -127,20 +129,53 @@ func parseMeta(b []byte) *knowledge.SessionMeta {
 	return m
 }
 
+// addSteps adds rows of (session_id, step_id, record_text) to v. The
+// records are read as the text PostgreSQL keeps beside the JSONB (see
+// migration 0002): printing JSONB costs more than reading the text.
+// Parsing them is the larger part of reading many (prior knowledge's
+// 1,000 records are 4 MB), so parsers run beside the reader, one a CPU
+// (at most maxParsers). The rows come in no set order, so the order
+// they are added in is none either: the view sorts what it reads.
 func addSteps(v *knowledge.Store, rows pgx.Rows) error {
 	defer rows.Close()
-	for rows.Next() {
-		var sid, stid string
-		var rec []byte
-		if err := rows.Scan(&sid, &stid, &rec); err != nil {
-			return queryErr(err)
-		}
-		if err := v.AddStep(sid, stid, rec); err != nil {
-			return err
-		}
+	type rec struct {
+		sid, stid string
+		b         []byte
 	}
-	return queryErr(rows.Err())
+	recs := make(chan rec, 64)
+	var wg sync.WaitGroup
+	var once sync.Once
+	var parseErr error
+	for range min(runtime.GOMAXPROCS(0), maxParsers) {
+		wg.Go(func() {
+			for r := range recs {
+				if err := v.AddStep(r.sid, r.stid, r.b); err != nil {
+					once.Do(func() { parseErr = err })
+				}
+			}
+		})
+	}
+	var err error
+	for rows.Next() {
+		var r rec
+		if err = rows.Scan(&r.sid, &r.stid, &r.b); err != nil {
+			break
+		}
+		recs <- r
+	}
+	close(recs)
+	wg.Wait()
+	if err != nil {
+		return queryErr(err)
+	}
+	if err := rows.Err(); err != nil {
+		return queryErr(err)
+	}
+	return parseErr
 }
+
+// maxParsers bounds the goroutines addSteps parses records in.
+const maxParsers = 4
 
 func queryErr(err error) error {
 	if err == nil {
@@ -331,7 +366,7 @@ func (s *Store) Summarize(ctx context.Context, current string, q knowledge.Summa
 		return nil, err
 	}
 	v := knowledge.NewView(s.now())
-	rows, err := s.pool.Query(ctx, `SELECT session_id, step_id, record FROM steps WHERE session_id = $1 AND repo = $2`, id, s.repo)
+	rows, err := s.pool.Query(ctx, `SELECT session_id, step_id, record_text FROM steps WHERE session_id = $1 AND repo = $2`, id, s.repo)
 	if err != nil {
 		return nil, queryErr(err)
 	}
@@ -423,7 +458,7 @@ func (s *Store) PriorKnowledge(ctx context.Context, current string, q knowledge.
 	if err := s.addSessions(ctx, v, `WHERE session_id = ANY($1)`, ids); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT session_id, step_id, record FROM steps WHERE session_id = ANY($1)`, ids)
+	rows, err := s.pool.Query(ctx, `SELECT session_id, step_id, record_text FROM steps WHERE session_id = ANY($1)`, ids)
 	if err != nil {
 		return nil, queryErr(err)
 	}
