@@ -297,19 +297,16 @@ func (s *Store) searchSQL(a *args, conds []string, all bool, tokens []string, sc
 		cover = append(cover, fmt.Sprintf("(p%d > 0 OR sm%d)::int", i, i))
 		psum = append(psum, fmt.Sprintf("p%d", i))
 	}
-	// The steps of the sessions that pass the filters. For one session,
-	// a join: its steps come from the session's index. For all sessions
-	// filtered by tags, branch or time, a hashed set of the sessions
-	// that pass (IS TRUE keeps it from becoming a join), tested before
-	// the word: most of the newest steps fail the filter, and the test
-	// on the words is the costly one. Without filters every session
-	// passes, and no test is needed.
-	from, where := "steps st", "st.repo = $1"
-	switch {
-	case !all:
-		from, where = "steps st JOIN sessions se USING (session_id)", strings.Join(conds, " AND ")+" AND "+where
-	case len(conds) > 1:
-		where += " AND (st.session_id IN (SELECT se.session_id FROM sessions se WHERE " + strings.Join(conds, " AND ") + ")) IS TRUE"
+	// The steps of the sessions that pass the scope and filters: a join
+	// (for one session, its steps come from the session's index). For
+	// all sessions filtered by tags, branch or time, a hashed set of the
+	// sessions that pass instead (IS TRUE keeps it from becoming a join),
+	// tested before the words: most of the newest steps fail the filter,
+	// and the test on the words is the costly one.
+	from, where := "steps st JOIN sessions se USING (session_id)", strings.Join(conds, " AND ")+" AND st.repo = $1"
+	if all && len(conds) > 1 {
+		from, where = "steps st", "st.repo = $1 AND (st.session_id IN (SELECT se.session_id FROM sessions se WHERE "+
+			strings.Join(conds, " AND ")+")) IS TRUE"
 	}
 	if screen != "" {
 		where += " AND st.screen = " + a.add(screen)
