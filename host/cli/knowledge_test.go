@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -30,10 +31,11 @@ func TestKnowledgeCommands(t *testing.T) {
 	flags := []string{"--knowledge-url", url, "--knowledge-project", "acme/wallet"}
 
 	code, out, errs := runMain(t, append(flags, "knowledge", "migrate")...)
-	if code != 0 || !strings.Contains(out, "version 1") {
+	want := "version " + strconv.Itoa(pgstore.SchemaVersion())
+	if code != 0 || !strings.Contains(out, want) {
 		t.Fatalf("migrate = %d %q %q", code, out, errs)
 	}
-	if c := knowledgeCheck(context.Background(), url); !c.OK || !strings.Contains(c.Detail, "schema version 1") {
+	if c := knowledgeCheck(context.Background(), url); !c.OK || !strings.Contains(c.Detail, "schema "+want) {
 		t.Errorf("doctor check = %+v", c)
 	}
 

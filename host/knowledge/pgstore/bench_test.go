@@ -16,7 +16,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mmcp-dev/mmcp/host/knowledge"
+	"github.com/mmcp-dev/mmcp/host/knowledge/pgstore"
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/internal/testutil/pgtest"
 )
 
 // benchStepsPerSession is the length of a generated session.
@@ -242,7 +244,9 @@ func measure(b *testing.B, s *knowledge.Store, label, current string) {
 // BenchmarkSearch measures the knowledge queries on the shared store
 // (MMCP_KNOWLEDGE_BENCH_STEPS steps, default 100,000; the issue's figure
 // is 1,000,000) and on the file store with 10,000 steps, median and p95
-// per query shape. See docs/knowledge-postgres.md for the command.
+// per query shape. With MMCP_KNOWLEDGE_BENCH_PGDIR the database is kept in
+// that directory and reused by the next run (see benchDB). See
+// docs/knowledge-postgres.md for the command.
 func BenchmarkSearch(b *testing.B) {
 	n := 100_000
 	if v := os.Getenv("MMCP_KNOWLEDGE_BENCH_STEPS"); v != "" {
@@ -256,17 +260,72 @@ func BenchmarkSearch(b *testing.B) {
 
 	files := fileStore(b)
 	newGen(now).writeFiles(b, files.Root(), 10_000)
+	files.SetNow(func() time.Time { return now })
 	measure(b, files, "files-10k", current)
 
-	srv := migrated(b)
-	start := time.Now()
-	newGen(now).copyDB(b, srv.URL(), n)
-	b.Logf("generated %d steps in %v", n, time.Since(start).Round(time.Second))
-	pg := openPG(b, srv.URL())
+	url, genNow := benchDB(b, n, now)
+	pg := openPG(b, url)
+	pg.SetNow(func() time.Time { return genNow })
 	shared := fileStore(b)
 	if err := shared.SetShared(pg); err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(shared.Close)
 	measure(b, shared, "postgres-"+strconv.Itoa(n/1000)+"k", current)
+}
+
+// benchDB starts a server holding n generated steps and returns its URL
+// and the clock the steps were generated against.
+// Without MMCP_KNOWLEDGE_BENCH_PGDIR the server is new and removed at the
+// end. With it, the server's data is kept in that directory: a run finding
+// n steps generated there reuses them (migrated to this binary's schema),
+// and returns the clock they were generated against, so every run
+// queries the same records.
+func benchDB(b *testing.B, n int, now time.Time) (string, time.Time) {
+	dir := os.Getenv("MMCP_KNOWLEDGE_BENCH_PGDIR")
+	if dir == "" {
+		srv := migrated(b)
+		generate(b, srv.URL(), n, now)
+		return srv.URL(), now
+	}
+	srv := pgtest.StartKept(b, dir)
+	ctx := context.Background()
+	if _, err := pgstore.MigrateURL(ctx, srv.URL()); err != nil {
+		b.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, srv.URL())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS mmcp_bench_generated (steps int NOT NULL, now timestamptz NOT NULL)`); err != nil {
+		b.Fatal(err)
+	}
+	var at time.Time
+	err = conn.QueryRow(ctx, `SELECT now FROM mmcp_bench_generated WHERE steps = $1`, n).Scan(&at)
+	switch {
+	case err == nil:
+		b.Logf("reusing %d generated steps in %s", n, dir)
+		if _, err := conn.Exec(ctx, `VACUUM ANALYZE`); err != nil { // a new migration's indexes
+			b.Fatal(err)
+		}
+		return srv.URL(), at
+	case err != pgx.ErrNoRows:
+		b.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `TRUNCATE steps, sessions, mmcp_bench_generated`); err != nil {
+		b.Fatal(err)
+	}
+	generate(b, srv.URL(), n, now)
+	if _, err := conn.Exec(ctx, `INSERT INTO mmcp_bench_generated VALUES ($1, $2)`, n, now); err != nil {
+		b.Fatal(err)
+	}
+	return srv.URL(), now
+}
+
+// generate loads n generated steps into the database at url.
+func generate(b *testing.B, url string, n int, now time.Time) {
+	start := time.Now()
+	newGen(now).copyDB(b, url, n)
+	b.Logf("generated %d steps in %v", n, time.Since(start).Round(time.Second))
 }

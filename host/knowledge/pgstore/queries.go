@@ -3,9 +3,10 @@ package pgstore
 import (
 	"context"
 	"fmt"
-	"slices"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -89,7 +90,7 @@ func (s *Store) view(ctx context.Context, now time.Time, refs []stepRef, extraSe
 	if len(refs) == 0 {
 		return v, nil
 	}
-	rows, err := s.pool.Query(ctx, `SELECT st.session_id, st.step_id, st.record FROM steps st
+	rows, err := s.pool.Query(ctx, `SELECT st.session_id, st.step_id, st.record_text FROM steps st
 		JOIN unnest($1::text[], $2::text[]) AS r(session_id, step_id) USING (session_id, step_id)`, sids, stids)
 	if err != nil {
 		return nil, queryErr(err)
@@ -131,20 +132,53 @@ func parseMeta(b []byte) *knowledge.SessionMeta {
 	return m
 }
 
+// addSteps adds rows of (session_id, step_id, record_text) to v. The
+// records are read as the text PostgreSQL keeps beside the JSONB (see
+// migration 0002): printing JSONB costs more than reading the text.
+// Parsing them is the larger part of reading many (prior knowledge's
+// 1,000 records are 4 MB), so parsers run beside the reader, one a CPU
+// (at most maxParsers). The rows come in no set order, so the order
+// they are added in is none either: the view sorts what it reads.
 func addSteps(v *knowledge.Store, rows pgx.Rows) error {
 	defer rows.Close()
-	for rows.Next() {
-		var sid, stid string
-		var rec []byte
-		if err := rows.Scan(&sid, &stid, &rec); err != nil {
-			return queryErr(err)
-		}
-		if err := v.AddStep(sid, stid, rec); err != nil {
-			return err
-		}
+	type rec struct {
+		sid, stid string
+		b         []byte
 	}
-	return queryErr(rows.Err())
+	recs := make(chan rec, 64)
+	var wg sync.WaitGroup
+	var once sync.Once
+	var parseErr error
+	for range min(runtime.GOMAXPROCS(0), maxParsers) {
+		wg.Go(func() {
+			for r := range recs {
+				if err := v.AddStep(r.sid, r.stid, r.b); err != nil {
+					once.Do(func() { parseErr = err })
+				}
+			}
+		})
+	}
+	var err error
+	for rows.Next() {
+		var r rec
+		if err = rows.Scan(&r.sid, &r.stid, &r.b); err != nil {
+			break
+		}
+		recs <- r
+	}
+	close(recs)
+	wg.Wait()
+	if err != nil {
+		return queryErr(err)
+	}
+	if err := rows.Err(); err != nil {
+		return queryErr(err)
+	}
+	return parseErr
 }
+
+// maxParsers bounds the goroutines addSteps parses records in.
+const maxParsers = 4
 
 func queryErr(err error) error {
 	if err == nil {
@@ -220,11 +254,10 @@ func (s *Store) Search(ctx context.Context, current string, q knowledge.SearchQu
 	tokens := knowledge.QueryTokens(q.Query)
 	var refs []stepRef
 	if ok && len(tokens) > 0 {
-		sql := s.searchSQL(&a, conds, tokens, screenOf(q.Filters), now, limit)
+		sql := s.searchSQL(&a, conds, scope.Kind == knowledge.ScopeAll, tokens, screenOf(q.Filters), now, limit)
 		if refs, err = s.refs(ctx, sql, a); err != nil {
 			return nil, err
 		}
-		refs = slices.Compact(refs)
 	}
 	v, err := s.view(ctx, now, refs, nil)
 	if err != nil {
@@ -246,7 +279,9 @@ const searchWindow = 300
 // steps up to the search's limit (its steps tie on the session's score).
 const searchSessions = 15
 
-func (s *Store) searchSQL(a *args, conds, tokens []string, screen string, now time.Time, limit int) string {
+// searchSQL selects the best steps of a search. all says the sessions
+// are not one session's, conds are their conditions.
+func (s *Store) searchSQL(a *args, conds []string, all bool, tokens []string, screen string, now time.Time, limit int) string {
 	w := knowledge.Weights
 	var ss, sm, smAny, pts, pats, cover, psum []string
 	for i, tok := range tokens {
@@ -265,37 +300,59 @@ func (s *Store) searchSQL(a *args, conds, tokens []string, screen string, now ti
 		cover = append(cover, fmt.Sprintf("(p%d > 0 OR sm%d)::int", i, i))
 		psum = append(psum, fmt.Sprintf("p%d", i))
 	}
-	where := strings.Join(conds, " AND ") + " AND st.repo = $1"
+	// The steps of the sessions that pass the scope and filters: a join
+	// (for one session, its steps come from the session's index). For
+	// all sessions filtered by tags, branch or time, a hashed set of the
+	// sessions that pass instead (IS TRUE keeps it from becoming a join),
+	// tested before the words: most of the newest steps fail the filter,
+	// and the test on the words is the costly one.
+	from, where := "steps st JOIN sessions se USING (session_id)", strings.Join(conds, " AND ")+" AND st.repo = $1"
+	if all && len(conds) > 1 {
+		from, where = "steps st", "st.repo = $1 AND (st.session_id IN (SELECT se.session_id FROM sessions se WHERE "+
+			strings.Join(conds, " AND ")+")) IS TRUE"
+	}
 	if screen != "" {
 		where += " AND st.screen = " + a.add(screen)
 	}
 	order := " ORDER BY st.ts DESC, st.step_id DESC LIMIT " + strconv.Itoa(searchWindow)
-	cols := `st.session_id, st.step_id, st.ts, COALESCE(se.meta_created_at, se.first_step_at) AS created,
-			` + strings.Join(ss, " + ") + ` AS sscore, ` + strings.Join(sm, ", ") + `, ` + strings.Join(pts, ", ")
 	nowP := a.add(now)
 	pa := a.add(pats)
-	// A step matching both ways comes twice: the caller keeps the first.
 	stepWhere := "st.repo = $1"
 	if screen != "" {
 		stepWhere += " AND st.screen = " + a.add(screen)
 	}
 	lim := a.add(limit)
+	// The candidates are picked by their ids first (a step found both
+	// ways once), then scored once each. The matching sessions come from
+	// their trigram index, or from their activity index for a word most
+	// sessions hold (a session without steps adds no candidate, so it is
+	// left out rather than sorted last).
 	return `WITH ms AS MATERIALIZED (
-		SELECT se.session_id FROM sessions se WHERE ` + strings.Join(conds, " AND ") + ` AND (` + strings.Join(smAny, " OR ") + `)
-		ORDER BY se.last_step_at DESC NULLS LAST LIMIT ` + strconv.Itoa(searchSessions) + `
+		SELECT se.session_id FROM sessions se WHERE ` + strings.Join(conds, " AND ") + `
+			AND mmcp_session_search(se.s_flow, se.s_tags, se.goal_words) LIKE ANY(` + pa + `)
+			AND (` + strings.Join(smAny, " OR ") + `) AND se.last_step_at IS NOT NULL
+		ORDER BY se.last_step_at DESC LIMIT ` + strconv.Itoa(searchSessions) + `
 	), c AS MATERIALIZED (
-		(SELECT ` + cols + ` FROM steps st JOIN sessions se USING (session_id)
+		(SELECT st.session_id, st.step_id FROM ` + from + `
 			WHERE ` + where + ` AND mmcp_search(st.s_tool, st.s_screen, st.s_selector, st.s_labels, st.s_a11y, st.target_words, st.testid_words)
 				LIKE ANY(` + pa + `)` + order + `)
-		UNION ALL
-		SELECT ` + cols + ` FROM ms CROSS JOIN LATERAL (SELECT * FROM steps st WHERE st.session_id = ms.session_id AND ` + stepWhere + `
-			ORDER BY st.ts DESC, st.step_id DESC LIMIT ` + lim + `) st JOIN sessions se ON se.session_id = st.session_id
+		UNION
+		SELECT st.session_id, st.step_id FROM ms CROSS JOIN LATERAL (SELECT st.session_id, st.step_id FROM steps st
+			WHERE st.session_id = ms.session_id AND ` + stepWhere + `
+			ORDER BY st.ts DESC, st.step_id DESC LIMIT ` + lim + `) st
+	), p AS MATERIALIZED (
+		SELECT st.session_id, st.step_id, st.ts, COALESCE(se.meta_created_at, se.first_step_at) AS created,
+			` + strings.Join(ss, " + ") + ` AS sscore, ` + strings.Join(sm, ", ") + `, ` + strings.Join(pts, ", ") + `
+		FROM c CROSS JOIN LATERAL (SELECT st.session_id, st.step_id, st.ts, st.s_tool, st.s_screen, st.target_words, st.s_selector,
+				st.s_labels, st.testid_words, st.s_a11y || '' AS s_a11y FROM steps st
+			WHERE st.session_id = c.session_id AND st.step_id = c.step_id OFFSET 0) st
+		JOIN sessions se ON se.session_id = st.session_id
 	), scored AS (
 		SELECT session_id, step_id, ts, ` + strings.Join(psum, " + ") + ` + sscore AS score,
 			CASE WHEN ` + nowP + ` - created < interval '24 hours' THEN ` + strconv.Itoa(w.Fresh) + `
 				WHEN ` + nowP + ` - created < interval '72 hours' THEN ` + strconv.Itoa(w.Recent) + ` ELSE 0 END
 			+ ` + strconv.Itoa(w.CoverageMax) + `*(` + strings.Join(cover, " + ") + `)/` + strconv.Itoa(len(tokens)) + ` AS bonus
-		FROM c
+		FROM p
 	)
 	SELECT session_id, step_id FROM scored WHERE score > 0
 	ORDER BY score + bonus DESC, ts DESC, step_id DESC
@@ -309,7 +366,7 @@ func (s *Store) Summarize(ctx context.Context, current string, q knowledge.Summa
 		return nil, err
 	}
 	v := knowledge.NewView(s.now())
-	rows, err := s.pool.Query(ctx, `SELECT session_id, step_id, record FROM steps WHERE session_id = $1 AND repo = $2`, id, s.repo)
+	rows, err := s.pool.Query(ctx, `SELECT session_id, step_id, record_text FROM steps WHERE session_id = $1 AND repo = $2`, id, s.repo)
 	if err != nil {
 		return nil, queryErr(err)
 	}
@@ -404,7 +461,7 @@ func (s *Store) PriorKnowledge(ctx context.Context, current string, q knowledge.
 	if err := s.addSessions(ctx, v, `WHERE session_id = ANY($1)`, ids); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT session_id, step_id, record FROM steps WHERE session_id = ANY($1)`, ids)
+	rows, err := s.pool.Query(ctx, `SELECT session_id, step_id, record_text FROM steps WHERE session_id = ANY($1)`, ids)
 	if err != nil {
 		return nil, queryErr(err)
 	}

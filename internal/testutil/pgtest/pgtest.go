@@ -57,10 +57,7 @@ func Bin() string {
 // PostgreSQL is not installed (scripts/setup.sh installs it).
 func Start(t testing.TB) *Server {
 	t.Helper()
-	bin := Bin()
-	if bin == "" {
-		t.Fatal("PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin): run scripts/setup.sh")
-	}
+	bin := mustBin(t)
 	dir, err := os.MkdirTemp("", "mmcp-pg-")
 	if err != nil {
 		t.Fatal(err)
@@ -70,6 +67,47 @@ func Start(t testing.TB) *Server {
 		s.Stop()
 		os.RemoveAll(dir)
 	})
+	s.init()
+	return s
+}
+
+// mustBin is Bin, failing the test when PostgreSQL is not installed.
+func mustBin(t testing.TB) string {
+	t.Helper()
+	bin := Bin()
+	if bin == "" {
+		t.Fatal("PostgreSQL is not installed (no initdb on PATH or in /usr/lib/postgresql/*/bin): run scripts/setup.sh")
+	}
+	return bin
+}
+
+// StartKept starts a server whose data lives in dir and is kept after the
+// test (stopped, not removed): the first call initializes it, later calls
+// start it again with the data of the earlier runs (a benchmark's
+// generated records). dir must not be under t.TempDir when running as
+// root (see the package comment).
+func StartKept(t testing.TB, dir string) *Server {
+	t.Helper()
+	bin := mustBin(t)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{t: t, bin: bin, dir: dir}
+	t.Cleanup(s.Stop)
+	if _, err := os.Stat(filepath.Join(s.data(), "PG_VERSION")); err == nil {
+		s.runAs()
+		s.Start()
+		return s
+	}
+	os.RemoveAll(s.data())
+	s.init()
+	return s
+}
+
+// runAs sets the user the server runs as: under root, the unprivileged
+// MMCP_PG_USER (default nobody), who gets the directory.
+func (s *Server) runAs() {
+	t := s.t
 	if os.Geteuid() == 0 {
 		name := os.Getenv("MMCP_PG_USER")
 		if name == "" {
@@ -82,16 +120,21 @@ func Start(t testing.TB) *Server {
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		s.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
-		if err := os.Chown(dir, uid, gid); err != nil {
+		if err := os.Chown(s.dir, uid, gid); err != nil {
 			t.Fatal(err)
 		}
 	}
-	out, err := s.command(filepath.Join(bin, "initdb"), "-D", s.data(), "-U", "mmcp", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync").CombinedOutput()
+}
+
+// init runs initdb in the server's directory and starts the server.
+func (s *Server) init() {
+	t := s.t
+	s.runAs()
+	out, err := s.command(filepath.Join(s.bin, "initdb"), "-D", s.data(), "-U", "mmcp", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync").CombinedOutput()
 	if err != nil {
 		t.Fatalf("initdb: %v\n%s", err, out)
 	}
 	s.Start()
-	return s
 }
 
 func (s *Server) data() string { return filepath.Join(s.dir, "data") }
