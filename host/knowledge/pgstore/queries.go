@@ -90,7 +90,7 @@ func (s *Store) view(ctx context.Context, now time.Time, refs []stepRef, extraSe
 	if len(refs) == 0 {
 		return v, nil
 	}
-	rows, err := s.pool.Query(ctx, `SELECT st.session_id, st.step_id, st.record_text FROM steps st
+	rows, err := s.pool.Query(ctx, `SELECT st.session_id, st.step_id, st.record_view FROM steps st
 		JOIN unnest($1::text[], $2::text[]) AS r(session_id, step_id) USING (session_id, step_id)`, sids, stids)
 	if err != nil {
 		return nil, queryErr(err)
@@ -132,12 +132,12 @@ func parseMeta(b []byte) *knowledge.SessionMeta {
 	return m
 }
 
-// addSteps adds rows of (session_id, step_id, record_text) to v. The
-// records are read as the text PostgreSQL keeps beside the JSONB (see
-// migration 0002): printing JSONB costs more than reading the text.
-// Parsing them is the larger part of reading many (prior knowledge's
-// 1,000 records are 4 MB), so parsers run beside the reader, one a CPU
-// (at most maxParsers). The rows come in no set order, so the order
+// addSteps adds rows of (session_id, step_id, record_view) to v. The
+// records are read as the part of them the view parses (record_view, see
+// migration 0003): printing JSONB costs more than reading text, and
+// parsing whole records was most of reading many (prior knowledge's
+// 1,000 records are 4 MB whole). Parsers run beside the reader, one a
+// CPU (at most maxParsers). The rows come in no set order, so the order
 // they are added in is none either: the view sorts what it reads.
 func addSteps(v *knowledge.Store, rows pgx.Rows) error {
 	defer rows.Close()
@@ -366,7 +366,7 @@ func (s *Store) Summarize(ctx context.Context, current string, q knowledge.Summa
 		return nil, err
 	}
 	v := knowledge.NewView(s.now())
-	rows, err := s.pool.Query(ctx, `SELECT session_id, step_id, record_text FROM steps WHERE session_id = $1 AND repo = $2`, id, s.repo)
+	rows, err := s.pool.Query(ctx, `SELECT session_id, step_id, record_view FROM steps WHERE session_id = $1 AND repo = $2`, id, s.repo)
 	if err != nil {
 		return nil, queryErr(err)
 	}
@@ -461,7 +461,7 @@ func (s *Store) PriorKnowledge(ctx context.Context, current string, q knowledge.
 	if err := s.addSessions(ctx, v, `WHERE session_id = ANY($1)`, ids); err != nil {
 		return nil, err
 	}
-	rows, err := s.pool.Query(ctx, `SELECT session_id, step_id, record_text FROM steps WHERE session_id = ANY($1)`, ids)
+	rows, err := s.pool.Query(ctx, `SELECT session_id, step_id, record_view FROM steps WHERE session_id = ANY($1)`, ids)
 	if err != nil {
 		return nil, queryErr(err)
 	}
