@@ -3,10 +3,6 @@ package builtin
 import (
 	"encoding/json"
 	"testing"
-
-	"github.com/hashicorp/go-hclog"
-
-	"github.com/mmcp-dev/mmcp/host/tools"
 )
 
 // TestReadOnlyTools: the read-only list names registered tools only, and a
@@ -14,19 +10,7 @@ import (
 // (schema defaults included) leave the page as it is; every tool that
 // acts on the page, the tabs or the wallet waits for the previous record.
 func TestReadOnlyTools(t *testing.T) {
-	r := tools.NewRunner(hclog.NewNullLogger())
-	g := &reg{Deps: Deps{Prefix: "mm", Log: hclog.NewNullLogger()}, r: r}
-	g.buildTool()
-	g.watchTools()
-	g.sessionTools()
-	g.discoveryTools()
-	g.textTool()
-	g.visualTools()
-	g.knowledgeTools()
-	g.contractTools()
-	if g.err != nil {
-		t.Fatal(g.err)
-	}
+	g, r := builtins(t)
 	for base := range readOnly {
 		if _, ok := r.Lookup(g.name(base)); !ok {
 			t.Errorf("read-only list names %s, which is not a built-in tool", base)

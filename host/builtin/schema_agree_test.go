@@ -12,20 +12,21 @@ import (
 	"github.com/mmcp-dev/mmcp/host/tools"
 )
 
-// builtinTools registers every built-in tool (plugins' tools aside) on a
-// fresh runner.
-func builtinTools(t *testing.T) []*tools.Tool {
+// builtins registers every built-in tool (plugins' tools aside) on a
+// fresh runner, as Register does.
+func builtins(t *testing.T) (*reg, *tools.Runner) {
 	t.Helper()
 	r := tools.NewRunner(hclog.NewNullLogger())
 	g := &reg{Deps: Deps{Prefix: "mm", Log: hclog.NewNullLogger()}, r: r}
-	g.buildTool()
-	g.sessionTools()
-	g.discoveryTools()
-	g.knowledgeTools()
-	g.contractTools()
-	if g.err != nil {
-		t.Fatal(g.err)
+	if err := g.builtinTools(); err != nil {
+		t.Fatal(err)
 	}
+	return g, r
+}
+
+// builtinTools is every built-in tool (plugins' tools aside).
+func builtinTools(t *testing.T) []*tools.Tool {
+	_, r := builtins(t)
 	return r.Tools()
 }
 
@@ -42,17 +43,19 @@ func jsonFields(typ reflect.Type) map[string]reflect.Type {
 	out := map[string]reflect.Type{}
 	for i := 0; i < typ.NumField(); i++ {
 		f := typ.Field(i)
-		if !f.IsExported() {
-			continue
-		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "-" {
 			continue
 		}
+		// encoding/json promotes the fields of an embedded struct, an
+		// unexported one's too.
 		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
 			for k, v := range jsonFields(f.Type) {
 				out[k] = v
 			}
+			continue
+		}
+		if !f.IsExported() {
 			continue
 		}
 		if name == "" {
@@ -96,9 +99,9 @@ func kindFits(schemaType string, typ reflect.Type) bool {
 }
 
 // sharedField lists Go fields a tool's schema lacks on purpose: click,
-// type and wait_for share one input struct (targetInput) and only type
-// takes text.
-var sharedField = map[string]bool{"mm_click.text": true, "mm_wait_for.text": true}
+// type, wait_for and get_text share one input struct (targetInput) and
+// only type takes text.
+var sharedField = map[string]bool{"mm_click.text": true, "mm_wait_for.text": true, "mm_get_text.text": true}
 
 // TestInputStructsAgreeWithSchemas: every built-in tool decoded by
 // tools.Add has a Go input struct whose JSON fields are exactly its

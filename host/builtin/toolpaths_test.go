@@ -11,10 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/hashicorp/go-hclog"
-
-	"github.com/mmcp-dev/mmcp/host/tools"
 )
 
 // repoRoot is the module root, seen from this package's directory.
@@ -126,13 +122,8 @@ func argString(c *ast.CallExpr, i int) (string, bool) {
 // registeredTools are the names of the host's own tools.
 func registeredTools(t *testing.T) []string {
 	t.Helper()
-	r := tools.NewRunner(hclog.NewNullLogger())
-	g := &reg{Deps: Deps{Prefix: "mm", Log: hclog.NewNullLogger()}, r: r}
-	if err := g.builtinTools(); err != nil {
-		t.Fatal(err)
-	}
 	var names []string
-	for _, tl := range r.Tools() {
+	for _, tl := range builtinTools(t) {
 		names = append(names, tl.Name)
 	}
 	sort.Strings(names)
