@@ -378,6 +378,9 @@ func (s *Chrome) newTab(ctx context.Context, url string, home bool) (*rod.Page, 
 // attach returns the rod page of a target, attaching once. Pages live as
 // long as the session, so they are bound to the session's context; callers
 // bound each call with page.Context(ctx).
+// Every later document of the page counts the requests it sends to its
+// extension's background (discovery.TrackBackground), so a wallet click
+// that sends none is answered without a quiet wait.
 func (s *Chrome) attach(id proto.TargetTargetID) (*rod.Page, error) {
 	if ti, ok := s.tabs.get(id); ok && ti.Page != nil {
 		return ti.Page, nil
@@ -387,6 +390,9 @@ func (s *Chrome) attach(id proto.TargetTargetID) (*rod.Page, error) {
 		return nil, fmt.Errorf("attach to tab: %w", err)
 	}
 	s.listen(context.Background(), page)
+	if err := discovery.TrackBackground(page.Timeout(2 * time.Second)); err != nil {
+		s.log.Debug("background-request tracker not added", "error", err)
+	}
 	s.tabs.setPage(id, page)
 	return page, nil
 }

@@ -113,10 +113,21 @@ type after struct {
 	// ElsBefore and ElsAfter are the screen probe's elements.
 	ElsBefore map[string]sdk.ElementProbe `json:"elsBefore"`
 	ElsAfter  map[string]sdk.ElementProbe `json:"elsAfter"`
+	// Bg is what the page's background-request tracker saw of the click
+	// (TrackBackground); nil when the page has none.
+	Bg *bgRequests `json:"bg"`
 	// Hit is nil when the page saw no press in the element's window,
 	// empty when the press landed on the element, else what it landed on
 	// (the page stopped the click's events).
 	Hit *string `json:"hit"`
+}
+
+// bgRequests are the requests a click's handlers sent to the extension's
+// background (Posted) and the requests still awaiting their reply when the
+// click was measured (Pending), as js/bgtrack.js counts them.
+type bgRequests struct {
+	Posted  int `json:"posted"`
+	Pending int `json:"pending"`
 }
 
 // missed is what a stopped press landed on, or "".
@@ -201,7 +212,7 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 				WithDetails(map[string]any{"target": t.String(), "reason": "the press landed on " + hit, "missedPresses": missed})
 		}
 		res.Changes = done.changes(ctx, o.Screens)
-		settleScreen(ctx, p, o.Screens, res.Changes, done.URLBefore)
+		settleScreen(ctx, p, o.Screens, res.Changes, done)
 		return res, nil
 	}
 }
@@ -223,12 +234,18 @@ const (
 // after, the screen the click led to rather than the one it left. A click
 // that changed what shows at once (a tab, a menu, a drawn route), or a
 // page that is not a wallet page, is answered as measured, without the
-// wait.
-func settleScreen(ctx context.Context, p *rod.Page, sc *Screens, c *Changes, urlBefore string) {
+// wait. So is a click on a page whose background requests are tracked
+// (TrackBackground) that sent none, left none awaiting a reply and kept
+// its URL: nothing is coming that it could wait for.
+func settleScreen(ctx context.Context, p *rod.Page, sc *Screens, c *Changes, done *after) {
 	if sc == nil || sc.Name == nil || c == nil || c.ScreenAfter == "" ||
 		len(c.TestIDsAppeared) > 0 || len(c.TestIDsDisappeared) > 0 {
 		return
 	}
+	if bg := done.Bg; bg != nil && bg.Posted == 0 && bg.Pending <= 0 && c.URLBefore == "" {
+		return
+	}
+	urlBefore := done.URLBefore
 	if c.URLBefore != "" {
 		urlBefore = c.URLBefore
 	}

@@ -37,6 +37,12 @@ var jsObserveBody string
 //go:embed js/settle.js
 var jsSettleBody string
 
+//go:embed js/bgquery.js
+var jsBgQuery string
+
+//go:embed js/bgtrack.js
+var jsBgTrack string
+
 // A script is a page-side function: its text, and for this package's own
 // functions the name they are installed under in a world. The first call
 // into a world sends every function's text once (jsInstall, about 60 KB),
@@ -54,12 +60,12 @@ var (
 	jsCollect = script{"collect", "function(opts) {\n" + jsLib + "\n" + jsCollectBody + "\n}"}
 	// jsAction(loc, mode, text, click) locates a target and checks or
 	// prepares it for a click, a type or a wait (see action.js).
-	jsAction = script{"action", "async function(loc, mode, text, click) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsCoverLib + "\n" + jsActionBody + "\n}"}
+	jsAction = script{"action", "async function(loc, mode, text, click) {\n" + jsLib + "\n" + jsProbe + "\n" + jsBgQuery + "\n" + jsClickTrack + "\n" + jsCoverLib + "\n" + jsActionBody + "\n}"}
 	// jsCentreCover() says what covers the viewport's centre when it is
 	// a modal or popover (see cover.js).
 	jsCentreCover = script{"centreCover", "function() {\n" + jsLib + "\n" + jsCoverLib + "\nreturn JSON.stringify(centreCover());\n}"}
 	// jsAfter(token, probe) reports what a click changed (see after.js).
-	jsAfter = script{"after", "function(token, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsClickTrack + "\n" + jsAfterBody + "\n}"}
+	jsAfter = script{"after", "function(token, probe) {\n" + jsLib + "\n" + jsProbe + "\n" + jsBgQuery + "\n" + jsClickTrack + "\n" + jsAfterBody + "\n}"}
 	// jsVisual(op, arg) steadies the page for a visual check and names
 	// the elements under changed regions (see visual.js).
 	jsVisual = script{"visual", "async function(op, arg) {\n" + jsLib + "\nconst v = await (async () => {\n" + jsVisualBody + "\n})();\nreturn JSON.stringify(v === undefined ? null : v);\n}"}
@@ -70,7 +76,7 @@ var (
 
 	// jsSettle(probe, quietMs, maxMs) waits for the page to settle after
 	// a click and reads the probe's elements (see settle.js).
-	jsSettle = script{"settle", "function(probe, quietMs, maxMs) {\n" + jsLib + "\n" + jsProbe + "\n" + jsSettleBody + "\n}"}
+	jsSettle = script{"settle", "function(probe, quietMs, maxMs) {\n" + jsLib + "\n" + jsProbe + "\n" + jsBgQuery + "\n" + jsSettleBody + "\n}"}
 
 	// jsInstall defines them all in the world's globalThis.__mmcpFns.
 	jsInstall = install(jsCollect, jsAction, jsAfter, jsCentreCover, jsVisual, jsObserve, jsSettle)

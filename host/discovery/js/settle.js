@@ -1,6 +1,7 @@
 // settle(probe, quietMs, maxMs): waits until the page has been quiet (no
-// DOM mutation and no URL change) for quietMs, at most maxMs, and returns
-// the URL and the probe's elements then, as JSON. A click whose handler
+// DOM mutation, no URL change and, where the page has a background-request
+// tracker, no request awaiting its reply) for quietMs, at most maxMs, and
+// returns the URL and the probe's elements then, as JSON. A click whose handler
 // awaits the wallet's background (lock, unlock) re-renders a moment after
 // its events end: the screen after the click is read once that settles.
 return new Promise((resolve) => {
@@ -12,6 +13,8 @@ return new Promise((resolve) => {
   const tick = () => {
     const now = performance.now();
     if (location.href !== href) { href = location.href; last = now; }
+    const bg = backgroundRequests();
+    if (bg && bg.pending > 0) last = now;
     if (now - last < quietMs && now - start < maxMs) { setTimeout(tick, 10); return; }
     obs.disconnect();
     resolve(JSON.stringify({ url: location.href, els: probeElements(probe) }));

@@ -1,0 +1,14 @@
+// backgroundRequests() asks the page's background-request tracker
+// (bgtrack.js, in the main world) for its counts: {posted, pending}, or
+// null when the page has no tracker or it started after the page's own
+// scripts (it may have missed a port). Only declarations.
+function backgroundRequests() {
+  let r = null;
+  const h = (e) => { r = e.detail; };
+  document.addEventListener('__mmcp_bg!', h);
+  document.dispatchEvent(new CustomEvent('__mmcp_bg?'));
+  document.removeEventListener('__mmcp_bg!', h);
+  if (typeof r !== 'string') return null;
+  const [posted, pending, early] = r.split(' ').map(Number);
+  return early === 1 ? { posted, pending } : null;
+}

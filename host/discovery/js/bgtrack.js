@@ -1,0 +1,85 @@
+// The background-request tracker: run in an extension page's main world
+// before the page's own scripts (Page.addScriptToEvaluateOnNewDocument), it
+// counts the requests the page sends to the extension's background that
+// are still awaiting their reply:
+//   - chrome.runtime.sendMessage, until its promise settles or its
+//     callback runs (the test wallet);
+//   - JSON-RPC requests posted on a port of chrome.runtime.connect (an
+//     object with an id and a method, or such an object under "data", as
+//     MetaMask's multiplexed streams send them), until a reply with the
+//     same id (and stream name) comes back on that port, or it closes.
+// Messages without an id (notifications, keep-alives) are not counted.
+//
+// mmcp's isolated world asks for the counts synchronously (bgquery.js): it
+// dispatches "__mmcp_bg?" on the document, and the tracker answers with a
+// "__mmcp_bg!" event whose detail is "posted pending early": early is 1
+// when the tracker ran before the page's scripts, so that no port was
+// opened unseen. A page without chrome.runtime is left alone.
+(() => {
+  const rt = globalThis.chrome && globalThis.chrome.runtime;
+  if (!rt || typeof rt.sendMessage !== 'function' || rt.__mmcpTracked) return;
+  const st = { posted: 0, pending: 0 };
+  const early = document.readyState === 'loading' && !document.scripts.length;
+  const settled = () => { st.pending--; };
+
+  const send = rt.sendMessage;
+  rt.sendMessage = function (...args) {
+    st.posted++;
+    st.pending++;
+    const last = args.length - 1;
+    if (last >= 0 && typeof args[last] === 'function') {
+      const cb = args[last];
+      let once = false;
+      args[last] = function (...r) {
+        if (!once) { once = true; settled(); }
+        return cb.apply(this, r);
+      };
+      try { return send.apply(this, args); } catch (e) { if (!once) { once = true; settled(); } throw e; }
+    }
+    let p;
+    try { p = send.apply(this, args); } catch (e) { settled(); throw e; }
+    if (p && typeof p.then === 'function') p.then(settled, settled); else settled();
+    return p;
+  };
+
+  // rpc names a JSON-RPC message: [key, isRequest], or null.
+  const rpc = (msg) => {
+    if (!msg || typeof msg !== 'object') return null;
+    let name = '';
+    let d = msg;
+    if (msg.data && typeof msg.data === 'object' && !('id' in msg)) { name = String(msg.name); d = msg.data; }
+    if (d.id === undefined || d.id === null) return null;
+    if (typeof d.method === 'string') return [name + ':' + d.id, true];
+    if ('result' in d || 'error' in d) return [name + ':' + d.id, false];
+    return null;
+  };
+
+  const track = (port) => {
+    if (!port || typeof port.postMessage !== 'function') return port;
+    const waiting = new Set();
+    const post = port.postMessage;
+    port.postMessage = function (msg) {
+      const m = rpc(msg);
+      if (m && m[1]) {
+        st.posted++;
+        if (!waiting.has(m[0])) { waiting.add(m[0]); st.pending++; }
+      }
+      return post.apply(this, arguments);
+    };
+    port.onMessage.addListener((msg) => {
+      const m = rpc(msg);
+      if (m && !m[1] && waiting.delete(m[0])) st.pending--;
+    });
+    port.onDisconnect.addListener(() => { st.pending -= waiting.size; waiting.clear(); });
+    return port;
+  };
+  const connect = rt.connect;
+  if (typeof connect === 'function') {
+    rt.connect = function (...args) { return track(connect.apply(this, args)); };
+  }
+  try { Object.defineProperty(rt, '__mmcpTracked', { value: true }); } catch (e) { /* frozen */ }
+
+  document.addEventListener('__mmcp_bg?', () => {
+    document.dispatchEvent(new CustomEvent('__mmcp_bg!', { detail: st.posted + ' ' + st.pending + ' ' + (early ? 1 : 0) }));
+  });
+})();
