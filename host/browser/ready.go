@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/go-rod/rod"
@@ -22,10 +23,16 @@ type renderProbe struct {
 	Content bool   `json:"content"`
 }
 
-// renderProbeJS: the page shows something to act on (a visible testid or
-// control) and no loading screen (MetaMask's static fox and spinner, its
-// loading overlay).
-const renderProbeJS = `(() => {
+// renderWaitJS answers the render probe (a document that is complete,
+// shows a visible testid or control and no loading screen: MetaMask's
+// static fox and spinner, its loading overlay) as soon as it holds, read
+// in the page on every DOM change and every few milliseconds, or after
+// waitMs when it does not hold by then. The page is read where the app
+// renders, not polled from the host: a render is seen within a few
+// milliseconds, not a host poll later.
+func renderWaitJS(wait time.Duration) string {
+	return fmt.Sprintf(`new Promise((resolve) => {
+  const waitMs = %d;
   const visible = (el) => {
     const r = el.getBoundingClientRect();
     if (r.width <= 0 || r.height <= 0) return false;
@@ -33,13 +40,33 @@ const renderProbeJS = `(() => {
     return cs.visibility !== 'hidden' && cs.display !== 'none' && cs.opacity !== '0';
   };
   const any = (sel) => Array.prototype.some.call(document.querySelectorAll(sel), visible);
-  return {
+  const probe = () => ({
     href: location.href,
     ready: document.readyState,
     loading: any('.loading-overlay, .loading-logo, .loading-spinner, [data-testid="loading-overlay"]'),
     content: any('[data-testid], button, input, select, textarea, a[href], [role="button"]'),
+  });
+  const start = performance.now();
+  let obs = null;
+  const check = () => {
+    const p = probe();
+    const done = p.ready === 'complete' && p.content && !p.loading;
+    if (!done && performance.now() - start < waitMs) return false;
+    if (obs) obs.disconnect();
+    resolve(p);
+    return true;
   };
-})()`
+  if (check()) return;
+  obs = new MutationObserver(() => { check(); });
+  obs.observe(document, { subtree: true, childList: true, attributes: true });
+  const tick = () => { if (!check()) setTimeout(tick, 5); };
+  setTimeout(tick, 5);
+})`, wait.Milliseconds())
+}
+
+// renderEvalWait bounds one in-page render wait; the host then reads the
+// page again (its document may have been replaced, or ctx may have ended).
+const renderEvalWait = time.Second
 
 // waitRendered waits, at most renderWait and within ctx, until page's app
 // has rendered: a document that is complete, shows a visible testid or
@@ -51,7 +78,11 @@ func (s *Chrome) waitRendered(ctx context.Context, page *rod.Page) (bool, error)
 	defer cancel()
 	for {
 		var p renderProbe
-		err := discovery.Eval(ctx, page, renderProbeJS, discovery.EvalOptions{Idempotent: true}, &p)
+		wait := renderEvalWait
+		if dl, ok := ctx.Deadline(); ok {
+			wait = min(wait, time.Until(dl))
+		}
+		err := discovery.Eval(ctx, page, renderWaitJS(wait), discovery.EvalOptions{Idempotent: true}, &p)
 		if err == nil && p.Ready == "complete" && p.Content && !p.Loading {
 			return true, nil
 		}
