@@ -30,7 +30,7 @@ const fakeRuntime = `globalThis.chrome = { runtime: {
 
 // openTracked opens body in a page whose chrome.runtime is fakeRuntime and
 // whose background requests are tracked (TrackBackground).
-func openTracked(t *testing.T, body string) *rod.Page {
+func openTracked(t testing.TB, body string) *rod.Page {
 	t.Helper()
 	p := open(t, "about:blank")
 	ctx := p.Context(ctxT(t, 10*time.Second))

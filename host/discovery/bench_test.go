@@ -154,7 +154,8 @@ func BenchmarkRodClick(b *testing.B) {
 // BenchmarkClickScreensShown: a wallet-page click (with Screens) that
 // shows something at once (a testid appeared) is answered as measured; one
 // that changes nothing that shows waits for the page to settle (120 ms of
-// quiet) before it reads the screen again.
+// quiet) before it reads the screen again, unless the page's background
+// requests are counted and the click sent none (nothing-tracked).
 func BenchmarkClickScreensShown(b *testing.B) {
 	p := openHTML(b, `
 <div data-testid="home-landmark">home</div>
@@ -174,4 +175,15 @@ func BenchmarkClickScreensShown(b *testing.B) {
 			}
 		})
 	}
+	// The same click on a page whose background requests are counted
+	// (TrackBackground): it sent none, so it is answered without the
+	// quiet wait.
+	tracked := openTracked(b, `<div data-testid="home-landmark">home</div><button data-testid="nothing">Nothing</button>`)
+	b.Run("nothing-tracked", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := click(context.Background(), tracked, nil, Target{TestID: "nothing"}, ClickOptions{Screens: sc}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -9,6 +9,6 @@ function backgroundRequests() {
   document.dispatchEvent(new CustomEvent('__mmcp_bg?'));
   document.removeEventListener('__mmcp_bg!', h);
   if (typeof r !== 'string') return null;
-  const [posted, pending, early] = r.split(' ').map(Number);
-  return early === 1 ? { posted, pending } : null;
+  const [posted, pending, known] = r.split(' ').map(Number);
+  return known === 1 ? { posted, pending } : null;
 }

@@ -12,18 +12,26 @@
 //
 // mmcp's isolated world asks for the counts synchronously (bgquery.js): it
 // dispatches "__mmcp_bg?" on the document, and the tracker answers with a
-// "__mmcp_bg!" event whose detail is "posted pending early": early is 1
+// "__mmcp_bg!" event whose detail is "posted pending known": known is 1
 // when the tracker ran before the page's scripts, so that no port was
-// opened unseen. A page without chrome.runtime is left alone.
+// opened unseen, and could wrap every port since. A page without
+// chrome.runtime is left alone.
 (() => {
   const rt = globalThis.chrome && globalThis.chrome.runtime;
   if (!rt || typeof rt.sendMessage !== 'function' || rt.__mmcpTracked) return;
-  const st = { posted: 0, pending: 0 };
+  const st = { posted: 0, pending: 0, unknown: false };
   const early = document.readyState === 'loading' && !document.scripts.length;
   const settled = () => { st.pending--; };
 
+  // set replaces obj[key] with fn, or throws when it did not take (a
+  // read-only property ignores the assignment).
+  const set = (obj, key, fn) => {
+    obj[key] = fn;
+    if (obj[key] !== fn) throw new Error('cannot wrap ' + key);
+  };
+
   const send = rt.sendMessage;
-  rt.sendMessage = function (...args) {
+  const sendTracked = function (...args) {
     st.posted++;
     st.pending++;
     const last = args.length - 1;
@@ -41,9 +49,13 @@
     if (p && typeof p.then === 'function') p.then(settled, settled); else settled();
     return p;
   };
+  try { set(rt, 'sendMessage', sendTracked); } catch (e) { return; }
 
   // rpc names a JSON-RPC message: [key, isRequest], or null.
   const rpc = (msg) => {
+    try { return rpcOf(msg); } catch (e) { return null; }
+  };
+  const rpcOf = (msg) => {
     if (!msg || typeof msg !== 'object') return null;
     let name = '';
     let d = msg;
@@ -54,32 +66,45 @@
     return null;
   };
 
+  // track counts port's requests; a port it cannot wrap makes the counts
+  // unknown from then on (the page's own use of the port goes on).
   const track = (port) => {
-    if (!port || typeof port.postMessage !== 'function') return port;
+    try {
+      wrapPort(port);
+    } catch (e) {
+      st.unknown = true;
+    }
+    return port;
+  };
+  const wrapPort = (port) => {
+    if (!port || typeof port.postMessage !== 'function') return;
     const waiting = new Set();
     const post = port.postMessage;
-    port.postMessage = function (msg) {
+    set(port, 'postMessage', function (msg) {
       const m = rpc(msg);
       if (m && m[1]) {
         st.posted++;
         if (!waiting.has(m[0])) { waiting.add(m[0]); st.pending++; }
       }
       return post.apply(this, arguments);
-    };
+    });
     port.onMessage.addListener((msg) => {
       const m = rpc(msg);
       if (m && !m[1] && waiting.delete(m[0])) st.pending--;
     });
     port.onDisconnect.addListener(() => { st.pending -= waiting.size; waiting.clear(); });
-    return port;
   };
   const connect = rt.connect;
   if (typeof connect === 'function') {
-    rt.connect = function (...args) { return track(connect.apply(this, args)); };
+    try {
+      set(rt, 'connect', function (...args) { return track(connect.apply(this, args)); });
+    } catch (e) {
+      st.unknown = true;
+    }
   }
   try { Object.defineProperty(rt, '__mmcpTracked', { value: true }); } catch (e) { /* frozen */ }
 
   document.addEventListener('__mmcp_bg?', () => {
-    document.dispatchEvent(new CustomEvent('__mmcp_bg!', { detail: st.posted + ' ' + st.pending + ' ' + (early ? 1 : 0) }));
+    document.dispatchEvent(new CustomEvent('__mmcp_bg!', { detail: st.posted + ' ' + st.pending + ' ' + (early && !st.unknown ? 1 : 0) }));
   });
 })();
