@@ -15,13 +15,17 @@ import (
 // fakeRuntime stands in for an extension page's chrome.runtime: a
 // sendMessage whose promise settles after msg.delay ms, and a connect
 // whose port answers each JSON-RPC request on MetaMask's multiplexed
-// shape ({name, data: {id, method}}) after data.params.delay ms.
+// shape ({name, data: {id, method}}) after data.params.delay ms, and
+// nothing else.
 const fakeRuntime = `globalThis.chrome = { runtime: {
   sendMessage: (m) => new Promise((r) => setTimeout(() => r({ ok: true }), m.delay)),
   connect: () => {
     const ls = [];
     return {
-      postMessage: (m) => setTimeout(() => ls.forEach((l) => l({ name: m.name, data: { id: m.data.id, jsonrpc: '2.0', result: true } })), m.data.params.delay),
+      postMessage: (m) => {
+        if (m.data.id === undefined) return;
+        setTimeout(() => ls.forEach((l) => l({ name: m.name, data: { id: m.data.id, jsonrpc: '2.0', result: true } })), m.data.params.delay);
+      },
       onMessage: { addListener: (l) => ls.push(l) },
       onDisconnect: { addListener: () => {} },
     };
@@ -62,13 +66,16 @@ var homeScreens = &Screens{
 // A click whose handler awaits a reply of the extension's background
 // (sendMessage, or a JSON-RPC request on a port as MetaMask sends them)
 // reports the screen the page shows once the reply came and the page
-// re-rendered, even when the reply takes longer than the quiet window.
+// re-rendered, even when the reply takes longer than the quiet window. A
+// click that sent the background any other message settles as before.
 func TestClickWaitsForItsBackgroundRequest(t *testing.T) {
 	const leave = `.then(() => { location.hash = 'unlock'; document.querySelector('[data-testid=home-landmark]').remove(); })`
 	for name, handler := range map[string]string{
 		"sendMessage": `chrome.runtime.sendMessage({ delay: 400 })` + leave,
 		"port": `(() => { const port = chrome.runtime.connect({ name: 'ui' }); ` +
 			`return new Promise((r) => { port.onMessage.addListener(r); port.postMessage({ name: 'controller', data: { id: 7, jsonrpc: '2.0', method: 'setLocked', params: { delay: 400 } } }); }); })()` + leave,
+		"port notification": `(() => { const port = chrome.runtime.connect({ name: 'ui' }); ` +
+			`port.postMessage({ name: 'controller', data: { jsonrpc: '2.0', method: 'notify' } }); return new Promise((r) => setTimeout(r, 60)); })()` + leave,
 	} {
 		t.Run(name, func(t *testing.T) {
 			p := openTracked(t, `<div data-testid="home-landmark">home</div><button data-testid="lock" onclick="`+strings.ReplaceAll(handler, `"`, "&quot;")+`">Lock</button>`)

@@ -1,14 +1,15 @@
 // The background-request tracker: run in an extension page's main world
 // before the page's own scripts (Page.addScriptToEvaluateOnNewDocument), it
-// counts the requests the page sends to the extension's background that
-// are still awaiting their reply:
-//   - chrome.runtime.sendMessage, until its promise settles or its
-//     callback runs (the test wallet);
-//   - JSON-RPC requests posted on a port of chrome.runtime.connect (an
+// counts the messages the page sends to the extension's background
+// (posted) and those still awaiting their reply (pending):
+//   - chrome.runtime.sendMessage is pending until its promise settles or
+//     its callback runs (the test wallet);
+//   - a JSON-RPC request posted on a port of chrome.runtime.connect (an
 //     object with an id and a method, or such an object under "data", as
-//     MetaMask's multiplexed streams send them), until a reply with the
-//     same id (and stream name) comes back on that port, or it closes.
-// Messages without an id (notifications, keep-alives) are not counted.
+//     MetaMask's multiplexed streams send them) is pending until a reply
+//     with the same id (and stream name) comes back on that port, or the
+//     port closes. Any other message posted on a port is counted as sent,
+//     never as pending.
 //
 // mmcp's isolated world asks for the counts synchronously (bgquery.js): it
 // dispatches "__mmcp_bg?" on the document, and the tracker answers with a
@@ -81,11 +82,12 @@
     const waiting = new Set();
     const post = port.postMessage;
     set(port, 'postMessage', function (msg) {
+      // Every message counts as sent: one that is not a JSON-RPC request
+      // (a notification, a chunk of a larger message) may still lead to
+      // a change; only a request can be awaited.
+      st.posted++;
       const m = rpc(msg);
-      if (m && m[1]) {
-        st.posted++;
-        if (!waiting.has(m[0])) { waiting.add(m[0]); st.pending++; }
-      }
+      if (m && m[1] && !waiting.has(m[0])) { waiting.add(m[0]); st.pending++; }
       return post.apply(this, arguments);
     });
     port.onMessage.addListener((msg) => {
