@@ -167,3 +167,55 @@ func TestRecordTakesTheSnapshotWalk(t *testing.T) {
 		t.Fatalf("the record reused the snapshot's walk of a page that changed since: %+v", nodes)
 	}
 }
+
+// TestSnapshotBesideStartsBeforeTheWalk: SnapshotBeside calls beside with
+// the page's version once its walk is announced to the records and before
+// the walk runs (what beside starts is not older than the walked nodes);
+// the version is the same after the snapshot on a page that did not
+// change, and differs when the page changed meanwhile.
+func TestSnapshotBesideStartsBeforeTheWalk(t *testing.T) {
+	p := openHTML(t, `<h1>Title</h1><button>Go</button>`)
+	main, err := mainFrame(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := worldKey{p.SessionID, main}
+	lastWalks := &cacheOf(p).walks
+	ctx := ctxT(t, 10*time.Second)
+	var before string
+	announced := false
+	_, _, err = SnapshotBeside(ctx, p, "", func(v string) {
+		before = v
+		lastWalks.Lock()
+		announced = lastWalks.walking[k] != nil
+		lastWalks.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before == "" || !announced {
+		t.Fatalf("beside got version %q, walk announced %v; want a version, after the announcement", before, announced)
+	}
+	if after, err := PageVersion(ctx, p); err != nil || after != before {
+		t.Fatalf("version after the snapshot of an unchanged page %q (%v), want %q", after, err, before)
+	}
+	for _, root := range []string{"", "body"} {
+		nodes, _, err := SnapshotBeside(ctx, p, root, func(v string) {
+			before = v
+			p.MustEval(`() => document.body.append(Object.assign(document.createElement('button'), {textContent: 'Beside'}))`)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := false
+		for _, n := range nodes {
+			seen = seen || n.Name == "Beside"
+		}
+		if !seen {
+			t.Fatalf("root %q: the walk ran before beside: %+v", root, nodes)
+		}
+		if after, err := PageVersion(ctx, p); err != nil || after == before {
+			t.Fatalf("root %q: version %q (%v) after a change made beside the walk, want other than %q", root, after, err, before)
+		}
+	}
+}

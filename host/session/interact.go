@@ -18,14 +18,22 @@ func (s *Session) TestIDs(ctx context.Context, limit int) ([]observation.TestIDI
 }
 
 // Snapshot is the trimmed accessibility tree of the active page (below
-// rootSelector when given); its refs replace the session's.
-func (s *Session) Snapshot(ctx context.Context, rootSelector string) ([]observation.A11yNode, error) {
-	nodes, refs, err := discovery.Snapshot(ctx, s.browser.ActivePage(), rootSelector)
+// rootSelector when given); its refs replace the session's. With
+// withState it also reads its record's state beside the walk and returns
+// that read (see stateAhead; nil when none was started).
+func (s *Session) Snapshot(ctx context.Context, rootSelector string, withState bool) ([]observation.A11yNode, StateAhead, error) {
+	page := s.browser.ActivePage()
+	var ahead StateAhead
+	var beside func(string)
+	if withState && page != nil {
+		beside = s.stateAhead(ctx, page, &ahead)
+	}
+	nodes, refs, err := discovery.SnapshotBeside(ctx, page, rootSelector, beside)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s.setRefs(refs)
-	return nodes, nil
+	return nodes, ahead, nil
 }
 
 // Text is the visible text of t on the active page, at most maxChars.
