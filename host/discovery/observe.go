@@ -73,7 +73,7 @@ func Describe(ctx context.Context, p *rod.Page, limit int) (ids []observation.Te
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	c, refs, err := walkRefs(p, main, map[string]any{"ids": clampLimit(limit)}, nil)
+	c, refs, err := walkRefs(p, main, map[string]any{"ids": clampLimit(limit)})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("describe: %w", err)
 	}
@@ -84,17 +84,16 @@ func Describe(ctx context.Context, p *rod.Page, limit int) (ids []observation.Te
 // walkRefs runs the tree walk with opts, keeping the walked elements as the
 // page's refs under a new gen, and numbers the nodes e1..eN. A whole-page
 // walk with the record's testid limit (or none) is kept for the next step
-// record of the unchanged page (snapshotWalk). beside: see SnapshotBeside.
-func walkRefs(p *rod.Page, main proto.PageFrameID, opts map[string]any, beside func(version string)) (collected, *RefMap, error) {
+// record of the unchanged page (snapshotWalk).
+func walkRefs(p *rod.Page, main proto.PageFrameID, opts map[string]any) (collected, *RefMap, error) {
 	gen := describeGen.Add(1)
 	opts["nodes"] = true
 	opts["gen"] = gen
 	var c collected
 	var err error
 	if ids, _ := opts["ids"].(int); opts["root"] == nil && (ids == 0 || ids == DefaultTestIDLimit) {
-		c, err = snapshotWalk(p, main, opts, beside)
+		c, err = snapshotWalk(p, main, opts)
 	} else {
-		startBeside(p, main, beside)
 		err = evalIn(p, main, jsCollect, idem, &c, opts)
 	}
 	if err != nil {

@@ -1,8 +1,6 @@
 package discovery
 
 import (
-	"context"
-
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
@@ -84,9 +82,8 @@ func keepWalk(lastWalks *walkCache, k worldKey, w lastWalk) {
 // snapshotWalk is the walk of a whole-page snapshot with opts (its gen
 // makes the walked elements the agent's refs): the record walk's options
 // plus the testids, and the page's version, so that it is kept for the
-// next record of the unchanged page (see Cache.walks). beside (see
-// SnapshotBeside) runs once the walk is announced to the records.
-func snapshotWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, beside func(version string)) (collected, error) {
+// next record of the unchanged page (see Cache.walks).
+func snapshotWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any) (collected, error) {
 	k := worldKey{p.SessionID, frame}
 	lastWalks := &cacheOf(p).walks
 	done := make(chan struct{})
@@ -102,7 +99,6 @@ func snapshotWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, bes
 		close(done)
 	}()
 	opts["ids"] = DefaultTestIDLimit
-	startBeside(p, frame, beside)
 	var r struct {
 		Version string `json:"version"`
 		collected
@@ -120,39 +116,4 @@ func (c collected) clone() collected {
 	c.IDs = append([]observation.TestIDItem(nil), c.IDs...)
 	c.Nodes = append([]observation.A11yNode(nil), c.Nodes...)
 	return c
-}
-
-// PageVersion is the version of p's main document (js/observe.js): two
-// equal versions mean that nothing changed between the two reads in the
-// document's own DOM (not inside a frame or a shadow root) nor through
-// the events the version counts.
-func PageVersion(ctx context.Context, p *rod.Page) (string, error) {
-	p = p.Context(ctx)
-	main, err := mainFrame(p)
-	if err != nil {
-		return "", err
-	}
-	return pageVersion(p, main)
-}
-
-func pageVersion(p *rod.Page, frame proto.PageFrameID) (string, error) {
-	var r struct {
-		Version string `json:"version"`
-	}
-	err := evalIn(p, frame, jsObserve, idem, &r, map[string]any{"versionOnly": true}, "")
-	return r.Version, err
-}
-
-// startBeside calls beside, when not nil, with the page's version ("" when
-// it could not be read): what runs beside a walk starts after the version
-// it will be checked against.
-func startBeside(p *rod.Page, frame proto.PageFrameID, beside func(version string)) {
-	if beside == nil {
-		return
-	}
-	v, err := pageVersion(p, frame)
-	if err != nil {
-		v = ""
-	}
-	beside(v)
 }

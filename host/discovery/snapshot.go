@@ -21,16 +21,6 @@ import (
 // match's subtree; a selector matching nothing is MM_TARGET_NOT_FOUND, an
 // invalid one MM_INVALID_INPUT.
 func Snapshot(ctx context.Context, p *rod.Page, rootSelector string) ([]observation.A11yNode, *RefMap, error) {
-	return SnapshotBeside(ctx, p, rootSelector, nil)
-}
-
-// SnapshotBeside is Snapshot with beside, when not nil, called right
-// before the walk with the page's version then (PageVersion; "" when it
-// could not be read): it starts what is to run beside the walk (the state
-// read of the snapshot's record). A whole-page walk is announced to the
-// step records first (Cache.walks), so a record that starts meanwhile
-// waits for it instead of walking the page too.
-func SnapshotBeside(ctx context.Context, p *rod.Page, rootSelector string, beside func(version string)) ([]observation.A11yNode, *RefMap, error) {
 	p = p.Context(ctx)
 	main, err := mainFrame(p)
 	if err != nil {
@@ -40,7 +30,7 @@ func SnapshotBeside(ctx context.Context, p *rod.Page, rootSelector string, besid
 	if rootSelector != "" {
 		opts["root"] = rootSelector
 	}
-	c, refs, err := walkRefs(p, main, opts, beside)
+	c, refs, err := walkRefs(p, main, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("snapshot: %w", err)
 	}

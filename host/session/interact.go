@@ -24,11 +24,10 @@ func (s *Session) TestIDs(ctx context.Context, limit int) ([]observation.TestIDI
 func (s *Session) Snapshot(ctx context.Context, rootSelector string, withState bool) ([]observation.A11yNode, StateAhead, error) {
 	page := s.browser.ActivePage()
 	var ahead StateAhead
-	var beside func(string)
 	if withState && page != nil {
-		beside = s.stateAhead(ctx, page, &ahead)
+		ahead = s.stateAhead(ctx, page)
 	}
-	nodes, refs, err := discovery.SnapshotBeside(ctx, page, rootSelector, beside)
+	nodes, refs, err := discovery.Snapshot(ctx, page, rootSelector)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,8 +1,7 @@
 // observe(opts, known): the walk of a step record's observation (collect,
 // see collect.js), or '{"same":true}' when the page has not changed since
 // the walk that returned the version known. Otherwise the walk's JSON with
-// the page's version, read before the walk, added. With opts.versionOnly
-// it only reads the version: '{"version":v}'.
+// the page's version, read before the walk, added.
 //
 // The version is an id of this world's document and a counter: a
 // MutationObserver (document, subtree: children, attributes, text) and the
@@ -53,7 +52,6 @@ function properties() {
 
 const t = pageVersion();
 const v = t.id + ':' + t.n + ':' + properties();
-if (opts.versionOnly) return JSON.stringify({ version: v });
 if (known && known === v) {
   // scanned once per version, and only when the walk could be skipped
   if (t.scanned !== t.n) { t.opaque = opaque(); t.scanned = t.n; }
