@@ -79,3 +79,42 @@ func TestObserveAfterAnswer(t *testing.T) {
 		t.Fatal("the second click's record still shows the element it removed")
 	}
 }
+
+// TestSnapshotRecordOnADapp: on a dapp page a snapshot reads its record's
+// state beside its walk (session.stateAhead); the record still holds the
+// page's URL and load state, the wallet's own fields as mm_get_state gives
+// them (read from the wallet's home tab), and the snapshot's nodes (the
+// record keeps the first ones).
+func TestSnapshotRecordOnADapp(t *testing.T) {
+	h, ws := walletHost(t)
+	sid := launch(t, h, map[string]any{"stateMode": "default"})["sessionId"].(string)
+	url := togglePage(t)
+	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": url}))
+	var snap struct{ Nodes []map[string]any }
+	must(t, h.Call("mm_accessibility_snapshot", map[string]any{})).Decode(t, &snap)
+	var got struct{ State map[string]any }
+	must(t, h.Call("mm_get_state", map[string]any{})).Decode(t, &got)
+	must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1})) // waits for the records
+	var rec *stepRecord
+	for _, r := range records(t, ws, sid) {
+		if r.Tool.Name == "mm_accessibility_snapshot" {
+			rec = &r
+		}
+	}
+	if rec == nil {
+		t.Fatal("no record of the snapshot")
+	}
+	st := rec.Observation.State
+	if st["currentUrl"] != url || st["isLoaded"] != true || st["currentScreen"] != "unknown" {
+		t.Fatalf("the record's page fields: %v; want the dapp's URL, loaded, screen unknown", st)
+	}
+	for _, k := range []string{"isUnlocked", "accountAddress", "chainId", "networkName"} {
+		if st[k] == nil || st[k] != got.State[k] {
+			t.Errorf("the record's %s is %v, mm_get_state's %v", k, st[k], got.State[k])
+		}
+	}
+	nodes := rec.Observation.A11y.Nodes
+	if len(nodes) == 0 || len(snap.Nodes) == 0 || nodes[0]["name"] != snap.Nodes[0]["name"] {
+		t.Fatalf("the record's nodes do not start as the snapshot's: %d nodes, %d answered", len(nodes), len(snap.Nodes))
+	}
+}

@@ -72,18 +72,18 @@ func (g *reg) discoveryTools() {
 		if err != nil {
 			return nil, err
 		}
-		partialObservation(c, items, nil)
+		partialObservation(c, nil, items, nil)
 		return map[string]any{"items": items}, nil
 	}))
 	add(g, "accessibility_snapshot", tools.Tool{
 		Description: "Trimmed accessibility tree of the active page with refs e1..eN for mm_click/mm_type; a new snapshot replaces the refs. format \"text\" answers {outline}: one node a line, \"ref role[states]:name\", indented under its dialog or heading.",
 		Label:       knowledge.LabelDiscovery, Record: true,
 	}, inSession(g.Sessions.Page, func(ctx context.Context, c *tools.Call, s *session.Session, in struct{ RootSelector, Format string }) (any, error) {
-		nodes, err := s.Snapshot(ctx, in.RootSelector)
+		nodes, ahead, err := s.Snapshot(ctx, in.RootSelector, c.Recorded())
 		if err != nil {
 			return nil, err
 		}
-		partialObservation(c, nil, nodes)
+		partialObservation(c, ahead, nil, nodes)
 		if in.Format == "text" {
 			return map[string]any{"outline": discovery.Outline(nodes)}, nil
 		}
@@ -157,8 +157,9 @@ func (g *reg) discoveryTools() {
 }
 
 // partialObservation gives c's record what a discovery tool gathered; the
-// runner adds the state once the call has answered.
-func partialObservation(c *tools.Call, ids []observation.TestIDItem, nodes []observation.A11yNode) {
+// runner adds the state: ahead's (read beside the tool's walk) when it may
+// be kept, else one read once the call has answered.
+func partialObservation(c *tools.Call, ahead session.StateAhead, ids []observation.TestIDItem, nodes []observation.A11yNode) {
 	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
 	if ids != nil {
 		obs.TestIDs = ids
@@ -168,6 +169,7 @@ func partialObservation(c *tools.Call, ids []observation.TestIDItem, nodes []obs
 	}
 	c.Observation = obs
 	c.StateLater = true
+	c.StateAhead = ahead
 }
 
 // sensitiveField decides from the element, the target and the text itself
@@ -200,7 +202,7 @@ func (g *reg) textTool() {
 				return nil, err
 			}
 			// the record keeps the state, not the text
-			partialObservation(c, nil, nil)
+			partialObservation(c, nil, nil, nil)
 			return res, nil
 		})(ctx, c, in.targetInput)
 	})

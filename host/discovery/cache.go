@@ -33,7 +33,7 @@ type Cache struct {
 type walkCache struct {
 	sync.Mutex
 	m       map[worldKey]lastWalk
-	walking map[worldKey]chan struct{} // a snapshot walk in flight: closed once kept
+	walking map[worldKey]*inflight // a snapshot walk in flight
 }
 
 // maxWorlds bounds each of a Cache's maps should pages close without
@@ -46,7 +46,7 @@ func NewCache() *Cache {
 	c.worlds.m = map[worldKey]worldEntry{}
 	c.bindings.m = map[proto.TargetSessionID]struct{}{}
 	c.walks.m = map[worldKey]lastWalk{}
-	c.walks.walking = map[worldKey]chan struct{}{}
+	c.walks.walking = map[worldKey]*inflight{}
 	return c
 }
 

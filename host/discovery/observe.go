@@ -29,6 +29,15 @@ type collected struct {
 	// (Reason says why).
 	Root   string `json:"root"`
 	Reason string `json:"reason"`
+	// At is the page's URL and load state at the walk (observe.js only).
+	At
+}
+
+// At is a page's URL (location.href) and load state (document.readyState)
+// at a walk.
+type At struct {
+	URL        string `json:"href"`
+	ReadyState string `json:"readyState"`
 }
 
 func clampLimit(limit int) int {
@@ -114,6 +123,14 @@ func walkRefs(p *rod.Page, main proto.PageFrameID, opts map[string]any) (collect
 // element ref names carries ref when it is still in the tree, and no other
 // node does, so a record never names another element than the one meant.
 func Observe(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref string) ([]observation.TestIDItem, []observation.A11yNode, error) {
+	return ObserveTaking(ctx, p, limit, refs, ref, nil)
+}
+
+// ObserveTaking is Observe that takes a whole-page snapshot's walk in
+// flight (one that started after the record's call answered: a read-only
+// call runs only then) when take accepts the page's URL and load state at
+// that walk, even when the page changed after it. Nil take never does.
+func ObserveTaking(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref string, take func(At) bool) ([]observation.TestIDItem, []observation.A11yNode, error) {
 	p = p.Context(ctx)
 	main, err := mainFrame(p)
 	if err != nil {
@@ -125,7 +142,7 @@ func Observe(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref stri
 		opts["mark"] = map[string]any{"gen": refs.gen, "index": refIndex(ref)}
 		mark = fmt.Sprintf("%d/%s", refs.gen, ref)
 	}
-	c, err := observeWalk(p, main, opts, mark)
+	c, err := observeWalk(p, main, opts, mark, take)
 	if err != nil {
 		return nil, nil, fmt.Errorf("observe: %w", err)
 	}

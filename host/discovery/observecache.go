@@ -28,10 +28,20 @@ type lastWalk struct {
 	c       collected
 }
 
+// inflight is a whole-page snapshot walk in flight: done closes once it
+// ended, with c its walk when ok.
+type inflight struct {
+	done chan struct{}
+	c    collected
+	ok   bool
+}
+
 // observeWalk is the walk of Observe: jsCollect with opts, or the last
 // walk of the page again when the page has not changed since and the walk
-// marks no other ref than it did (mark is "" or the same).
-func observeWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, mark string) (collected, error) {
+// marks no other ref than it did (mark is "" or the same), or the
+// snapshot walk it waited for when it marks none and take accepts the
+// page's URL and load state at that walk (see ObserveTaking).
+func observeWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, mark string, take func(At) bool) (collected, error) {
 	k := worldKey{p.SessionID, frame}
 	lastWalks := &cacheOf(p).walks
 	lastWalks.Lock()
@@ -39,7 +49,12 @@ func observeWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, mark
 	lastWalks.Unlock()
 	if walking != nil {
 		select {
-		case <-walking:
+		case <-walking.done:
+			if walking.ok && mark == "" && take != nil && take(walking.c.At) {
+				c := walking.c.clone()
+				c.Mark = -1
+				return c, nil
+			}
 		case <-p.GetContext().Done():
 		}
 	}
@@ -86,17 +101,17 @@ func keepWalk(lastWalks *walkCache, k worldKey, w lastWalk) {
 func snapshotWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any) (collected, error) {
 	k := worldKey{p.SessionID, frame}
 	lastWalks := &cacheOf(p).walks
-	done := make(chan struct{})
+	in := &inflight{done: make(chan struct{})}
 	lastWalks.Lock()
-	lastWalks.walking[k] = done
+	lastWalks.walking[k] = in
 	lastWalks.Unlock()
 	defer func() {
 		lastWalks.Lock()
-		if lastWalks.walking[k] == done {
+		if lastWalks.walking[k] == in {
 			delete(lastWalks.walking, k)
 		}
 		lastWalks.Unlock()
-		close(done)
+		close(in.done)
 	}()
 	opts["ids"] = DefaultTestIDLimit
 	var r struct {
@@ -107,6 +122,7 @@ func snapshotWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any) (co
 		return collected{}, err
 	}
 	keepWalk(lastWalks, k, lastWalk{version: r.Version, c: r.collected.clone()})
+	in.c, in.ok = r.collected.clone(), true
 	return r.collected, nil
 }
 

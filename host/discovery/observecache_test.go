@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+
+	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
 // observeOnce runs the page side of a record's walk with the version known
@@ -98,7 +100,7 @@ func TestRecordTakesTheSnapshotWalk(t *testing.T) {
 	lastWalks := &cacheOf(p).walks
 	ctx := ctxT(t, 10*time.Second)
 	// A record that starts while a snapshot walks waits for that walk.
-	walking := make(chan struct{})
+	walking := &inflight{done: make(chan struct{})}
 	lastWalks.Lock()
 	lastWalks.walking[k] = walking
 	lastWalks.Unlock()
@@ -133,7 +135,7 @@ func TestRecordTakesTheSnapshotWalk(t *testing.T) {
 	if same, _ := observeOnce(t, p, kept.version); !same {
 		t.Fatal("the snapshot's walk is not kept with the page's version: the record walks again")
 	}
-	close(walking)
+	close(walking.done)
 	got := <-rec
 	if got.err != nil {
 		t.Fatal(got.err)
@@ -165,5 +167,73 @@ func TestRecordTakesTheSnapshotWalk(t *testing.T) {
 	}
 	if !later {
 		t.Fatalf("the record reused the snapshot's walk of a page that changed since: %+v", nodes)
+	}
+}
+
+// TestRecordTakesASnapshotWalkInFlight: a record that waited for a
+// snapshot's walk takes it, even after the page changed, when take
+// accepts the page's URL and load state at that walk; otherwise (take
+// refuses, or none) it walks the changed page again.
+func TestRecordTakesASnapshotWalkInFlight(t *testing.T) {
+	p := openHTML(t, `<h1>Title</h1><button>Go</button>`)
+	main, err := mainFrame(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := worldKey{p.SessionID, main}
+	lastWalks := &cacheOf(p).walks
+	ctx := ctxT(t, 10*time.Second)
+	href := p.MustEval(`() => location.href`).String()
+	for _, tc := range []struct {
+		name   string
+		accept bool
+		take   bool // a take function at all
+	}{{"accepted", true, true}, {"refused", false, true}, {"no take", false, false}} {
+		// The snapshot's walk, in flight until done closes.
+		var r struct {
+			Version string `json:"version"`
+			collected
+		}
+		if err := evalIn(p.Context(ctx), main, jsObserve, idem, &r, map[string]any{"ids": DefaultTestIDLimit, "nodes": true}, ""); err != nil {
+			t.Fatal(err)
+		}
+		walking := &inflight{done: make(chan struct{}), c: r.collected, ok: true}
+		lastWalks.Lock()
+		lastWalks.walking[k] = walking
+		lastWalks.Unlock()
+		var seen At
+		var take func(At) bool
+		if tc.take {
+			take = func(at At) bool { seen = at; return tc.accept }
+		}
+		type observed struct {
+			nodes []observation.A11yNode
+			err   error
+		}
+		rec := make(chan observed, 1)
+		go func() {
+			_, nodes, err := ObserveTaking(ctx, p, 0, nil, "", take)
+			rec <- observed{nodes, err}
+		}()
+		name := "Later " + tc.name
+		p.MustEval(`(n) => document.body.append(Object.assign(document.createElement('button'), {textContent: n}))`, name)
+		close(walking.done)
+		got := <-rec
+		lastWalks.Lock()
+		delete(lastWalks.walking, k)
+		lastWalks.Unlock()
+		if got.err != nil {
+			t.Fatal(got.err)
+		}
+		later := false
+		for _, n := range got.nodes {
+			later = later || n.Name == name
+		}
+		if later == tc.accept {
+			t.Fatalf("%s: the record shows the change made after the snapshot's walk: %v, want %v", tc.name, later, !tc.accept)
+		}
+		if tc.take && (seen.URL != href || seen.ReadyState != "complete") {
+			t.Fatalf("%s: take got %+v, want the page's URL %q, complete", tc.name, seen, href)
+		}
 	}
 }

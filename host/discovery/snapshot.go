@@ -21,10 +21,17 @@ import (
 // match's subtree; a selector matching nothing is MM_TARGET_NOT_FOUND, an
 // invalid one MM_INVALID_INPUT.
 func Snapshot(ctx context.Context, p *rod.Page, rootSelector string) ([]observation.A11yNode, *RefMap, error) {
+	nodes, refs, _, err := SnapshotAt(ctx, p, rootSelector)
+	return nodes, refs, err
+}
+
+// SnapshotAt is Snapshot with the page's URL and load state at the walk;
+// zero for a rootSelector snapshot.
+func SnapshotAt(ctx context.Context, p *rod.Page, rootSelector string) ([]observation.A11yNode, *RefMap, At, error) {
 	p = p.Context(ctx)
 	main, err := mainFrame(p)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, At{}, err
 	}
 	opts := map[string]any{}
 	if rootSelector != "" {
@@ -32,15 +39,15 @@ func Snapshot(ctx context.Context, p *rod.Page, rootSelector string) ([]observat
 	}
 	c, refs, err := walkRefs(p, main, opts)
 	if err != nil {
-		return nil, nil, fmt.Errorf("snapshot: %w", err)
+		return nil, nil, At{}, fmt.Errorf("snapshot: %w", err)
 	}
 	switch c.Root {
 	case "badselector":
-		return nil, nil, sdk.Errorf(sdk.CodeInvalidInput, "rootSelector %q is not a valid CSS selector: %s", rootSelector, c.Reason)
+		return nil, nil, At{}, sdk.Errorf(sdk.CodeInvalidInput, "rootSelector %q is not a valid CSS selector: %s", rootSelector, c.Reason)
 	case "missing":
-		return nil, nil, sdk.Errorf(sdk.CodeTargetNotFound, "no element matches rootSelector %q", rootSelector).
+		return nil, nil, At{}, sdk.Errorf(sdk.CodeTargetNotFound, "no element matches rootSelector %q", rootSelector).
 			WithDetails(map[string]any{"rootSelector": rootSelector})
 	}
 	c.result()
-	return c.Nodes, refs, nil
+	return c.Nodes, refs, c.At, nil
 }

@@ -18,14 +18,25 @@ func (s *Session) TestIDs(ctx context.Context, limit int) ([]observation.TestIDI
 }
 
 // Snapshot is the trimmed accessibility tree of the active page (below
-// rootSelector when given); its refs replace the session's.
-func (s *Session) Snapshot(ctx context.Context, rootSelector string) ([]observation.A11yNode, error) {
-	nodes, refs, err := discovery.Snapshot(ctx, s.browser.ActivePage(), rootSelector)
+// rootSelector when given); its refs replace the session's. With
+// withState, a whole-page snapshot also reads its record's state beside
+// the walk and returns that read (see stateAhead; nil when none was
+// started).
+func (s *Session) Snapshot(ctx context.Context, rootSelector string, withState bool) ([]observation.A11yNode, StateAhead, error) {
+	page := s.browser.ActivePage()
+	var ahead func(discovery.At) StateAhead
+	if withState && page != nil && rootSelector == "" {
+		ahead = s.stateAhead(ctx, page)
+	}
+	nodes, refs, at, err := discovery.SnapshotAt(ctx, page, rootSelector)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s.setRefs(refs)
-	return nodes, nil
+	if ahead == nil {
+		return nodes, nil, nil
+	}
+	return nodes, ahead(at), nil
 }
 
 // Text is the visible text of t on the active page, at most maxChars.

@@ -22,8 +22,14 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 	}
 	refs := s.Refs()
 	return func(ctx context.Context) *observation.Observation {
-		return m.observe(ctx, s, full, func(page *rod.Page) ([]observation.TestIDItem, []observation.A11yNode, error) {
-			return discovery.Observe(ctx, page, discovery.DefaultTestIDLimit, refs, ref)
+		return m.observe(ctx, s, full, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
+			// On a dapp page the record may take a snapshot's walk made
+			// meanwhile, of the page its state read (stateHolds).
+			var take func(discovery.At) bool
+			if !s.walletPage(page) {
+				take = func(at discovery.At) bool { return stateHolds(st, at) }
+			}
+			return discovery.ObserveTaking(ctx, page, discovery.DefaultTestIDLimit, refs, ref, take)
 		})
 	}
 }
@@ -35,7 +41,7 @@ func (m *Manager) Describe(ctx context.Context) *observation.Observation {
 	if s == nil {
 		return nil
 	}
-	return m.observe(ctx, s, true, func(page *rod.Page) ([]observation.TestIDItem, []observation.A11yNode, error) {
+	return m.observe(ctx, s, true, func(page *rod.Page, _ observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
 		ids, nodes, refs, err := discovery.Describe(ctx, page, discovery.DefaultTestIDLimit)
 		if err == nil {
 			s.setRefs(refs)
@@ -44,7 +50,7 @@ func (m *Manager) Describe(ctx context.Context) *observation.Observation {
 	})
 }
 
-func (m *Manager) observe(ctx context.Context, s *Session, full bool, walk func(*rod.Page) ([]observation.TestIDItem, []observation.A11yNode, error)) *observation.Observation {
+func (m *Manager) observe(ctx context.Context, s *Session, full bool, walk func(*rod.Page, observation.State) ([]observation.TestIDItem, []observation.A11yNode, error)) *observation.Observation {
 	if s.browser.Alive() != nil {
 		return nil // nothing to observe in a dead browser (and never wait on it)
 	}
@@ -61,7 +67,7 @@ func (m *Manager) observe(ctx context.Context, s *Session, full bool, walk func(
 	if page == nil {
 		return obs
 	}
-	ids, nodes, err := walk(page)
+	ids, nodes, err := walk(page, st)
 	if err != nil {
 		m.log.Debug("observe: discovery", "error", err)
 		return obs

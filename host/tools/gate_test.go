@@ -123,3 +123,50 @@ func TestCancelledWhileWaitingForTheObservation(t *testing.T) {
 		t.Fatalf("%d records, want the first click's only", len(rec.steps))
 	}
 }
+
+// TestRecordTakesTheStateReadAhead: a read-only call whose handler read
+// its record's state beside its own work (Call.StateAhead) is recorded
+// with that state, and the record reads no other state after the call
+// answered (what the next mutating call would wait for); a read ahead
+// that may not be kept (the page changed meanwhile) is replaced by a
+// state read after the call, as without one.
+func TestRecordTakesTheStateReadAhead(t *testing.T) {
+	r, obs, rec, _ := newTestRunner(t)
+	keep, recorded := true, false
+	if err := r.Add(&Tool{Name: "mm_look", Record: true, Schema: json.RawMessage(`{"type":"object"}`),
+		ReadOnly: func(func(any) error) bool { return true },
+		Handler: func(_ context.Context, c *Call) (any, error) {
+			recorded = c.Recorded()
+			c.Observation = &observation.Observation{A11y: observation.A11y{Nodes: []observation.A11yNode{{Ref: "e1", Role: "button", Name: "OK"}}}}
+			c.StateLater = true
+			c.StateAhead = func(context.Context) (observation.State, bool) {
+				return observation.State{CurrentScreen: "ahead"}, keep
+			}
+			return struct{}{}, nil
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	if env := run(r, "mm_look", `{}`); !env.OK || !recorded {
+		t.Fatalf("look: %+v, recorded %v", env, recorded)
+	}
+	keep = false
+	if env := run(r, "mm_look", `{}`); !env.OK {
+		t.Fatalf("look: %+v", env)
+	}
+	if len(rec.steps) != 2 {
+		t.Fatalf("%d records, want 2", len(rec.steps))
+	}
+	for i, want := range []string{"ahead", "home"} {
+		o := rec.steps[i].Observation
+		if o.State.CurrentScreen != want || len(o.A11y.Nodes) != 1 || o.A11y.Nodes[0].Name != "OK" {
+			t.Errorf("record %d: screen %q, nodes %+v; want the state %q and the call's own nodes", i, o.State.CurrentScreen, o.A11y.Nodes, want)
+		}
+	}
+	if obs.lite != 1 || obs.full != 0 {
+		t.Fatalf("%d state reads and %d full observations after the calls, want 1 (the read ahead not kept) and 0", obs.lite, obs.full)
+	}
+	r.SetRecorder(nil)
+	if env := run(r, "mm_look", `{}`); !env.OK || recorded {
+		t.Fatalf("without a recorder: %+v, recorded %v; want not recorded (no read ahead to start)", env, recorded)
+	}
+}

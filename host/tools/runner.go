@@ -467,6 +467,12 @@ func (r *Runner) observation(ctx context.Context, c *Call, mmErr *sdk.Error) fun
 		// may be spent (a wait that timed out) and the call has answered.
 		octx, cancel := context.WithTimeout(ctx, observeBudget)
 		defer cancel()
+		if obs != nil && c.StateAhead != nil {
+			if st, ok := c.StateAhead(octx); ok {
+				obs.State = st
+				return obs
+			}
+		}
 		got := read(octx)
 		if obs == nil {
 			return got

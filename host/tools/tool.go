@@ -123,6 +123,12 @@ type Call struct {
 	// StateLater marks an Observation without its state (what a discovery
 	// tool gathered): the runner reads the state after the call answered.
 	StateLater bool
+	// StateAhead, with StateLater, is a state read the handler started
+	// beside its own work (a snapshot's walk): the runner takes the state
+	// from it, ok, instead of reading it after the call answered. It is
+	// not ok when the state may be older than what the tool gathered (the
+	// page changed meanwhile): the runner then reads the state as usual.
+	StateAhead func(context.Context) (st observation.State, ok bool)
 	// Screenshot is a screenshot artifact to reference from the record.
 	Screenshot *ScreenshotRef
 	// Images are returned to the client as MCP image content.
@@ -179,6 +185,12 @@ func (c *Call) holdBack() {
 // established that the field it went into is harmless.
 func (c *Call) Release() {
 	c.TextRedacted, c.TextLength, c.held = false, nil, ""
+}
+
+// Recorded reports whether the call gets a step record: its tool is
+// recorded and the runner has a recorder.
+func (c *Call) Recorded() bool {
+	return c.Tool != nil && c.Tool.Record && c.runner != nil && c.runner.recorder != nil
 }
 
 // Decode unmarshals the call's arguments into v, after the schema's

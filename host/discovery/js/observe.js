@@ -1,7 +1,8 @@
 // observe(opts, known): the walk of a step record's observation (collect,
 // see collect.js), or '{"same":true}' when the page has not changed since
 // the walk that returned the version known. Otherwise the walk's JSON with
-// the page's version, read before the walk, added.
+// the page's version, read before the walk, and its URL and load state
+// added.
 //
 // The version is an id of this world's document and a counter: a
 // MutationObserver (document, subtree: children, attributes, text) and the
@@ -58,4 +59,5 @@ if (known && known === v) {
   if (!t.opaque) return '{"same":true}';
 }
 const out = globalThis.__mmcpFns.collect(opts);
-return '{"version":' + JSON.stringify(v) + ',' + out.slice(1);
+return '{"version":' + JSON.stringify(v) + ',"href":' + JSON.stringify(location.href) +
+  ',"readyState":' + JSON.stringify(document.readyState) + ',' + out.slice(1);

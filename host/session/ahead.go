@@ -1,0 +1,87 @@
+package session
+
+import (
+	"context"
+	"time"
+
+	"github.com/go-rod/rod"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/discovery"
+	"github.com/mmcp-dev/mmcp/host/observation"
+)
+
+// stateAheadLimit bounds a state read started beside a snapshot's walk
+// (stateAhead): it outlives the call that started it.
+const stateAheadLimit = 5 * time.Second
+
+// StateAhead is the state of a read-only call's step record, read beside
+// the call's own walk (tools.Call.StateAhead): ok only when it may be
+// kept.
+type StateAhead func(context.Context) (observation.State, bool)
+
+// stateAhead starts the state read of a whole-page snapshot's record on
+// page, the active page, beside the snapshot's walk. The returned function,
+// given the page's URL and load state at the walk, is what the record
+// takes once the snapshot answered. Nil on a wallet page.
+//
+// On a page that is not the wallet's (a dapp), the state reads only the
+// page's URL and load state; the wallet's fields come from the wallet's
+// own pages (wallet.State). The read is kept when it ended without an
+// error, page is still the active page, and the URL and load state it
+// read are the ones at the walk (stateHolds): the state is then not older
+// than the walked nodes, whatever else the page changed meanwhile (a dapp
+// renders its provider's answers while it is walked). Otherwise the
+// record reads the state after the snapshot, as without a read ahead.
+//
+// On a wallet page the state also reads the screen's elements and the
+// app state, which any DOM change may alter: it is read after the
+// snapshot as before. Reading it ahead there slowed the snapshot (its
+// reads share the page's renderer with the walk) and did not shorten the
+// next call's wait (docs/speed.md).
+func (s *Session) stateAhead(ctx context.Context, page *rod.Page) func(discovery.At) StateAhead {
+	if s.walletPage(page) {
+		return nil
+	}
+	type read struct {
+		st  observation.State
+		err error
+	}
+	done := make(chan read, 1)
+	go func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stateAheadLimit)
+		defer cancel()
+		st, err := s.browser.State(rctx)
+		done <- read{st, err}
+	}()
+	return func(at discovery.At) StateAhead {
+		return func(ctx context.Context) (observation.State, bool) {
+			var r read
+			select {
+			case r = <-done:
+			case <-ctx.Done():
+				return observation.State{}, false
+			}
+			ok := r.err == nil && s.browser.ActivePage() == page && stateHolds(r.st, at)
+			return r.st, ok
+		}
+	}
+}
+
+// walletPage says whether page is one of the wallet's (its home, a
+// notification popup).
+func (s *Session) walletPage(page *rod.Page) bool {
+	ti, _ := s.browser.Tab(page.TargetID)
+	return ti.Role == browser.RoleExtension || ti.Role == browser.RoleNotification
+}
+
+// stateHolds says whether st, the state read on a page that is not the
+// wallet's, holds for the page at: the URL and load state, the only
+// fields the state reads of such a page, are the same. A record may then
+// pair st with a walk of the page at, made before or after the state
+// read: the state is not older than the walked nodes.
+func stateHolds(st observation.State, at discovery.At) bool {
+	// IsLoaded as wallet.State sets it
+	loaded := at.ReadyState == "complete" || at.ReadyState == "interactive"
+	return at.URL != "" && at.URL == st.CurrentURL && loaded == st.IsLoaded
+}
