@@ -53,10 +53,17 @@ func (s *Wallet) stateProvider(ctx context.Context) (sdk.StateSnapshotter, sdk.S
 
 // readPage reads page for the state provider: the probe's elements in the
 // isolated world, and on wallet pages the probe's script in the main world.
+// The two reads run at once: the script awaits the wallet's background
+// (the test wallet asks its service worker), the elements do not.
 func (s *Wallet) readPage(ctx context.Context, page *rod.Page, role string) (pageRead, error) {
 	ctx, cancel := context.WithTimeout(ctx, stateReadLimit)
 	defer cancel()
 	_, probe := s.stateProvider(ctx)
+	var app chan json.RawMessage
+	if probe.Script != "" && isWalletRole(role) {
+		app = make(chan json.RawMessage, 1)
+		go func() { app <- s.mainWorldValue(ctx, page, probe.Script) }()
+	}
 	var dp domProbe
 	if err := discovery.Eval(ctx, page, discovery.ProbeExpr(probe.Elements), discovery.EvalOptions{Idempotent: true}, &dp); err != nil {
 		return pageRead{}, err
@@ -65,8 +72,8 @@ func (s *Wallet) readPage(ctx context.Context, page *rod.Page, role string) (pag
 	if r.snap.Elements == nil {
 		r.snap.Elements = map[string]sdk.ElementProbe{}
 	}
-	if probe.Script != "" && isWalletRole(role) {
-		r.snap.AppState = s.mainWorldValue(ctx, page, probe.Script)
+	if app != nil {
+		r.snap.AppState = <-app
 	}
 	return r, nil
 }
