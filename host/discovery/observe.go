@@ -38,6 +38,9 @@ type collected struct {
 type At struct {
 	URL        string `json:"href"`
 	ReadyState string `json:"readyState"`
+	// Version is the page's version right before the walk (PageVersion;
+	// a whole-page snapshot's walk only).
+	Version string `json:"-"`
 }
 
 func clampLimit(limit int) int {

@@ -121,6 +121,7 @@ func snapshotWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any) (co
 	if err := evalIn(p, frame, jsObserve, idem, &r, opts, ""); err != nil {
 		return collected{}, err
 	}
+	r.collected.At.Version = r.Version
 	keepWalk(lastWalks, k, lastWalk{version: r.Version, c: r.collected.clone()})
 	in.c, in.ok = r.collected.clone(), true
 	return r.collected, nil

@@ -34,6 +34,9 @@ var jsVisualBody string
 //go:embed js/observe.js
 var jsObserveBody string
 
+//go:embed js/version.js
+var jsVersion string
+
 //go:embed js/settle.js
 var jsSettleBody string
 
@@ -72,7 +75,7 @@ var (
 
 	// jsObserve(opts, known) is jsCollect for a step record, skipped when
 	// the page has not changed since (see observe.js).
-	jsObserve = script{"observe", "function(opts, known) {\n" + jsObserveBody + "\n}"}
+	jsObserve = script{"observe", "function(opts, known) {\n" + jsVersion + "\n" + jsObserveBody + "\n}"}
 
 	// jsSettle(probe, quietMs, maxMs) waits for the page to settle after
 	// a click and reads the probe's elements (see settle.js).
@@ -118,9 +121,10 @@ func notInstalled(res *proto.RuntimeCallFunctionOnResult) bool {
 }
 
 // ProbeExpr is an Eval expression reading the page for a state provider:
-// {href, readyState, elements}, elements being the presence and text of
+// {href, readyState, version, elements}, version being the page's
+// version (see PageVersion) and elements the presence and text of
 // the first match of each selector of els (name -> selector), the same
 // read a click makes before and after (see Changes).
 func ProbeExpr(els map[string]string) string {
-	return "(() => {\n" + jsProbe + "\nreturn { href: location.href, readyState: document.readyState, elements: probeElements(" + JSArg(els) + ") };\n})()"
+	return "(() => {\n" + jsProbe + "\n" + jsVersion + "\nreturn { href: location.href, readyState: document.readyState, version: versionString(), elements: probeElements(" + JSArg(els) + ") };\n})()"
 }

@@ -22,37 +22,37 @@ type StateAhead func(context.Context) (observation.State, bool)
 
 // stateAhead starts the state read of a whole-page snapshot's record on
 // page, the active page, beside the snapshot's walk. The returned function,
-// given the page's URL and load state at the walk, is what the record
-// takes once the snapshot answered. Nil on a wallet page.
+// given where the walk saw the page, is what the record takes once the
+// snapshot answered. The read is kept only when it ended without an error,
+// page is still the active page, and it is not older than the walked
+// nodes; otherwise the record reads the state after the snapshot, as
+// without a read ahead.
 //
-// On a page that is not the wallet's (a dapp), the state reads only the
-// page's URL and load state; the wallet's fields come from the wallet's
-// own pages (wallet.State). The read is kept when it ended without an
-// error, page is still the active page, and the URL and load state it
-// read are the ones at the walk (stateHolds): the state is then not older
-// than the walked nodes, whatever else the page changed meanwhile (a dapp
-// renders its provider's answers while it is walked). Otherwise the
-// record reads the state after the snapshot, as without a read ahead.
-//
-// On a wallet page the state also reads the screen's elements and the
-// app state, which any DOM change may alter: it is read after the
-// snapshot as before. Reading it ahead there slowed the snapshot (its
-// reads share the page's renderer with the walk) and did not shorten the
-// next call's wait (docs/speed.md).
+//   - On a page that is not the wallet's (a dapp), the state reads only the
+//     page's URL and load state; the wallet's fields come from the wallet's
+//     own pages (wallet.State). It is kept when the URL and load state it
+//     read are the ones at the walk (stateHolds), whatever else the page
+//     changed meanwhile (a dapp renders its provider's answers while it is
+//     walked).
+//   - On a wallet page the state also reads the screen's elements and the
+//     app state, which any DOM change may alter. It is kept when the page's
+//     version (discovery.PageVersion) was the same at the state's read of
+//     the page, right before the walk, and once both ended: the DOM did not
+//     change between the two reads, whichever came first. A page the
+//     version cannot follow (a frame, a shadow root) is read after.
 func (s *Session) stateAhead(ctx context.Context, page *rod.Page) func(discovery.At) StateAhead {
-	if s.walletPage(page) {
-		return nil
-	}
 	type read struct {
-		st  observation.State
-		err error
+		st      observation.State
+		version string
+		err     error
 	}
+	wallet := s.walletPage(page)
 	done := make(chan read, 1)
 	go func() {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stateAheadLimit)
 		defer cancel()
-		st, err := s.browser.State(rctx)
-		done <- read{st, err}
+		st, version, err := s.browser.StateAt(rctx)
+		done <- read{st, version, err}
 	}()
 	return func(at discovery.At) StateAhead {
 		return func(ctx context.Context) (observation.State, bool) {
@@ -62,8 +62,17 @@ func (s *Session) stateAhead(ctx context.Context, page *rod.Page) func(discovery
 			case <-ctx.Done():
 				return observation.State{}, false
 			}
-			ok := r.err == nil && s.browser.ActivePage() == page && stateHolds(r.st, at)
-			return r.st, ok
+			if r.err != nil || s.browser.ActivePage() != page {
+				return r.st, false
+			}
+			if !wallet {
+				return r.st, stateHolds(r.st, at)
+			}
+			if r.version == "" || r.version != at.Version {
+				return r.st, false
+			}
+			now, err := discovery.PageVersion(ctx, page)
+			return r.st, err == nil && now == at.Version
 		}
 	}
 }

@@ -26,12 +26,15 @@ const stateReadLimit = 5 * time.Second
 type pageRead struct {
 	snap       sdk.PageSnapshot
 	readyState string
+	// version is the page's version at the probe (discovery.PageVersion).
+	version string
 }
 
 // domProbe is what the isolated-world probe script returns.
 type domProbe struct {
 	Href       string                      `json:"href"`
 	ReadyState string                      `json:"readyState"`
+	Version    string                      `json:"version"`
 	Elements   map[string]sdk.ElementProbe `json:"elements"`
 }
 
@@ -68,7 +71,7 @@ func (s *Wallet) readPage(ctx context.Context, page *rod.Page, role string) (pag
 	if err := discovery.Eval(ctx, page, discovery.ProbeExpr(probe.Elements), discovery.EvalOptions{Idempotent: true}, &dp); err != nil {
 		return pageRead{}, err
 	}
-	r := pageRead{readyState: dp.ReadyState, snap: sdk.PageSnapshot{URL: dp.Href, Role: role, Elements: dp.Elements}}
+	r := pageRead{readyState: dp.ReadyState, version: dp.Version, snap: sdk.PageSnapshot{URL: dp.Href, Role: role, Elements: dp.Elements}}
 	if r.snap.Elements == nil {
 		r.snap.Elements = map[string]sdk.ElementProbe{}
 	}
@@ -114,9 +117,17 @@ func (s *Wallet) mainWorldValue(ctx context.Context, page *rod.Page, script stri
 // notification popup never makes the wallet look locked. The caller may
 // override Balance from the chain.
 func (s *Wallet) State(ctx context.Context) (observation.State, error) {
+	st, _, err := s.StateAt(ctx)
+	return st, err
+}
+
+// StateAt is State with the active page's version when the state's probe
+// read it (discovery.PageVersion; "" on a page that is not the wallet's):
+// a walk of the page with the same version saw the DOM the state read.
+func (s *Wallet) StateAt(ctx context.Context) (observation.State, string, error) {
 	page, err := s.OpenActivePage(ctx)
 	if err != nil {
-		return observation.State{}, err
+		return observation.State{}, "", err
 	}
 	ti, _ := s.Tab(page.TargetID)
 	// On a page that is not the wallet's, the wallet's fields come from
@@ -131,7 +142,7 @@ func (s *Wallet) State(ctx context.Context) (observation.State, error) {
 	}
 	cur, err := s.readPage(ctx, page, ti.Role)
 	if err != nil {
-		return observation.State{}, sdk.Errorf(sdk.CodeInternal, "read page state: %v", err)
+		return observation.State{}, "", sdk.Errorf(sdk.CodeInternal, "read page state: %v", err)
 	}
 	prov, _ := s.stateProvider(ctx)
 	st := observation.State{
@@ -140,8 +151,10 @@ func (s *Wallet) State(ctx context.Context) (observation.State, error) {
 		ExtensionID:   s.ExtensionID(),
 		CurrentScreen: "unknown",
 	}
+	version := ""
 	if isWalletRole(ti.Role) {
 		st.CurrentScreen = s.detectScreen(ctx, prov, cur.snap)
+		version = cur.version
 	}
 	wallet := s.walletPage(ctx, page.TargetID, ti.Role, cur.snap, home)
 	ws, err := prov.State(ctx, wallet, sdk.SnapshotOptions{ExtensionID: s.ExtensionID()})
@@ -155,7 +168,7 @@ func (s *Wallet) State(ctx context.Context) (observation.State, error) {
 	if st.CurrentScreen == "error" {
 		st.ErrorMessage = ws.ErrorMessage
 	}
-	return st, nil
+	return st, version, nil
 }
 
 // detectScreen asks the provider, keeping its answer a usable name.
