@@ -13,12 +13,13 @@ import (
 )
 
 // fakeRuntime stands in for an extension page's chrome.runtime: a
-// sendMessage whose promise settles after msg.delay ms, and a connect
+// sendMessage whose promise settles after msg.delay ms (never with
+// msg.never), and a connect
 // whose port answers each JSON-RPC request on MetaMask's multiplexed
 // shape ({name, data: {id, method}}) after data.params.delay ms, and
 // nothing else.
 const fakeRuntime = `globalThis.chrome = { runtime: {
-  sendMessage: (m) => new Promise((r) => setTimeout(() => r({ ok: true }), m.delay)),
+  sendMessage: (m) => new Promise((r) => { if (!m.never) setTimeout(() => r({ ok: true }), m.delay); }),
   connect: () => {
     const ls = [];
     return {
@@ -93,8 +94,11 @@ func TestClickWaitsForItsBackgroundRequest(t *testing.T) {
 // A click on a tracked page that sends the background nothing is answered
 // as measured: it does not wait for a page that keeps changing (a spinner)
 // to fall quiet, so a change made long after it is not its screen after.
+// A request the page sent earlier and that is never answered (one the
+// wallet answers only when the user acts) does not make it wait either.
 func TestClickWithoutBackgroundRequestAnswersAtOnce(t *testing.T) {
 	p := openTracked(t, `<div data-testid="home-landmark">home</div><span id="spin"></span>
+<script>chrome.runtime.sendMessage({ never: true });</script>
 <button data-testid="spin" onclick="let n = 0; setInterval(() => { document.getElementById('spin').textContent = n++; }, 20); setTimeout(() => document.querySelector('[data-testid=home-landmark]').remove(), 1500)">Spin</button>`)
 	res, err := click(ctxT(t, 10*time.Second), p, nil, Target{TestID: "spin"}, ClickOptions{Screens: homeScreens})
 	if err != nil {

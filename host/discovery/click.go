@@ -122,12 +122,14 @@ type after struct {
 	Hit *string `json:"hit"`
 }
 
-// bgRequests are the requests a click's handlers sent to the extension's
-// background (Posted) and the requests still awaiting their reply when the
-// click was measured (Pending), as js/bgtrack.js counts them.
+// bgRequests are the messages a click's handlers sent to the extension's
+// background (Posted), those of them still awaiting their reply when the
+// click was measured (Pending), and the tracker's message number before
+// the click (Since), as js/bgtrack.js counts them.
 type bgRequests struct {
 	Posted  int `json:"posted"`
 	Pending int `json:"pending"`
+	Since   int `json:"since"`
 }
 
 // missed is what a stopped press landed on, or "".
@@ -235,15 +237,21 @@ const (
 // that changed what shows at once (a tab, a menu, a drawn route), or a
 // page that is not a wallet page, is answered as measured, without the
 // wait. So is a click on a page whose background requests are tracked
-// (TrackBackground) that sent none, left none awaiting a reply and kept
-// its URL: nothing is coming that it could wait for.
+// (TrackBackground) that sent the background nothing and kept its URL:
+// nothing is coming that it could wait for. The settle waits for the
+// requests the click sent, not for older ones (a request the wallet
+// answers only when the user acts).
 func settleScreen(ctx context.Context, p *rod.Page, sc *Screens, c *Changes, done *after) {
 	if sc == nil || sc.Name == nil || c == nil || c.ScreenAfter == "" ||
 		len(c.TestIDsAppeared) > 0 || len(c.TestIDsDisappeared) > 0 {
 		return
 	}
-	if bg := done.Bg; bg != nil && bg.Posted == 0 && bg.Pending <= 0 && c.URLBefore == "" {
-		return
+	since := 0
+	if bg := done.Bg; bg != nil {
+		if bg.Posted == 0 && c.URLBefore == "" {
+			return
+		}
+		since = bg.Since
 	}
 	urlBefore := done.URLBefore
 	if c.URLBefore != "" {
@@ -260,7 +268,7 @@ func settleScreen(ctx context.Context, p *rod.Page, sc *Screens, c *Changes, don
 	// The screen is named from the settled page even when the settle saw
 	// no change: a re-render may have landed between the click's own
 	// measure and the settle's start.
-	if evalIn(p.Context(ctx), main, jsSettle, idem, &s, sc.Probe, screenQuiet.Milliseconds(), screenSettleMax.Milliseconds()) != nil {
+	if evalIn(p.Context(ctx), main, jsSettle, idem, &s, sc.Probe, screenQuiet.Milliseconds(), screenSettleMax.Milliseconds(), since) != nil {
 		return
 	}
 	c.ScreenAfter = sc.Name(ctx, s.URL, s.Els)

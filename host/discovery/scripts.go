@@ -77,9 +77,9 @@ var (
 	// the page has not changed since (see observe.js).
 	jsObserve = script{"observe", "function(opts, known) {\n" + jsVersion + "\n" + jsObserveBody + "\n}"}
 
-	// jsSettle(probe, quietMs, maxMs) waits for the page to settle after
-	// a click and reads the probe's elements (see settle.js).
-	jsSettle = script{"settle", "function(probe, quietMs, maxMs) {\n" + jsLib + "\n" + jsProbe + "\n" + jsBgQuery + "\n" + jsSettleBody + "\n}"}
+	// jsSettle(probe, quietMs, maxMs, bgSince) waits for the page to
+	// settle after a click and reads the probe's elements (see settle.js).
+	jsSettle = script{"settle", "function(probe, quietMs, maxMs, bgSince) {\n" + jsLib + "\n" + jsProbe + "\n" + jsBgQuery + "\n" + jsSettleBody + "\n}"}
 
 	// jsInstall defines them all in the world's globalThis.__mmcpFns.
 	jsInstall = install(jsCollect, jsAction, jsAfter, jsCentreCover, jsVisual, jsObserve, jsSettle)

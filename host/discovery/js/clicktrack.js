@@ -105,7 +105,7 @@ function armClick(el, token, cap, probe) {
   if (old && old.unguard) old.unguard();
   // hit: null until the press is seen, then '' when it landed on el, else
   // what it landed on.
-  const c = { token, cap, probe, href: location.href, ids: visibleIdList(), els: probe ? probeElements(probe) : null, bg: backgroundRequests(), result: null, hit: null };
+  const c = { token, cap, probe, href: location.href, ids: visibleIdList(), els: probe ? probeElements(probe) : null, bg: backgroundRequests(0), result: null, hit: null };
   const win = el.ownerDocument.defaultView;
   const report = () => {
     if (c.result !== null) return;
@@ -196,9 +196,10 @@ function finishClick(c) {
     appearedEls.sort((a, b) => (a.compareDocumentPosition(b) & 4 ? -1 : 1));
     const appeared = appearedEls.map((e) => t.vis.get(e));
     const disappeared = c.ids.filter((id) => !t.counts.has(id));
-    // bg: the background requests the click's handlers sent, and those
-    // still awaiting a reply (null when the page has no tracker).
-    const bgNow = c.bg ? backgroundRequests() : null;
+    // bg: the background requests the click's handlers sent, those of
+    // them still awaiting a reply, and the tracker's number before the
+    // click (null when the page has no tracker).
+    const bgNow = c.bg ? backgroundRequests(c.bg.posted) : null;
     o = {
       token: c.token,
       closed: false,
@@ -212,7 +213,7 @@ function finishClick(c) {
       elsBefore: c.els,
       elsAfter,
       hit: c.hit,
-      bg: bgNow ? { posted: bgNow.posted - c.bg.posted, pending: bgNow.pending } : null,
+      bg: bgNow ? { posted: bgNow.posted - c.bg.posted, pending: bgNow.pending, since: c.bg.posted } : null,
     };
   }
   c.result = JSON.stringify(o);

@@ -1,6 +1,7 @@
-// settle(probe, quietMs, maxMs): waits until the page has been quiet (no
-// DOM mutation, no URL change and, where the page has a background-request
-// tracker, no request awaiting its reply) for quietMs, at most maxMs, and
+// settle(probe, quietMs, maxMs, bgSince): waits until the page has been
+// quiet (no DOM mutation, no URL change and, where the page has a
+// background-request tracker, no request numbered after bgSince awaiting
+// its reply) for quietMs, at most maxMs, and
 // returns the URL and the probe's elements then, as JSON. A click whose handler
 // awaits the wallet's background (lock, unlock) re-renders a moment after
 // its events end: the screen after the click is read once that settles.
@@ -13,7 +14,7 @@ return new Promise((resolve) => {
   const tick = () => {
     const now = performance.now();
     if (location.href !== href) { href = location.href; last = now; }
-    const bg = backgroundRequests();
+    const bg = backgroundRequests(bgSince);
     if (bg && bg.pending > 0) last = now;
     if (now - last < quietMs && now - start < maxMs) { setTimeout(tick, 10); return; }
     obs.disconnect();
