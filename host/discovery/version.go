@@ -13,6 +13,6 @@ import (
 // see.
 func PageVersion(ctx context.Context, p *rod.Page) (string, error) {
 	var v string
-	err := Eval(ctx, p, "(() => {\n"+jsVersion+"\nconst t = pageVersion();\nif (t.scanned !== t.n) { t.opaque = opaque(); t.scanned = t.n; }\nreturn t.opaque ? '' : versionString();\n})()", EvalOptions{Idempotent: true}, &v)
+	err := Eval(ctx, p, "(() => {\n"+jsVersion+"\nreturn opaqueNow(pageVersion()) ? '' : versionString();\n})()", EvalOptions{Idempotent: true}, &v)
 	return v, err
 }

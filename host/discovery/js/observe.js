@@ -8,9 +8,8 @@
 const v = versionString();
 const t = pageVersion();
 if (known && known === v) {
-  // scanned once per version, and only when the walk could be skipped
-  if (t.scanned !== t.n) { t.opaque = opaque(); t.scanned = t.n; }
-  if (!t.opaque) return '{"same":true}';
+  // scanned only when the walk could be skipped
+  if (!opaqueNow(t)) return '{"same":true}';
 }
 const out = globalThis.__mmcpFns.collect(opts);
 return '{"version":' + JSON.stringify(v) + ',"href":' + JSON.stringify(location.href) +

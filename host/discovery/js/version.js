@@ -35,6 +35,12 @@ function opaque() {
   return false;
 }
 
+// opaqueNow is opaque() for version t, scanned once per version.
+function opaqueNow(t) {
+  if (t.scanned !== t.n) { t.opaque = opaque(); t.scanned = t.n; }
+  return t.opaque;
+}
+
 // properties: a hash of the inputs' checked states and button values.
 function properties() {
   let h = 0;
