@@ -123,13 +123,12 @@ type after struct {
 }
 
 // bgRequests are the messages a click's handlers sent to the extension's
-// background (Posted), those of them still awaiting their reply when the
-// click was measured (Pending), and the tracker's message number before
-// the click (Since), as js/bgtrack.js counts them.
+// background (Posted) and the tracker's message number before the click
+// (Since: the settle waits for the requests numbered after it), as
+// js/bgtrack.js counts them.
 type bgRequests struct {
-	Posted  int `json:"posted"`
-	Pending int `json:"pending"`
-	Since   int `json:"since"`
+	Posted int `json:"posted"`
+	Since  int `json:"since"`
 }
 
 // missed is what a stopped press landed on, or "".

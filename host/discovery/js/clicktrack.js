@@ -196,9 +196,9 @@ function finishClick(c) {
     appearedEls.sort((a, b) => (a.compareDocumentPosition(b) & 4 ? -1 : 1));
     const appeared = appearedEls.map((e) => t.vis.get(e));
     const disappeared = c.ids.filter((id) => !t.counts.has(id));
-    // bg: the background requests the click's handlers sent, those of
-    // them still awaiting a reply, and the tracker's number before the
-    // click (null when the page has no tracker).
+    // bg: the messages the click's handlers sent to the background, and
+    // the tracker's number before the click (null when the page has no
+    // tracker).
     const bgNow = c.bg ? backgroundRequests(c.bg.posted) : null;
     o = {
       token: c.token,
@@ -213,7 +213,7 @@ function finishClick(c) {
       elsBefore: c.els,
       elsAfter,
       hit: c.hit,
-      bg: bgNow ? { posted: bgNow.posted - c.bg.posted, pending: bgNow.pending, since: c.bg.posted } : null,
+      bg: bgNow ? { posted: bgNow.posted - c.bg.posted, since: c.bg.posted } : null,
     };
   }
   c.result = JSON.stringify(o);
