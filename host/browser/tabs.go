@@ -70,7 +70,7 @@ func (s *Chrome) SwitchTab(ctx context.Context, role, urlPrefix string) (SwitchR
 	if err != nil {
 		return SwitchResult{}, sdk.Errorf(sdk.CodeTabNotFound, "tab %s: %v", pick.URL, err)
 	}
-	if pick.Role == RoleExtension || pick.Role == RoleNotification {
+	if WalletRole(pick.Role) {
 		// A wallet page may still be rendering (a popup just opened).
 		if _, err := s.waitRendered(ctx, page); err != nil {
 			return SwitchResult{}, sdk.Errorf(sdk.CodeTabNotFound, "tab %s closed while rendering: %v", pick.URL, err)

@@ -21,6 +21,12 @@ const (
 	RoleOther        = "other"
 )
 
+// WalletRole reports whether role is one of the wallet's own pages: its
+// home (extension) or a notification popup.
+func WalletRole(role string) bool {
+	return role == RoleExtension || role == RoleNotification
+}
+
 // tab is one tracked page target.
 type tab struct {
 	id     proto.TargetTargetID

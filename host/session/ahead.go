@@ -81,7 +81,7 @@ func (s *Session) stateAhead(ctx context.Context, page *rod.Page) func(discovery
 // notification popup).
 func (s *Session) walletPage(page *rod.Page) bool {
 	ti, _ := s.browser.Tab(page.TargetID)
-	return ti.Role == browser.RoleExtension || ti.Role == browser.RoleNotification
+	return browser.WalletRole(ti.Role)
 }
 
 // stateHolds says whether st, the state read on a page that is not the

@@ -63,7 +63,7 @@ func (s *Wallet) readPage(ctx context.Context, page *rod.Page, role string) (pag
 	defer cancel()
 	_, probe := s.stateProvider(ctx)
 	var app chan json.RawMessage
-	if probe.Script != "" && isWalletRole(role) {
+	if probe.Script != "" && browser.WalletRole(role) {
 		app = make(chan json.RawMessage, 1)
 		go func() { app <- s.mainWorldValue(ctx, page, probe.Script) }()
 	}
@@ -79,10 +79,6 @@ func (s *Wallet) readPage(ctx context.Context, page *rod.Page, role string) (pag
 		r.snap.AppState = <-app
 	}
 	return r, nil
-}
-
-func isWalletRole(role string) bool {
-	return role == browser.RoleExtension || role == browser.RoleNotification
 }
 
 // mainWorldValue evaluates script in page's main world and returns its JSON
@@ -133,7 +129,7 @@ func (s *Wallet) StateAt(ctx context.Context) (observation.State, string, error)
 	// On a page that is not the wallet's, the wallet's fields come from
 	// the home tab (walletPage): it is read while the active page is.
 	var home *homeRead
-	if h, ok := s.HomeTab(); ok && !isWalletRole(ti.Role) && h.Page != nil && h.ID != page.TargetID {
+	if h, ok := s.HomeTab(); ok && !browser.WalletRole(ti.Role) && h.Page != nil && h.ID != page.TargetID {
 		home = &homeRead{id: h.ID, done: make(chan struct{})}
 		go func() {
 			defer close(home.done)
@@ -152,7 +148,7 @@ func (s *Wallet) StateAt(ctx context.Context) (observation.State, string, error)
 		CurrentScreen: "unknown",
 	}
 	version := ""
-	if isWalletRole(ti.Role) {
+	if browser.WalletRole(ti.Role) {
 		st.CurrentScreen = s.detectScreen(ctx, prov, cur.snap)
 		version = cur.version
 	}
@@ -197,11 +193,11 @@ type homeRead struct {
 // home tab, else another wallet page with an app state, else the active
 // wallet page's DOM.
 func (s *Wallet) walletPage(ctx context.Context, active proto.TargetTargetID, role string, cur sdk.PageSnapshot, home *homeRead) sdk.PageSnapshot {
-	if isWalletRole(role) && len(cur.AppState) > 0 {
+	if browser.WalletRole(role) && len(cur.AppState) > 0 {
 		return cur
 	}
 	var fallback *sdk.PageSnapshot
-	if isWalletRole(role) {
+	if browser.WalletRole(role) {
 		fallback = &cur
 	}
 	candidates := []browser.TabInfo{}
@@ -278,7 +274,7 @@ func (s *Wallet) screens(ctx context.Context, page *rod.Page) *discovery.Screens
 		return nil
 	}
 	ti, _ := s.Tab(page.TargetID)
-	if !isWalletRole(ti.Role) {
+	if !browser.WalletRole(ti.Role) {
 		return nil
 	}
 	prov, probe := s.stateProvider(ctx)
