@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -46,18 +47,7 @@ func TestRefSurvivesInsertAbove(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			named := 0
-			for _, n := range nodes {
-				if n.Ref == beta {
-					named++
-					if n.Name != "Beta" {
-						t.Errorf("record names %s %q for ref %s, meant Beta", n.Role, n.Name, beta)
-					}
-				}
-			}
-			if named != 1 {
-				t.Errorf("%d record nodes carry ref %s, want 1: %+v", named, beta, nodes)
-			}
+			recordNamesRef(t, nodes, beta, "Beta")
 		})
 	}
 }
@@ -109,21 +99,34 @@ func TestRecordMarksARefReplacedMeanwhile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	named := 0
-	for _, n := range nodes {
-		if n.Ref == ins {
-			named++
-			if n.Name != "Insert" {
-				t.Errorf("record names %s %q for ref %s, meant Insert", n.Role, n.Name, ins)
-			}
-		}
-	}
-	if named != 1 {
-		t.Fatalf("%d record nodes carry ref %s, want 1: %+v", named, ins, nodes)
+	if !recordNamesRef(t, nodes, ins, "Insert") {
+		t.FailNow()
 	}
 	_, err = click(ctxT(t, 5*time.Second), p, refs, Target{A11yRef: ins})
 	wantCode(t, err, sdk.CodeTargetNotFound, "older snapshot")
 	if _, err := click(ctxT(t, 5*time.Second), p, newer, Target{A11yRef: refNamed(t, newer, "button", "Insert", 0)}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// recordNamesRef reports, and fails t unless, exactly one of a record's
+// nodes carries ref, and every node carrying it is named name.
+func recordNamesRef(t *testing.T, nodes []observation.A11yNode, ref, name string) bool {
+	t.Helper()
+	ok := true
+	named := 0
+	for _, n := range nodes {
+		if n.Ref == ref {
+			named++
+			if n.Name != name {
+				t.Errorf("record names %s %q for ref %s, meant %s", n.Role, n.Name, ref, name)
+				ok = false
+			}
+		}
+	}
+	if named != 1 {
+		t.Errorf("%d record nodes carry ref %s, want 1: %+v", named, ref, nodes)
+		ok = false
+	}
+	return ok
 }

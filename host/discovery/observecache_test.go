@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
@@ -92,12 +93,7 @@ func TestObserveSkipsAnUnchangedPage(t *testing.T) {
 // the snapshot makes the record walk again.
 func TestRecordTakesTheSnapshotWalk(t *testing.T) {
 	p := openHTML(t, `<h1>Title</h1><button data-testid="go">Go</button><input type="checkbox" aria-label="Agree">`)
-	main, err := mainFrame(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := worldKey{p.SessionID, main}
-	lastWalks := &cacheOf(p).walks
+	_, k, lastWalks := walksOf(t, p)
 	ctx := ctxT(t, 10*time.Second)
 	// A record that starts while a snapshot walks waits for that walk.
 	walking := &inflight{done: make(chan struct{})}
@@ -176,12 +172,7 @@ func TestRecordTakesTheSnapshotWalk(t *testing.T) {
 // refuses, or none) it walks the changed page again.
 func TestRecordTakesASnapshotWalkInFlight(t *testing.T) {
 	p := openHTML(t, `<h1>Title</h1><button>Go</button>`)
-	main, err := mainFrame(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := worldKey{p.SessionID, main}
-	lastWalks := &cacheOf(p).walks
+	main, k, lastWalks := walksOf(t, p)
 	ctx := ctxT(t, 10*time.Second)
 	href := p.MustEval(`() => location.href`).String()
 	for _, tc := range []struct {
@@ -236,4 +227,14 @@ func TestRecordTakesASnapshotWalkInFlight(t *testing.T) {
 			t.Fatalf("%s: take got %+v, want the page's URL %q, complete", tc.name, seen, href)
 		}
 	}
+}
+
+// walksOf is p's main frame, its world's key and the walk cache it is in.
+func walksOf(t *testing.T, p *rodPage) (proto.PageFrameID, worldKey, *walkCache) {
+	t.Helper()
+	main, err := mainFrame(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return main, worldKey{p.SessionID, main}, &cacheOf(p).walks
 }
