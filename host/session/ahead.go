@@ -21,7 +21,11 @@ const stateAheadLimit = 5 * time.Second
 type StateAhead func(context.Context) (observation.State, bool)
 
 // stateAhead starts the state read of a whole-page snapshot's record on
-// page, the active page, beside the snapshot's walk. The returned function,
+// page, the active page, beside the snapshot's walk, or takes the one
+// still in flight (the previous call's record's, readInFlight): a snapshot
+// changes nothing, so the state that read sees is the one the snapshot
+// found, and two reads would only share the renderer and the wallet's
+// background. The returned function,
 // given where the walk saw the page, is what the record takes once the
 // snapshot answered. The read is kept only when it ended without an error,
 // page is still the active page, and it is not older than the walked
@@ -41,38 +45,33 @@ type StateAhead func(context.Context) (observation.State, bool)
 //     change between the two reads, whichever came first. A page the
 //     version cannot follow (a frame, a shadow root) is read after.
 func (s *Session) stateAhead(ctx context.Context, page *rod.Page) func(discovery.At) StateAhead {
-	type read struct {
-		st      observation.State
-		version string
-		err     error
-	}
 	wallet := s.walletPage(page)
-	done := make(chan read, 1)
-	go func() {
+	r := s.readInFlight(page)
+	if r == nil {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stateAheadLimit)
-		defer cancel()
-		st, version, err := s.browser.StateAt(rctx)
-		done <- read{st, version, err}
-	}()
+		r = s.readState(rctx)
+		go func() {
+			<-r.done
+			cancel()
+		}()
+	}
 	return func(at discovery.At) StateAhead {
 		return func(ctx context.Context) (observation.State, bool) {
-			var r read
-			select {
-			case r = <-done:
-			case <-ctx.Done():
+			st, version, err := r.wait(ctx)
+			if ctx.Err() != nil {
 				return observation.State{}, false
 			}
-			if r.err != nil || s.browser.ActivePage() != page {
-				return r.st, false
+			if err != nil || s.browser.ActivePage() != page {
+				return st, false
 			}
 			if !wallet {
-				return r.st, stateHolds(r.st, at)
+				return st, stateHolds(st, at)
 			}
-			if r.version == "" || r.version != at.Version {
-				return r.st, false
+			if version == "" || version != at.Version {
+				return st, false
 			}
 			now, err := discovery.PageVersion(ctx, page)
-			return r.st, err == nil && now == at.Version
+			return st, err == nil && now == at.Version
 		}
 	}
 }

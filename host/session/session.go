@@ -48,6 +48,8 @@ type Session struct {
 	// (mm_accessibility_snapshot, mm_describe_screen); a tab switch drops
 	// it.
 	refs atomic.Pointer[discovery.RefMap]
+	// reads is the state read in flight (stateread.go).
+	reads stateReads
 }
 
 // Refs is the ref map of the latest answer the agent saw, nil for none.

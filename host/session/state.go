@@ -55,7 +55,7 @@ func (m *Manager) observe(ctx context.Context, s *Session, full bool, walk func(
 		return nil // nothing to observe in a dead browser (and never wait on it)
 	}
 	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
-	st, err := s.browser.State(ctx)
+	st, _, err := s.readState(ctx).wait(ctx)
 	if err != nil {
 		m.log.Debug("observe: state", "error", err)
 	}

@@ -1,0 +1,81 @@
+package session
+
+import (
+	"context"
+	"sync"
+
+	"github.com/go-rod/rod"
+
+	"github.com/mmcp-dev/mmcp/host/observation"
+)
+
+// stateRead is one state read of the session (wallet.StateAt), in flight
+// or done.
+type stateRead struct {
+	page *rod.Page     // the active page when it started
+	done chan struct{} // closed once st, version and err are set
+
+	st      observation.State
+	version string
+	err     error
+}
+
+// stateReads is the session's state read in flight, which a read-only
+// call's record may take (stateAhead).
+type stateReads struct {
+	mu      sync.Mutex
+	current *stateRead // the latest started
+}
+
+// readState starts a state read of the active page, the one a record
+// started beside may take until it is done.
+func (s *Session) readState(ctx context.Context) *stateRead {
+	return s.reads.start(s.browser.ActivePage(), func() (observation.State, string, error) {
+		return s.browser.StateAt(ctx)
+	})
+}
+
+// readInFlight is the state read of page still in flight, nil for none.
+// A read-only call that starts meanwhile may take it for its record: the
+// read began after the previous call answered, and the call changes
+// nothing.
+func (s *Session) readInFlight(page *rod.Page) *stateRead { return s.reads.inFlight(page) }
+
+// start runs read as the latest state read, of page.
+func (rs *stateReads) start(page *rod.Page, read func() (observation.State, string, error)) *stateRead {
+	r := &stateRead{page: page, done: make(chan struct{})}
+	rs.mu.Lock()
+	rs.current = r
+	rs.mu.Unlock()
+	go func() {
+		defer close(r.done)
+		r.st, r.version, r.err = read()
+	}()
+	return r
+}
+
+// inFlight is the latest read when it is of page and not done, else nil.
+func (rs *stateReads) inFlight(page *rod.Page) *stateRead {
+	rs.mu.Lock()
+	r := rs.current
+	rs.mu.Unlock()
+	if r == nil || r.page != page {
+		return nil
+	}
+	select {
+	case <-r.done:
+		return nil
+	default:
+		return r
+	}
+}
+
+// wait returns the read's result, or ctx's error first.
+func (r *stateRead) wait(ctx context.Context) (observation.State, string, error) {
+	select {
+	case <-r.done:
+		return r.st, r.version, r.err
+	case <-ctx.Done():
+		return observation.State{}, "", ctx.Err()
+	}
+}
