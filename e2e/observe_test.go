@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -116,5 +117,49 @@ func TestSnapshotRecordOnADapp(t *testing.T) {
 	nodes := rec.Observation.A11y.Nodes
 	if len(nodes) == 0 || len(snap.Nodes) == 0 || nodes[0]["name"] != snap.Nodes[0]["name"] {
 		t.Fatalf("the record's nodes do not start as the snapshot's: %d nodes, %d answered", len(nodes), len(snap.Nodes))
+	}
+}
+
+// TestScreenshotRecordOfAPageThatChanges: a screenshot's record reads its
+// state as the screenshot starts, beside the capture. When the page changes
+// meanwhile (here a full-page capture resizes the view, and the page then
+// changes its URL and adds an element at its top), the record shows the
+// page after the
+// change, its state and its walk alike, never the state read before with
+// the walk after.
+func TestScreenshotRecordOfAPageThatChanges(t *testing.T) {
+	h, ws := walletHost(t)
+	sid := launch(t, h, map[string]any{"stateMode": "default"})["sessionId"].(string)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!doctype html><html><body style="height:3000px"><h1>Resize</h1>
+<script>
+addEventListener('resize', () => {
+  if (document.querySelector('[data-testid=resized]')) return;
+  history.replaceState(null, '', '#resized');
+  const n = document.createElement('p'); n.dataset.testid = 'resized'; n.textContent = 'Resized'; document.body.prepend(n);
+});
+</script></body></html>`)
+	}))
+	t.Cleanup(srv.Close)
+	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL + "/"}))
+	must(t, h.Call("mm_screenshot", map[string]any{"name": "resize", "fullPage": true}))
+	st := getState(t, h)
+	if !strings.HasSuffix(st.CurrentURL, "#resized") {
+		t.Fatalf("the full-page capture did not resize the page (URL %s): the test needs the change", st.CurrentURL)
+	}
+	must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1})) // the records are written
+	var shot *stepRecord
+	for _, r := range records(t, ws, sid) {
+		if r.Tool.Name == "mm_screenshot" {
+			shot = &r
+		}
+	}
+	if shot == nil {
+		t.Fatal("no screenshot record")
+	}
+	url, _ := shot.Observation.State["currentUrl"].(string)
+	if hasTestID(*shot, "resized") != strings.HasSuffix(url, "#resized") {
+		t.Fatalf("the record pairs URL %s with testids %v: its state and walk saw different pages", url, shot.Observation.TestIDs)
 	}
 }

@@ -150,6 +150,10 @@ func (a tabArgs) Check() error { return browser.CheckTabSelector(a.Role, a.URL) 
 // screenshot takes one and wires it into the record and, with base64, into
 // the MCP result as an image.
 func screenshot(ctx context.Context, c *tools.Call, s *session.Session, in browser.ScreenshotOptions) (*browser.ScreenshotResult, error) {
+	if c.Recorded() {
+		// the record's state, read beside the capture
+		s.ReadAhead(ctx)
+	}
 	res, err := s.Screenshot(ctx, in)
 	if err != nil {
 		return nil, err

@@ -46,15 +46,7 @@ type StateAhead func(context.Context) (observation.State, bool)
 //     version cannot follow (a frame, a shadow root) is read after.
 func (s *Session) stateAhead(ctx context.Context, page *rod.Page) func(discovery.At) StateAhead {
 	wallet := s.walletPage(page)
-	r := s.readInFlight(page)
-	if r == nil {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stateAheadLimit)
-		r = s.readState(rctx)
-		go func() {
-			<-r.done
-			cancel()
-		}()
-	}
+	r := s.readAhead(ctx, page)
 	return func(at discovery.At) StateAhead {
 		return func(ctx context.Context) (observation.State, bool) {
 			st, version, err := r.wait(ctx)
@@ -64,11 +56,11 @@ func (s *Session) stateAhead(ctx context.Context, page *rod.Page) func(discovery
 			if err != nil || s.browser.ActivePage() != page {
 				return st, false
 			}
-			if !wallet {
-				return st, stateHolds(st, at)
-			}
-			if version == "" || version != at.Version {
+			if !readHolds(st, version, at, wallet) {
 				return st, false
+			}
+			if !wallet {
+				return st, true
 			}
 			now, err := discovery.PageVersion(ctx, page)
 			return st, err == nil && now == at.Version
@@ -81,6 +73,17 @@ func (s *Session) stateAhead(ctx context.Context, page *rod.Page) func(discovery
 func (s *Session) walletPage(page *rod.Page) bool {
 	ti, _ := s.browser.Tab(page.TargetID)
 	return browser.WalletRole(ti.Role)
+}
+
+// readHolds says whether a state read (st, with the page's version at its
+// probe) holds for the page at: on a wallet page the version is the same
+// (the DOM the read saw is the one at), elsewhere the URL and load state
+// are (stateHolds).
+func readHolds(st observation.State, version string, at discovery.At, wallet bool) bool {
+	if wallet {
+		return version != "" && version == at.Version
+	}
+	return stateHolds(st, at)
 }
 
 // stateHolds says whether st, the state read on a page that is not the

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 
 	"github.com/go-rod/rod"
 
@@ -21,8 +22,9 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 		return func(context.Context) *observation.Observation { return nil }
 	}
 	refs := s.Refs()
+	ahead := s.reads.takeAhead()
 	return func(ctx context.Context) *observation.Observation {
-		return m.observe(ctx, s, full, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
+		return m.observe(ctx, s, full, ahead, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
 			// On a dapp page the record may take a snapshot's walk made
 			// meanwhile, of the page its state read (stateHolds).
 			var take func(discovery.At) bool
@@ -41,7 +43,7 @@ func (m *Manager) Describe(ctx context.Context) *observation.Observation {
 	if s == nil {
 		return nil
 	}
-	return m.observe(ctx, s, true, func(page *rod.Page, _ observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
+	return m.observe(ctx, s, true, nil, func(page *rod.Page, _ observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
 		ids, nodes, refs, err := discovery.Describe(ctx, page, discovery.DefaultTestIDLimit)
 		if err == nil {
 			s.setRefs(refs)
@@ -50,11 +52,18 @@ func (m *Manager) Describe(ctx context.Context) *observation.Observation {
 	})
 }
 
-func (m *Manager) observe(ctx context.Context, s *Session, full bool, walk func(*rod.Page, observation.State) ([]observation.TestIDItem, []observation.A11yNode, error)) *observation.Observation {
+// observe is the observation of session s: its state, and with full the
+// walk's testids and nodes. ahead is the state read ReadAhead started for
+// the call (nil for none): it is taken when the page stayed as it saw it
+// (observeAhead), else the state is read now.
+func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *stateRead, walk walkFunc) *observation.Observation {
 	if s.browser.Alive() != nil {
 		return nil // nothing to observe in a dead browser (and never wait on it)
 	}
 	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
+	if ahead != nil && observeAhead(ctx, s, full, ahead, obs, walk) {
+		return obs
+	}
 	st, _, err := s.readState(ctx).wait(ctx)
 	if err != nil {
 		m.log.Debug("observe: state", "error", err)
@@ -74,6 +83,57 @@ func (m *Manager) observe(ctx context.Context, s *Session, full bool, walk func(
 	}
 	obs.TestIDs, obs.A11y.Nodes = ids, nodes
 	return obs
+}
+
+// walkFunc walks page for an observation whose state is st.
+type walkFunc func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error)
+
+// observeAhead fills obs from the state read ahead, r, and with full a
+// walk of the active page, when the page held for r before and after the
+// walk (readHolds): the walk saw the page r read. It reports false, with
+// obs untouched, when the read failed, the active page is another, or the
+// page changed; the caller then reads the state again.
+func observeAhead(ctx context.Context, s *Session, full bool, r *stateRead, obs *observation.Observation, walk walkFunc) bool {
+	page := s.browser.ActivePage()
+	if page == nil || page != r.page {
+		return false
+	}
+	at := func() (discovery.At, error) {
+		at, err := discovery.PageAt(ctx, page)
+		if err == nil && s.browser.ActivePage() != page {
+			err = errors.New("another page is active")
+		}
+		return at, err
+	}
+	return pairAhead(ctx, r, s.walletPage(page), full, at, func(st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
+		return walk(page, st)
+	}, obs)
+}
+
+// pairAhead is observeAhead on one page: at reads where the page is, walk
+// walks it.
+func pairAhead(ctx context.Context, r *stateRead, wallet, full bool, at func() (discovery.At, error),
+	walk func(observation.State) ([]observation.TestIDItem, []observation.A11yNode, error), obs *observation.Observation) bool {
+	st, version, err := r.wait(ctx)
+	if err != nil {
+		return false
+	}
+	holds := func() bool {
+		now, err := at()
+		return err == nil && readHolds(st, version, now, wallet)
+	}
+	if !holds() {
+		return false
+	}
+	if full {
+		ids, nodes, err := walk(st)
+		if err != nil || !holds() {
+			return false
+		}
+		obs.TestIDs, obs.A11y.Nodes = ids, nodes
+	}
+	obs.State = st
+	return true
 }
 
 // State is mm_get_state's state: the browser's view, with the balance read

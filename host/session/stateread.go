@@ -21,10 +21,11 @@ type stateRead struct {
 }
 
 // stateReads is the session's state read in flight, which a read-only
-// call's record may take (stateAhead).
+// call's record may take (stateAhead, ReadAhead).
 type stateReads struct {
 	mu      sync.Mutex
 	current *stateRead // the latest started
+	ahead   *stateRead // ReadAhead's, for the call's record (takeAhead)
 }
 
 // readState starts a state read of the active page, the one a record
@@ -40,6 +41,48 @@ func (s *Session) readState(ctx context.Context) *stateRead {
 // read began after the previous call answered, and the call changes
 // nothing.
 func (s *Session) readInFlight(page *rod.Page) *stateRead { return s.reads.inFlight(page) }
+
+// readAhead is a state read for the record of a read-only call on page,
+// the active page, started as the call starts: the one still in flight
+// (readInFlight), else a new one. It outlives the call.
+func (s *Session) readAhead(ctx context.Context, page *rod.Page) *stateRead {
+	if r := s.readInFlight(page); r != nil {
+		return r
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stateAheadLimit)
+	r := s.readState(rctx)
+	go func() {
+		<-r.done
+		cancel()
+	}()
+	return r
+}
+
+// ReadAhead starts the state read of the step record of a read-only call
+// (mm_screenshot) as the call starts, beside what the call does: its
+// record, made right after, takes it (observeAhead) when the page is still
+// as the read saw it, and does not wait for a read of its own, which the
+// next call would wait for.
+func (s *Session) ReadAhead(ctx context.Context) {
+	page := s.browser.ActivePage()
+	if page == nil {
+		return
+	}
+	r := s.readAhead(ctx, page)
+	s.reads.mu.Lock()
+	s.reads.ahead = r
+	s.reads.mu.Unlock()
+}
+
+// takeAhead is the read ReadAhead started for the call just made, nil for
+// none; the next call's record never sees it.
+func (rs *stateReads) takeAhead() *stateRead {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	r := rs.ahead
+	rs.ahead = nil
+	return r
+}
 
 // start runs read as the latest state read, of page.
 func (rs *stateReads) start(page *rod.Page, read func() (observation.State, string, error)) *stateRead {

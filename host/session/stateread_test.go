@@ -2,10 +2,12 @@ package session
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/go-rod/rod"
 
+	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
@@ -46,5 +48,63 @@ func TestStateReadInFlight(t *testing.T) {
 	blocked := rs.start(page, func() (observation.State, string, error) { <-never; return observation.State{}, "", nil })
 	if _, _, err := blocked.wait(ctx); err == nil {
 		t.Fatal("wait on a cancelled context returned no error")
+	}
+}
+
+// TestPairAhead: a record pairs the state read ahead with its walk only
+// when the page held for the read before and after the walk; otherwise it
+// takes nothing of it (the caller reads the state again).
+func TestPairAhead(t *testing.T) {
+	ctx := context.Background()
+	read := func(st observation.State, version string, err error) *stateRead {
+		r := &stateRead{done: make(chan struct{}), st: st, version: version, err: err}
+		close(r.done)
+		return r
+	}
+	dapp := observation.State{CurrentURL: "http://dapp/", IsLoaded: true}
+	wallet := observation.State{CurrentURL: "chrome-extension://x/home.html", IsLoaded: true, CurrentScreen: "home"}
+	loaded := func(url, version string) discovery.At {
+		return discovery.At{URL: url, ReadyState: "complete", Version: version}
+	}
+	for _, c := range []struct {
+		name          string
+		r             *stateRead
+		wallet, full  bool
+		before, after discovery.At
+		want, walked  bool
+	}{
+		{"wallet page unchanged", read(wallet, "v1", nil), true, true, loaded(wallet.CurrentURL, "v1"), loaded(wallet.CurrentURL, "v1"), true, true},
+		{"wallet page changed before the walk", read(wallet, "v1", nil), true, true, loaded(wallet.CurrentURL, "v2"), loaded(wallet.CurrentURL, "v2"), false, false},
+		{"wallet page changed during the walk", read(wallet, "v1", nil), true, true, loaded(wallet.CurrentURL, "v1"), loaded(wallet.CurrentURL, "v2"), false, true},
+		{"wallet page the version cannot follow", read(wallet, "", nil), true, true, loaded(wallet.CurrentURL, ""), loaded(wallet.CurrentURL, ""), false, false},
+		{"dapp with the same URL and load state", read(dapp, "", nil), false, true, loaded(dapp.CurrentURL, "a"), loaded(dapp.CurrentURL, "b"), true, true},
+		{"dapp whose URL changed during the walk", read(dapp, "", nil), false, true, loaded(dapp.CurrentURL, "a"), loaded(dapp.CurrentURL+"#x", "b"), false, true},
+		{"state only, unchanged", read(wallet, "v1", nil), true, false, loaded(wallet.CurrentURL, "v1"), discovery.At{}, true, false},
+		{"the read failed", read(observation.State{}, "", errors.New("dead")), true, true, loaded(wallet.CurrentURL, "v1"), loaded(wallet.CurrentURL, "v1"), false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ats := []discovery.At{c.before, c.after}
+			at := func() (discovery.At, error) {
+				a := ats[0]
+				ats = ats[1:]
+				return a, nil
+			}
+			walked := false
+			walk := func(observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
+				walked = true
+				return []observation.TestIDItem{{TestID: "t"}}, []observation.A11yNode{{Role: "button"}}, nil
+			}
+			obs := &observation.Observation{}
+			got := pairAhead(ctx, c.r, c.wallet, c.full, at, walk, obs)
+			if got != c.want || walked != c.walked {
+				t.Fatalf("paired %v after walking %v; want %v, %v", got, walked, c.want, c.walked)
+			}
+			if !got && (obs.State.CurrentURL != "" || obs.TestIDs != nil) {
+				t.Fatalf("a pairing refused filled the observation: %+v", obs)
+			}
+			if got && (obs.State.CurrentURL != c.r.st.CurrentURL || (c.full && len(obs.TestIDs) != 1)) {
+				t.Fatalf("paired observation %+v, want the read's state and the walk", obs)
+			}
+		})
 	}
 }
