@@ -61,7 +61,11 @@ const walk = (el, path, hidden) => {
       if (keep) els.push(el);
     }
   }
-  for (const c of kids(el)) walk(c, ctx, hidden);
+  if (lightKids(el)) {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) walk(c, ctx, hidden);
+  } else {
+    for (const c of kids(el)) walk(c, ctx, hidden);
+  }
 };
 let start = document.documentElement;
 let startPath = [];

@@ -32,6 +32,15 @@ function kids(n) {
   return n.children;
 }
 
+// lightKids reports whether kids(n) are n's element children, to be read
+// with firstElementChild and nextElementSibling: far cheaper on a big page
+// than iterating the live list.
+function lightKids(n) {
+  if (n.shadowRoot) return false;
+  const tag = n.localName;
+  return tag !== 'iframe' && tag !== 'frame' && tag !== 'slot';
+}
+
 // composedParent is the parent of el in the walk of kids: its slot, its
 // parent element, its shadow host, or the iframe its document is in.
 function composedParent(el) {
@@ -45,10 +54,13 @@ function composedParent(el) {
   return null;
 }
 
+// VISIBILITY is checkVisibility's options, made once.
+const VISIBILITY = { visibilityProperty: true, checkVisibilityCSS: true };
+
 function visible(el) {
   if (!el.isConnected) return false;
   if (el.checkVisibility) {
-    if (!el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true })) return false;
+    if (!el.checkVisibility(VISIBILITY)) return false;
   } else {
     const st = el.ownerDocument.defaultView.getComputedStyle(el);
     if (st.display === 'none' || st.visibility === 'hidden') return false;
@@ -60,13 +72,14 @@ function visible(el) {
 // rendered is visible without the size rule: the AX tree keeps zero-size
 // elements, so the observation does too.
 function rendered(el) {
-  if (el.checkVisibility) return el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true });
+  if (el.checkVisibility) return el.checkVisibility(VISIBILITY);
   const st = el.ownerDocument.defaultView.getComputedStyle(el);
   return st.display !== 'none' && st.visibility !== 'hidden';
 }
 
 function roleOf(el) {
-  const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+  const ra = el.getAttribute('role');
+  const explicit = ra ? ra.trim().split(/\s+/)[0] : '';
   if (explicit === 'none' || explicit === 'presentation') return '';
   if (explicit) return explicit;
   const tag = el.localName;
@@ -94,15 +107,14 @@ function roleOf(el) {
       }
     }
   }
-  if (el.isContentEditable && el.getAttribute('contenteditable') !== null) return 'textbox';
+  if (el.getAttribute('contenteditable') !== null && el.isContentEditable) return 'textbox';
   return '';
 }
 
 function textOf(n, depth) {
   if (depth > 20) return '';
   let out = '';
-  const list = n.shadowRoot ? n.shadowRoot.childNodes : n.childNodes;
-  for (const c of list) {
+  for (let c = (n.shadowRoot || n).firstChild; c; c = c.nextSibling) {
     if (c.nodeType === 3) { out += c.data; continue; }
     if (c.nodeType !== 1) continue;
     if (c.getAttribute('aria-hidden') === 'true') continue;
@@ -164,10 +176,8 @@ function boolAttr(el, name) {
 
 function isDisabled(el) {
   try { if (el.matches(':disabled')) return true; } catch (e) { /* not a form element */ }
-  for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
-    if (n.getAttribute('aria-disabled') === 'true') return true;
-  }
-  return false;
+  // el or an ancestor up to its document or shadow root
+  return el.closest('[aria-disabled="true"]') !== null;
 }
 
 function describe(el) {
