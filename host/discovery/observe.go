@@ -22,7 +22,7 @@ const (
 // collected is what js/collect.js returns.
 type collected struct {
 	IDs   []observation.TestIDItem `json:"ids"`
-	Nodes []observation.A11yNode   `json:"nodes"`
+	Nodes treeNodes                `json:"nodes"`
 	// Mark is the index of the marked node, -1 for none.
 	Mark int `json:"mark"`
 	// Root is why a scoped walk found no root: "missing" or "badselector"
