@@ -123,6 +123,10 @@ function textOf(n, depth) {
     const al = c.getAttribute('aria-label');
     if (al && al.trim()) { out += ' ' + al + ' '; continue; }
     if (tag === 'img') { out += ' ' + (c.getAttribute('alt') || '') + ' '; continue; }
+    // An empty element adds a word break at most, which changes nothing
+    // at the start or after a break (every caller collapses the text):
+    // its visibility need not be asked.
+    if (!c.firstChild && !c.shadowRoot && (out === '' || /\s$/.test(out))) continue;
     if (!rendered(c)) continue;
     out += ' ' + textOf(c, depth + 1) + ' ';
   }
@@ -153,8 +157,9 @@ function nameOf(el, role) {
     }
     if (tag === 'input' && t === 'image') return collapse(el.getAttribute('alt')) || 'Submit';
     const labels = el.labels;
-    if (labels && labels.length) {
-      const s = collapse(Array.from(labels).map((l) => textOf(l, 0)).join(' '));
+    const nl = labels ? labels.length : 0;
+    if (nl) {
+      const s = collapse(nl === 1 ? textOf(labels[0], 0) : Array.from(labels).map((l) => textOf(l, 0)).join(' '));
       if (s) return s;
     }
     return collapse(el.getAttribute('title')) || collapse(el.getAttribute('placeholder'));
