@@ -35,8 +35,10 @@ let mark = -1;
 // path: the labels of the node's path, each after a tab
 const walk = (el, path, hidden) => {
   let ctx = path;
-  if (el.getAttribute('aria-hidden') === 'true') hidden = true;
-  if (idLimit && ids.length < idLimit) {
+  // most elements have no attributes: none is read then
+  const bare = !el.hasAttributes();
+  if (!bare && el.getAttribute('aria-hidden') === 'true') hidden = true;
+  if (idLimit && ids.length < idLimit && !bare) {
     const tid = el.getAttribute('data-testid');
     if (tid !== null && visible(el)) {
       const tag = el.localName;
@@ -45,9 +47,9 @@ const walk = (el, path, hidden) => {
     }
   }
   if (wantNodes && !hidden) {
-    const role = roleOf(el);
+    const role = roleOf(el, bare);
     // A heading or status without a name tells the agent nothing: left out.
-    const name = KEPT[role] && rendered(el) ? nameOf(el, role) : null;
+    const name = KEPT[role] && rendered(el) ? nameOf(el, role, bare) : null;
     if (name !== null && (name || !UNNAMED_DROPPED[role])) {
       if (role === 'dialog' || role === 'heading') ctx = path + '\t' + role + ':' + name;
       // states: D disabled, C/c checked or not, E/e expanded or not.
@@ -56,10 +58,10 @@ const walk = (el, path, hidden) => {
       let st = '';
       if (ACTIONABLE[role] && isDisabled(el)) st += 'D';
       if (role === 'checkbox' || role === 'radio' || role === 'switch') {
-        const ac = boolAttr(el, 'aria-checked');
+        const ac = bare ? null : boolAttr(el, 'aria-checked');
         st += (el.localName === 'input' ? el.checked : ac) ? 'C' : 'c';
       }
-      const ex = boolAttr(el, 'aria-expanded');
+      const ex = bare ? null : boolAttr(el, 'aria-expanded');
       if (ex !== null && (ex || role !== 'combobox')) st += ex ? 'E' : 'e';
       if (el === target) mark = nodes.length;
       nodes.push(role + '\t' + name + '\t' + st + (role === 'dialog' ? ctx : path));

@@ -77,22 +77,24 @@ function rendered(el) {
   return st.display !== 'none' && st.visibility !== 'hidden';
 }
 
-function roleOf(el) {
-  const ra = el.getAttribute('role');
+// roleOf and nameOf take bare, true when el has no attributes
+// (!el.hasAttributes()): a walk asks once instead of reading each.
+function roleOf(el, bare) {
+  const ra = bare ? null : el.getAttribute('role');
   const explicit = ra ? ra.trim().split(/\s+/)[0] : '';
   if (explicit === 'none' || explicit === 'presentation') return '';
   if (explicit) return explicit;
   const tag = el.localName;
   switch (tag) {
     case 'button': return 'button';
-    case 'a': case 'area': return el.hasAttribute('href') ? 'link' : '';
+    case 'a': case 'area': return !bare && el.hasAttribute('href') ? 'link' : '';
     case 'textarea': return 'textbox';
     case 'select': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
     case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
     case 'dialog': return 'dialog';
     case 'output': return 'status';
     case 'input': {
-      const t = (el.getAttribute('type') || 'text').toLowerCase();
+      const t = ((bare ? null : el.getAttribute('type')) || 'text').toLowerCase();
       switch (t) {
         case 'button': case 'submit': case 'reset': case 'image': return 'button';
         case 'checkbox': return 'checkbox';
@@ -107,7 +109,7 @@ function roleOf(el) {
       }
     }
   }
-  if (el.getAttribute('contenteditable') !== null && el.isContentEditable) return 'textbox';
+  if (!bare && el.getAttribute('contenteditable') !== null && el.isContentEditable) return 'textbox';
   return '';
 }
 
@@ -144,14 +146,16 @@ function byIds(el, ids) {
   return collapse(parts.join(' '));
 }
 
-function nameOf(el, role) {
-  const lb = el.getAttribute('aria-labelledby');
-  if (lb) { const s = byIds(el, lb); if (s) return s; }
-  const al = collapse(el.getAttribute('aria-label'));
-  if (al) return al;
+function nameOf(el, role, bare) {
+  if (!bare) {
+    const lb = el.getAttribute('aria-labelledby');
+    if (lb) { const s = byIds(el, lb); if (s) return s; }
+    const al = collapse(el.getAttribute('aria-label'));
+    if (al) return al;
+  }
   const tag = el.localName;
   if (tag === 'input' || tag === 'textarea' || tag === 'select') {
-    const t = (el.getAttribute('type') || '').toLowerCase();
+    const t = bare ? '' : (el.getAttribute('type') || '').toLowerCase();
     if (tag === 'input' && (t === 'button' || t === 'submit' || t === 'reset')) {
       return collapse(el.value) || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
     }
@@ -162,14 +166,16 @@ function nameOf(el, role) {
       const s = collapse(nl === 1 ? textOf(labels[0], 0) : Array.from(labels).map((l) => textOf(l, 0)).join(' '));
       if (s) return s;
     }
+    if (bare) return '';
     return collapse(el.getAttribute('title')) || collapse(el.getAttribute('placeholder'));
   }
+  if (bare && tag === 'img') return '';
   if (tag === 'img') return collapse(el.getAttribute('alt'));
   if (NAME_FROM_CONTENT[role]) {
     const s = collapse(textOf(el, 0));
     if (s) return s;
   }
-  return collapse(el.getAttribute('title'));
+  return bare ? '' : collapse(el.getAttribute('title'));
 }
 
 function boolAttr(el, name) {
