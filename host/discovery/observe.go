@@ -22,7 +22,7 @@ const (
 // collected is what js/collect.js returns.
 type collected struct {
 	IDs   []observation.TestIDItem `json:"ids"`
-	Nodes []observation.A11yNode   `json:"nodes"`
+	Nodes treeNodes                `json:"nodes"`
 	// Mark is the index of the marked node, -1 for none.
 	Mark int `json:"mark"`
 	// Root is why a scoped walk found no root: "missing" or "badselector"
@@ -114,7 +114,7 @@ func walkRefs(p *rod.Page, main proto.PageFrameID, opts map[string]any) (collect
 	refs := &RefMap{session: p.SessionID, gen: gen, frame: main, entries: make([]refEntry, len(c.Nodes))}
 	for i := range c.Nodes {
 		n := &c.Nodes[i]
-		n.Ref = fmt.Sprintf("e%d", i+1)
+		n.Ref = "e" + strconv.Itoa(i+1)
 		refs.entries[i] = refEntry{role: n.Role, name: n.Name}
 	}
 	return c, refs, nil
@@ -159,7 +159,7 @@ func ObserveTaking(ctx context.Context, p *rod.Page, limit int, refs *RefMap, re
 		if next == skip {
 			next++
 		}
-		c.Nodes[i].Ref = fmt.Sprintf("e%d", next)
+		c.Nodes[i].Ref = "e" + strconv.Itoa(next)
 		next++
 	}
 	ids := c.result()

@@ -86,6 +86,29 @@ func TestSnapshotGolden(t *testing.T) {
 	})
 }
 
+// TestWalkGoldenEdge pins the walk's output on a page of the cases its
+// helpers treat apart (explicit roles, aria-disabled ancestors, fieldsets,
+// labels, labelledby, contenteditable, visibility, content-visibility,
+// shadow roots and slots, a frame), whole and scoped: a faster walk must
+// keep it byte for byte.
+func TestWalkGoldenEdge(t *testing.T) {
+	p := open(t, server.URL+"/testdata/edge.html")
+	ctx := ctxT(t, 10*time.Second)
+	ids, nodes, _, err := Describe(ctx, p, MaxTestIDLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]any{"testIds": ids, "nodes": nodes}
+	for _, root := range []string{"my-el", "[role=dialog] [role=dialog]"} {
+		scoped, _, err := Snapshot(ctx, p, root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[root] = scoped
+	}
+	golden(t, "edge", got)
+}
+
 // The in-page walk (snapshot and observation) must describe the fixture
 // page exactly as Chrome's own accessibility tree does, whole and scoped.
 func TestWalkAgreesWithAXTree(t *testing.T) {

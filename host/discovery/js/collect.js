@@ -12,6 +12,12 @@
 // the first match's subtree, its path starting with the dialog and heading
 // labels above it; then root is "badselector" or "missing" when there is no
 // such element.
+//
+// nodes is text, a node a line (joined by \n), far cheaper to build, send
+// and decode on a big page than objects: its role, name and states, then
+// its path's labels, separated by tabs (see treeNodes in treenodes.go). A
+// name never holds a tab or a newline (collapse), nor does a role (its
+// first word).
 const ids = [];
 const nodes = [];
 const els = [];
@@ -26,10 +32,15 @@ if (opts.mark) {
 }
 let mark = -1;
 
+// path: the labels of the node's path, each after a tab
 const walk = (el, path, hidden) => {
+  // a walk for testids only ends with the last one
+  if (!wantNodes && ids.length >= idLimit) return;
   let ctx = path;
-  if (el.getAttribute('aria-hidden') === 'true') hidden = true;
-  if (idLimit && ids.length < idLimit) {
+  // most elements have no attributes: none is read then
+  const bare = !el.hasAttributes();
+  if (!bare && el.getAttribute('aria-hidden') === 'true') hidden = true;
+  if (idLimit && ids.length < idLimit && !bare) {
     const tid = el.getAttribute('data-testid');
     if (tid !== null && visible(el)) {
       const tag = el.localName;
@@ -38,33 +49,35 @@ const walk = (el, path, hidden) => {
     }
   }
   if (wantNodes && !hidden) {
-    const role = roleOf(el);
+    const role = roleOf(el, bare);
     // A heading or status without a name tells the agent nothing: left out.
-    const name = KEPT[role] && rendered(el) ? nameOf(el, role) : null;
+    const name = KEPT[role] && rendered(el) ? nameOf(el, role, bare) : null;
     if (name !== null && (name || !UNNAMED_DROPPED[role])) {
-      const n = { role, name, path };
-      if (role === 'dialog' || role === 'heading') {
-        ctx = path.concat([role + ':' + name]);
-        if (role === 'dialog') n.path = ctx;
-      }
+      if (role === 'dialog' || role === 'heading') ctx = path + '\t' + role + ':' + name;
+      // states: D disabled, C/c checked or not, E/e expanded or not.
       // Default states are left out: disabled only when true, a
       // combobox's expanded only when true.
-      if (ACTIONABLE[role] && isDisabled(el)) n.disabled = true;
+      let st = '';
+      if (ACTIONABLE[role] && isDisabled(el)) st += 'D';
       if (role === 'checkbox' || role === 'radio' || role === 'switch') {
-        const ac = boolAttr(el, 'aria-checked');
-        n.checked = el.localName === 'input' ? !!el.checked : !!ac;
+        const ac = bare ? null : boolAttr(el, 'aria-checked');
+        st += (el.localName === 'input' ? el.checked : ac) ? 'C' : 'c';
       }
-      const ex = boolAttr(el, 'aria-expanded');
-      if (ex !== null && (ex || role !== 'combobox')) n.expanded = ex;
+      const ex = bare ? null : boolAttr(el, 'aria-expanded');
+      if (ex !== null && (ex || role !== 'combobox')) st += ex ? 'E' : 'e';
       if (el === target) mark = nodes.length;
-      nodes.push(n);
+      nodes.push(role + '\t' + name + '\t' + st + (role === 'dialog' ? ctx : path));
       if (keep) els.push(el);
     }
   }
-  for (const c of kids(el)) walk(c, ctx, hidden);
+  if (lightKids(el)) {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) walk(c, ctx, hidden);
+  } else {
+    for (const c of kids(el)) walk(c, ctx, hidden);
+  }
 };
 let start = document.documentElement;
-let startPath = [];
+let startPath = '';
 let startHidden = false;
 if (opts.root) {
   const f = locate({ sel: opts.root });
@@ -76,11 +89,11 @@ if (opts.root) {
     const r = roleOf(a);
     if ((r === 'dialog' || r === 'heading') && rendered(a)) above.push(r + ':' + nameOf(a, r));
   }
-  startPath = above.reverse();
+  startPath = above.reverse().map((l) => '\t' + l).join('');
 }
 if (start) walk(start, startPath, startHidden);
 if (keep) {
   const old = globalThis.__mmcpRefs;
   globalThis.__mmcpRefs = { gen: opts.gen, els, prev: old ? { gen: old.gen, els: old.els } : null };
 }
-return JSON.stringify({ ids, nodes, mark });
+return JSON.stringify({ ids, nodes: nodes.join('\n'), mark });

@@ -32,6 +32,15 @@ function kids(n) {
   return n.children;
 }
 
+// lightKids reports whether kids(n) are n's element children, to be read
+// with firstElementChild and nextElementSibling: far cheaper on a big page
+// than iterating the live list.
+function lightKids(n) {
+  if (n.shadowRoot) return false;
+  const tag = n.localName;
+  return tag !== 'iframe' && tag !== 'frame' && tag !== 'slot';
+}
+
 // composedParent is the parent of el in the walk of kids: its slot, its
 // parent element, its shadow host, or the iframe its document is in.
 function composedParent(el) {
@@ -45,10 +54,13 @@ function composedParent(el) {
   return null;
 }
 
+// VISIBILITY is checkVisibility's options, made once.
+const VISIBILITY = { visibilityProperty: true, checkVisibilityCSS: true };
+
 function visible(el) {
   if (!el.isConnected) return false;
   if (el.checkVisibility) {
-    if (!el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true })) return false;
+    if (!el.checkVisibility(VISIBILITY)) return false;
   } else {
     const st = el.ownerDocument.defaultView.getComputedStyle(el);
     if (st.display === 'none' || st.visibility === 'hidden') return false;
@@ -60,26 +72,29 @@ function visible(el) {
 // rendered is visible without the size rule: the AX tree keeps zero-size
 // elements, so the observation does too.
 function rendered(el) {
-  if (el.checkVisibility) return el.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true });
+  if (el.checkVisibility) return el.checkVisibility(VISIBILITY);
   const st = el.ownerDocument.defaultView.getComputedStyle(el);
   return st.display !== 'none' && st.visibility !== 'hidden';
 }
 
-function roleOf(el) {
-  const explicit = (el.getAttribute('role') || '').trim().split(/\s+/)[0];
+// roleOf and nameOf take bare, true when el has no attributes
+// (!el.hasAttributes()): a walk asks once instead of reading each.
+function roleOf(el, bare) {
+  const ra = bare ? null : el.getAttribute('role');
+  const explicit = ra ? ra.trim().split(/\s+/)[0] : '';
   if (explicit === 'none' || explicit === 'presentation') return '';
   if (explicit) return explicit;
   const tag = el.localName;
   switch (tag) {
     case 'button': return 'button';
-    case 'a': case 'area': return el.hasAttribute('href') ? 'link' : '';
+    case 'a': case 'area': return !bare && el.hasAttribute('href') ? 'link' : '';
     case 'textarea': return 'textbox';
     case 'select': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
     case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
     case 'dialog': return 'dialog';
     case 'output': return 'status';
     case 'input': {
-      const t = (el.getAttribute('type') || 'text').toLowerCase();
+      const t = ((bare ? null : el.getAttribute('type')) || 'text').toLowerCase();
       switch (t) {
         case 'button': case 'submit': case 'reset': case 'image': return 'button';
         case 'checkbox': return 'checkbox';
@@ -94,15 +109,14 @@ function roleOf(el) {
       }
     }
   }
-  if (el.isContentEditable && el.getAttribute('contenteditable') !== null) return 'textbox';
+  if (!bare && el.getAttribute('contenteditable') !== null && el.isContentEditable) return 'textbox';
   return '';
 }
 
 function textOf(n, depth) {
   if (depth > 20) return '';
   let out = '';
-  const list = n.shadowRoot ? n.shadowRoot.childNodes : n.childNodes;
-  for (const c of list) {
+  for (let c = (n.shadowRoot || n).firstChild; c; c = c.nextSibling) {
     if (c.nodeType === 3) { out += c.data; continue; }
     if (c.nodeType !== 1) continue;
     if (c.getAttribute('aria-hidden') === 'true') continue;
@@ -111,6 +125,10 @@ function textOf(n, depth) {
     const al = c.getAttribute('aria-label');
     if (al && al.trim()) { out += ' ' + al + ' '; continue; }
     if (tag === 'img') { out += ' ' + (c.getAttribute('alt') || '') + ' '; continue; }
+    // An empty element adds a word break at most, which changes nothing
+    // at the start or after a break (every caller collapses the text):
+    // its visibility need not be asked.
+    if (!c.firstChild && !c.shadowRoot && (out === '' || /\s$/.test(out))) continue;
     if (!rendered(c)) continue;
     out += ' ' + textOf(c, depth + 1) + ' ';
   }
@@ -128,31 +146,36 @@ function byIds(el, ids) {
   return collapse(parts.join(' '));
 }
 
-function nameOf(el, role) {
-  const lb = el.getAttribute('aria-labelledby');
-  if (lb) { const s = byIds(el, lb); if (s) return s; }
-  const al = collapse(el.getAttribute('aria-label'));
-  if (al) return al;
+function nameOf(el, role, bare) {
+  if (!bare) {
+    const lb = el.getAttribute('aria-labelledby');
+    if (lb) { const s = byIds(el, lb); if (s) return s; }
+    const al = collapse(el.getAttribute('aria-label'));
+    if (al) return al;
+  }
   const tag = el.localName;
   if (tag === 'input' || tag === 'textarea' || tag === 'select') {
-    const t = (el.getAttribute('type') || '').toLowerCase();
+    const t = bare ? '' : (el.getAttribute('type') || '').toLowerCase();
     if (tag === 'input' && (t === 'button' || t === 'submit' || t === 'reset')) {
       return collapse(el.value) || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
     }
     if (tag === 'input' && t === 'image') return collapse(el.getAttribute('alt')) || 'Submit';
     const labels = el.labels;
-    if (labels && labels.length) {
-      const s = collapse(Array.from(labels).map((l) => textOf(l, 0)).join(' '));
+    const nl = labels ? labels.length : 0;
+    if (nl) {
+      const s = collapse(nl === 1 ? textOf(labels[0], 0) : Array.from(labels).map((l) => textOf(l, 0)).join(' '));
       if (s) return s;
     }
+    if (bare) return '';
     return collapse(el.getAttribute('title')) || collapse(el.getAttribute('placeholder'));
   }
+  if (bare && tag === 'img') return '';
   if (tag === 'img') return collapse(el.getAttribute('alt'));
   if (NAME_FROM_CONTENT[role]) {
     const s = collapse(textOf(el, 0));
     if (s) return s;
   }
-  return collapse(el.getAttribute('title'));
+  return bare ? '' : collapse(el.getAttribute('title'));
 }
 
 function boolAttr(el, name) {
@@ -164,10 +187,8 @@ function boolAttr(el, name) {
 
 function isDisabled(el) {
   try { if (el.matches(':disabled')) return true; } catch (e) { /* not a form element */ }
-  for (let n = el; n && n.nodeType === 1; n = n.parentElement) {
-    if (n.getAttribute('aria-disabled') === 'true') return true;
-  }
-  return false;
+  // el or an ancestor up to its document or shadow root
+  return el.closest('[aria-disabled="true"]') !== null;
 }
 
 function describe(el) {
