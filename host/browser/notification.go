@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -99,9 +100,9 @@ const refusedEarlier = time.Minute
 // came, as seen, and never rendered) from the console errors of the
 // extension (its service worker and pages) and the dapps logged since the
 // wait started (start), the wallet build's benign lines left out (a
-// refused popup window counts from refusedEarlier before); the message
-// says what was waited for and lists the session's tabs, as the details
-// do.
+// refused popup window counts from refusedEarlier before, and is then
+// listed in the details' consoleErrors too); the message says what was
+// waited for and lists the session's tabs, as the details do.
 func (s *Chrome) notificationTimeout(timeout time.Duration, start time.Time, seen *notificationSeen) error {
 	logged := relevant(s.ConsoleSince(start))
 	tabs := s.Tabs().Tracked
@@ -123,6 +124,10 @@ func (s *Chrome) notificationTimeout(timeout time.Duration, start time.Time, see
 	waited := fmt.Sprintf("no notification page (%s) opened within %s", s.notificationWanted(), timeout)
 	for _, l := range relevant(s.ConsoleSince(start.Add(-refusedEarlier))) {
 		if strings.Contains(strings.ToLower(l), "bounds") {
+			if !slices.Contains(logged, l) {
+				// logged before the wait: the details name the cause too
+				details["consoleErrors"] = append([]string{l}, logged...)
+			}
 			return sdk.Errorf(sdk.CodeNotificationTimeout,
 				"%s: the wallet tried to open its popup and Chrome refused the window (%q). A popup must be at least half inside the screen; mmcp gives headless Chrome a 1920x1080 screen, so when headed make the display at least as large as the browser window (or launch headless); %s", waited, l, tabList).
 				WithDetails(details)
