@@ -29,6 +29,21 @@ document.querySelector('main').innerHTML = rows;
 	return srv.URL + "/"
 }
 
+// lastRecordOf is the session's last step record of tool, once every
+// record so far is written.
+func lastRecordOf(t *testing.T, h *Host, ws, sid, tool string) stepRecord {
+	t.Helper()
+	must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1})) // waits for the records
+	recs := records(t, ws, sid)
+	for i := len(recs) - 1; i >= 0; i-- {
+		if recs[i].Tool.Name == tool {
+			return recs[i]
+		}
+	}
+	t.Fatalf("no record of %s", tool)
+	return stepRecord{}
+}
+
 // hasTestID says whether a record's observation lists the testid.
 func hasTestID(r stepRecord, id string) bool {
 	for _, it := range r.Observation.TestIDs {
@@ -95,16 +110,7 @@ func TestSnapshotRecordOnADapp(t *testing.T) {
 	must(t, h.Call("mm_accessibility_snapshot", map[string]any{})).Decode(t, &snap)
 	var got struct{ State map[string]any }
 	must(t, h.Call("mm_get_state", map[string]any{})).Decode(t, &got)
-	must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1})) // waits for the records
-	var rec *stepRecord
-	for _, r := range records(t, ws, sid) {
-		if r.Tool.Name == "mm_accessibility_snapshot" {
-			rec = &r
-		}
-	}
-	if rec == nil {
-		t.Fatal("no record of the snapshot")
-	}
+	rec := lastRecordOf(t, h, ws, sid, "mm_accessibility_snapshot")
 	st := rec.Observation.State
 	if st["currentUrl"] != url || st["isLoaded"] != true || st["currentScreen"] != "unknown" {
 		t.Fatalf("the record's page fields: %v; want the dapp's URL, loaded, screen unknown", st)
@@ -148,18 +154,9 @@ addEventListener('resize', () => {
 	if !strings.HasSuffix(st.CurrentURL, "#resized") {
 		t.Fatalf("the full-page capture did not resize the page (URL %s): the test needs the change", st.CurrentURL)
 	}
-	must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1})) // the records are written
-	var shot *stepRecord
-	for _, r := range records(t, ws, sid) {
-		if r.Tool.Name == "mm_screenshot" {
-			shot = &r
-		}
-	}
-	if shot == nil {
-		t.Fatal("no screenshot record")
-	}
+	shot := lastRecordOf(t, h, ws, sid, "mm_screenshot")
 	url, _ := shot.Observation.State["currentUrl"].(string)
-	if hasTestID(*shot, "resized") != strings.HasSuffix(url, "#resized") {
+	if hasTestID(shot, "resized") != strings.HasSuffix(url, "#resized") {
 		t.Fatalf("the record pairs URL %s with testids %v: its state and walk saw different pages", url, shot.Observation.TestIDs)
 	}
 }

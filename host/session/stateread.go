@@ -75,7 +75,8 @@ func (s *Session) ReadAhead(ctx context.Context) {
 }
 
 // takeAhead is the read ReadAhead started for the call just made, nil for
-// none; the next call's record never sees it.
+// none. The call's record takes it as it is prepared, right after the
+// call, so the next call's record does not see it.
 func (rs *stateReads) takeAhead() *stateRead {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
