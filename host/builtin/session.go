@@ -93,6 +93,10 @@ func (g *reg) sessionTools() {
 		Description: "Save a PNG of the active page to <artifacts>/llm-knowledge/<sessionId>/screenshots/<timestamp>-<name>.png; includeBase64 also returns it as an image.",
 		Observe:     true, Record: true,
 	}, inSession(g.Sessions.Active, func(ctx context.Context, c *tools.Call, s *session.Session, in browser.ScreenshotOptions) (any, error) {
+		if c.Recorded() {
+			// the record's state, read beside the capture
+			s.ReadAhead(ctx)
+		}
 		return screenshot(ctx, c, s, in)
 	}))
 	add(g, "clipboard", tools.Tool{
@@ -150,10 +154,6 @@ func (a tabArgs) Check() error { return browser.CheckTabSelector(a.Role, a.URL) 
 // screenshot takes one and wires it into the record and, with base64, into
 // the MCP result as an image.
 func screenshot(ctx context.Context, c *tools.Call, s *session.Session, in browser.ScreenshotOptions) (*browser.ScreenshotResult, error) {
-	if c.Recorded() {
-		// the record's state, read beside the capture
-		s.ReadAhead(ctx)
-	}
 	res, err := s.Screenshot(ctx, in)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/host/tools"
 )
 
 // Observe implements tools.Observer: the state of the call's session, and
@@ -22,7 +23,7 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 		return func(context.Context) *observation.Observation { return nil }
 	}
 	refs := s.Refs()
-	ahead := s.reads.takeAhead()
+	ahead := s.reads.takeAhead(tools.CallID(ctx))
 	return func(ctx context.Context) *observation.Observation {
 		return m.observe(ctx, s, full, ahead, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
 			// On a dapp page the record may take a snapshot's walk made

@@ -7,6 +7,7 @@ import (
 	"github.com/go-rod/rod"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/host/tools"
 )
 
 // stateRead is one state read of the session (wallet.StateAt), in flight
@@ -25,7 +26,10 @@ type stateRead struct {
 type stateReads struct {
 	mu      sync.Mutex
 	current *stateRead // the latest started
-	ahead   *stateRead // ReadAhead's, for the call's record (takeAhead)
+	// ahead is ReadAhead's read, for the record of the call aheadCall
+	// (tools.CallID) only (takeAhead).
+	ahead     *stateRead
+	aheadCall uint64
 }
 
 // readState starts a state read of the active page, the one a record
@@ -68,19 +72,26 @@ func (s *Session) ReadAhead(ctx context.Context) {
 	if page == nil {
 		return
 	}
-	r := s.readAhead(ctx, page)
-	s.reads.mu.Lock()
-	s.reads.ahead = r
-	s.reads.mu.Unlock()
+	s.reads.setAhead(s.readAhead(ctx, page), tools.CallID(ctx))
 }
 
-// takeAhead is the read ReadAhead started for the call just made, nil for
-// none. The call's record takes it as it is prepared, right after the
-// call, so the next call's record does not see it.
-func (rs *stateReads) takeAhead() *stateRead {
+// setAhead keeps r as the read ahead of call (tools.CallID).
+func (rs *stateReads) setAhead(r *stateRead, call uint64) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.ahead, rs.aheadCall = r, call
+}
+
+// takeAhead is the read ReadAhead started for call (tools.CallID; its
+// record's), nil for none: never another call's, which a record made
+// without the observer (a tool that gathers its own observation) left.
+func (rs *stateReads) takeAhead(call uint64) *stateRead {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	r := rs.ahead
+	if r == nil || call == 0 || rs.aheadCall != call {
+		return nil
+	}
 	rs.ahead = nil
 	return r
 }

@@ -108,3 +108,24 @@ func TestPairAhead(t *testing.T) {
 		})
 	}
 }
+
+// TestReadAheadIsTheCallsOwn: a call's record takes the read its call
+// started ahead, once; another call's record (one whose call started none,
+// after a call whose record never asked for its read) takes nothing.
+func TestReadAheadIsTheCallsOwn(t *testing.T) {
+	var rs stateReads
+	r := &stateRead{done: make(chan struct{})}
+	rs.setAhead(r, 7)
+	if rs.takeAhead(8) != nil {
+		t.Fatal("call 8's record took the read call 7 started")
+	}
+	if rs.takeAhead(0) != nil {
+		t.Fatal("a record outside any call took a read")
+	}
+	if rs.takeAhead(7) != r {
+		t.Fatal("call 7's record did not get its read")
+	}
+	if rs.takeAhead(7) != nil {
+		t.Fatal("the read was taken twice")
+	}
+}
