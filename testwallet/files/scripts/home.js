@@ -186,7 +186,9 @@ function home(state) {
   };
   const refresh = async () => {
     const res = await send({ type: 'rpc', method: 'eth_getBalance', params: [address, 'latest'] });
-    balance.textContent = res && res.result ? formatBalance(res.result, network.ticker) : `- ${network.ticker}`;
+    const text = res && res.result ? formatBalance(res.result, network.ticker) : `- ${network.ticker}`;
+    // as React does, the DOM is left alone when nothing changed
+    if (balance.textContent !== text) balance.textContent = text;
   };
   refresh();
   clearInterval(timer);
