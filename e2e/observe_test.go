@@ -160,3 +160,31 @@ addEventListener('resize', () => {
 		t.Fatalf("the record pairs URL %s with testids %v: its state and walk saw different pages", url, shot.Observation.TestIDs)
 	}
 }
+
+// TestReadOnlyRecordsOfTheWallet: the records of the read-only calls that
+// read their state beside the call (a screenshot, mm_list_testids,
+// mm_get_text, a rootSelector snapshot) hold the wallet's state as
+// mm_get_state gives it: its screen, lock state, account, balance and URL.
+func TestReadOnlyRecordsOfTheWallet(t *testing.T) {
+	h, ws := walletHost(t)
+	sid := launch(t, h, map[string]any{"stateMode": "default"})["sessionId"].(string)
+	want := getState(t, h)
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"mm_list_testids", map[string]any{}},
+		{"mm_get_text", map[string]any{"testId": "eth-overview__primary-currency"}},
+		{"mm_accessibility_snapshot", map[string]any{"rootSelector": ".overview"}},
+		{"mm_screenshot", map[string]any{"name": "home"}},
+	}
+	for _, c := range calls {
+		must(t, h.Call(c.tool, c.args))
+		st := lastRecordOf(t, h, ws, sid, c.tool).Observation.State
+		acct, _ := st["accountAddress"].(string)
+		if st["currentScreen"] != "home" || st["isUnlocked"] != true || !strings.EqualFold(acct, account0) ||
+			st["balance"] != "25 ETH" || st["currentUrl"] != want.CurrentURL {
+			t.Errorf("%s's record: state %s; want the wallet's home as mm_get_state gives it (%s)", c.tool, jsonOf(st), jsonOf(want))
+		}
+	}
+}

@@ -68,6 +68,7 @@ func (g *reg) discoveryTools() {
 	}, inSession(g.Sessions.Page, func(ctx context.Context, c *tools.Call, s *session.Session, in struct {
 		Limit int `json:"limit"`
 	}) (any, error) {
+		readAhead(ctx, c, s)
 		items, err := s.TestIDs(ctx, in.Limit)
 		if err != nil {
 			return nil, err
@@ -156,6 +157,14 @@ func (g *reg) discoveryTools() {
 	}))
 }
 
+// readAhead starts the state read of c's record as the call starts, beside
+// what the call does (session.ReadAhead), when c is recorded.
+func readAhead(ctx context.Context, c *tools.Call, s *session.Session) {
+	if c.Recorded() {
+		s.ReadAhead(ctx)
+	}
+}
+
 // partialObservation gives c's record what a discovery tool gathered; the
 // runner adds the state: ahead's (read beside the tool's walk) when it may
 // be kept, else one read once the call has answered.
@@ -197,6 +206,7 @@ func (g *reg) textTool() {
 		MaxChars int `json:"maxChars"`
 	}) (any, error) {
 		return onTarget(g, func(_, actx context.Context, c *tools.Call, s *session.Session, t targetInput) (any, error) {
+			readAhead(actx, c, s)
 			res, err := s.Text(actx, t.Target, in.MaxChars)
 			if err != nil {
 				return nil, err

@@ -93,10 +93,7 @@ func (g *reg) sessionTools() {
 		Description: "Save a PNG of the active page to <artifacts>/llm-knowledge/<sessionId>/screenshots/<timestamp>-<name>.png; includeBase64 also returns it as an image.",
 		Observe:     true, Record: true,
 	}, inSession(g.Sessions.Active, func(ctx context.Context, c *tools.Call, s *session.Session, in browser.ScreenshotOptions) (any, error) {
-		if c.Recorded() {
-			// the record's state, read beside the capture
-			s.ReadAhead(ctx)
-		}
+		readAhead(ctx, c, s)
 		return screenshot(ctx, c, s, in)
 	}))
 	add(g, "clipboard", tools.Tool{

@@ -21,12 +21,18 @@ func (s *Session) TestIDs(ctx context.Context, limit int) ([]observation.TestIDI
 // rootSelector when given); its refs replace the session's. With
 // withState, a whole-page snapshot also reads its record's state beside
 // the walk and returns that read (see stateAhead; nil when none was
-// started).
+// started); a rootSelector snapshot starts that read too (ReadAhead), for
+// its record to take.
 func (s *Session) Snapshot(ctx context.Context, rootSelector string, withState bool) ([]observation.A11yNode, StateAhead, error) {
 	page := s.browser.ActivePage()
 	var ahead func(discovery.At) StateAhead
-	if withState && page != nil && rootSelector == "" {
+	switch {
+	case !withState || page == nil:
+	case rootSelector == "":
 		ahead = s.stateAhead(ctx, page)
+	default:
+		// its walk reports no URL: the record checks the read itself
+		s.ReadAhead(ctx)
 	}
 	nodes, refs, at, err := discovery.SnapshotAt(ctx, page, rootSelector)
 	if err != nil {

@@ -91,7 +91,9 @@ type walkFunc func(page *rod.Page, st observation.State) ([]observation.TestIDIt
 
 // observeAhead fills obs from the state read ahead, r, and with full a
 // walk of the active page, when the page held for r before and after the
-// walk (readHolds): the walk saw the page r read. It reports false, with
+// walk (readHolds): the walk saw the page r read. Without full (the call
+// gathered its own testids or nodes) the page must hold for r once the
+// call is done, as a state read then would have seen it. It reports false, with
 // obs untouched, when the read failed, the active page is another, or the
 // page changed; the caller then reads the state again.
 func observeAhead(ctx context.Context, s *Session, full bool, r *stateRead, obs *observation.Observation, walk walkFunc) bool {

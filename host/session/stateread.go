@@ -63,7 +63,8 @@ func (s *Session) readAhead(ctx context.Context, page *rod.Page) *stateRead {
 }
 
 // ReadAhead starts the state read of the step record of a read-only call
-// (mm_screenshot) as the call starts, beside what the call does: its
+// (mm_screenshot, mm_list_testids, mm_get_text, a rootSelector snapshot)
+// as the call starts, beside what the call does: its
 // record, made right after, takes it (observeAhead) when the page is still
 // as the read saw it, and does not wait for a read of its own, which the
 // next call would wait for.
