@@ -122,8 +122,11 @@ func snapshotWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any) (co
 		return collected{}, err
 	}
 	r.collected.At.Version = r.Version
-	keepWalk(lastWalks, k, lastWalk{version: r.Version, c: r.collected.clone()})
-	in.c, in.ok = r.collected.clone(), true
+	// one copy serves the kept walk and the waiting records: each clones
+	// what it takes
+	kept := r.collected.clone()
+	keepWalk(lastWalks, k, lastWalk{version: r.Version, c: kept})
+	in.c, in.ok = kept, true
 	return r.collected, nil
 }
 
