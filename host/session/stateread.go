@@ -40,17 +40,11 @@ func (s *Session) readState(ctx context.Context) *stateRead {
 	})
 }
 
-// readInFlight is the state read of page still in flight, nil for none.
-// A read-only call that starts meanwhile may take it for its record: the
-// read began after the previous call answered, and the call changes
-// nothing.
-func (s *Session) readInFlight(page *rod.Page) *stateRead { return s.reads.inFlight(page) }
-
 // readAhead is a state read for the record of a read-only call on page,
 // the active page, started as the call starts: the one still in flight
-// (readInFlight), else a new one. It outlives the call.
+// (stateReads.inFlight), else a new one. It outlives the call.
 func (s *Session) readAhead(ctx context.Context, page *rod.Page) *stateRead {
-	if r := s.readInFlight(page); r != nil {
+	if r := s.reads.inFlight(page); r != nil {
 		return r
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stateAheadLimit)
@@ -111,6 +105,9 @@ func (rs *stateReads) start(page *rod.Page, read func() (observation.State, stri
 }
 
 // inFlight is the latest read when it is of page and not done, else nil.
+// A read-only call that starts meanwhile may take it for its record: the
+// read began after the previous call answered, and the call changes
+// nothing.
 func (rs *stateReads) inFlight(page *rod.Page) *stateRead {
 	rs.mu.Lock()
 	r := rs.current
