@@ -112,16 +112,30 @@ function publicState() {
 
 // ---- chain -------------------------------------------------------------------
 
+// balances are the last balances read from each chain, by account (rpc):
+// the home's first render shows the selected account's (lastBalance).
+const balances = new Map();
+
+// lastBalance is the selected account's balance as last read on the
+// current chain, null before any read.
+function lastBalance() {
+  const address = selectedAddress();
+  return (address && balances.get(`${network().rpcUrl}|${address.toLowerCase()}`)) || null;
+}
+
 async function rpc(method, params = []) {
-  const res = await fetch(network().rpcUrl, {
+  const { rpcUrl } = network();
+  const res = await fetch(rpcUrl, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
   });
   const body = await res.json();
   if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code, data: body.error.data });
+  if (method === 'eth_getBalance' && typeof params[0] === 'string') balances.set(`${rpcUrl}|${params[0].toLowerCase()}`, body.result);
   return body.result;
 }
+
 
 // ---- vault (@metamask/browser-passworder format) ------------------------------
 
@@ -470,7 +484,7 @@ async function handle(msg, sender) {
   await ready;
   switch (msg.type) {
     case 'state':
-      return publicState();
+      return { ...publicState(), lastBalance: lastBalance() };
     case 'unlock':
       return unlock(msg.password);
     case 'lock':

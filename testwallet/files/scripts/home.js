@@ -177,7 +177,11 @@ function copyButton(testid, label, text) {
 
 function home(state) {
   const { address, network } = state;
-  const balance = h('span', { testid: 'eth-overview__primary-currency' }, `- ${network.ticker}`);
+  const balanceText = (wei) => (wei ? formatBalance(wei, network.ticker) : `- ${network.ticker}`);
+  // As MetaMask's UI renders from a store that holds the last balance
+  // read, the home shows the one the service worker last read, then reads
+  // it again: the screen changes only when the balance did.
+  const balance = h('span', { testid: 'eth-overview__primary-currency' }, balanceText(state.lastBalance));
   const panel = h('section', { 'aria-live': 'polite' });
   const toggle = (title, ...content) => {
     const open = panel.dataset.title === title;
@@ -186,7 +190,7 @@ function home(state) {
   };
   const refresh = async () => {
     const res = await send({ type: 'rpc', method: 'eth_getBalance', params: [address, 'latest'] });
-    const text = res && res.result ? formatBalance(res.result, network.ticker) : `- ${network.ticker}`;
+    const text = balanceText(res && res.result);
     // as React does, the DOM is left alone when nothing changed
     if (balance.textContent !== text) balance.textContent = text;
   };
