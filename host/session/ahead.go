@@ -22,7 +22,7 @@ type StateAhead func(context.Context) (observation.State, bool)
 
 // stateAhead starts the state read of a whole-page snapshot's record on
 // page, the active page, beside the snapshot's walk, or takes the one
-// still in flight (the previous call's record's, stateReads.inFlight): a snapshot
+// still in flight or just ended (the previous call's record's, stateReads.recent): a snapshot
 // changes nothing, so the state that read sees is the one the snapshot
 // found, and two reads would only share the renderer and the wallet's
 // background. The returned function,

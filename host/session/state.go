@@ -23,6 +23,9 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 		return func(context.Context) *observation.Observation { return nil }
 	}
 	refs := s.Refs()
+	if !tools.CallReadOnly(ctx) {
+		s.reads.changed()
+	}
 	ahead := s.reads.takeAhead(tools.CallID(ctx))
 	return func(ctx context.Context) *observation.Observation {
 		return m.observe(ctx, s, full, ahead, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {

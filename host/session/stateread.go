@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/go-rod/rod"
 
@@ -10,15 +11,25 @@ import (
 	"github.com/mmcp-dev/mmcp/host/tools"
 )
 
+// readFresh is how long after it ended a state read may still be taken
+// by a read-only call's record (stateReads.recent). No call that may
+// change the page or the wallet ran since the read started, so what it
+// may miss is a change from outside (a block, a dapp's request) in that
+// gap, which a read made during the call could miss as well, a moment
+// later. An agent that waits longer than this gets a read of its own.
+const readFresh = 50 * time.Millisecond
+
 // stateRead is one state read of the session (wallet.StateAt), in flight
 // or done.
 type stateRead struct {
 	page *rod.Page     // the active page when it started
-	done chan struct{} // closed once st, version and err are set
+	gen  uint64        // stateReads.gen when it started
+	done chan struct{} // closed once st, version, err and ended are set
 
 	st      observation.State
 	version string
 	err     error
+	ended   time.Time
 }
 
 // stateReads is the session's state read in flight, which a read-only
@@ -26,6 +37,10 @@ type stateRead struct {
 type stateReads struct {
 	mu      sync.Mutex
 	current *stateRead // the latest started
+	// gen counts the calls that may change the page or the wallet whose
+	// records began (changed): a read started before the latest of them
+	// is never taken for a later record.
+	gen uint64
 	// ahead is ReadAhead's read, for the record of the call aheadCall
 	// (tools.CallID) only (takeAhead).
 	ahead     *stateRead
@@ -41,10 +56,10 @@ func (s *Session) readState(ctx context.Context) *stateRead {
 }
 
 // readAhead is a state read for the record of a read-only call on page,
-// the active page, started as the call starts: the one still in flight
-// (stateReads.inFlight), else a new one. It outlives the call.
+// the active page, started as the call starts: the one still in flight or
+// just ended (stateReads.recent), else a new one. It outlives the call.
 func (s *Session) readAhead(ctx context.Context, page *rod.Page) *stateRead {
-	if r := s.reads.inFlight(page); r != nil {
+	if r := s.reads.recent(page, time.Now()); r != nil {
 		return r
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stateAheadLimit)
@@ -95,29 +110,45 @@ func (rs *stateReads) takeAhead(call uint64) *stateRead {
 func (rs *stateReads) start(page *rod.Page, read func() (observation.State, string, error)) *stateRead {
 	r := &stateRead{page: page, done: make(chan struct{})}
 	rs.mu.Lock()
+	r.gen = rs.gen
 	rs.current = r
 	rs.mu.Unlock()
 	go func() {
 		defer close(r.done)
 		r.st, r.version, r.err = read()
+		r.ended = time.Now()
 	}()
 	return r
 }
 
-// inFlight is the latest read when it is of page and not done, else nil.
-// A read-only call that starts meanwhile may take it for its record: the
-// read began after the previous call answered, and the call changes
-// nothing.
-func (rs *stateReads) inFlight(page *rod.Page) *stateRead {
+// changed marks the record of a call that may change the page or the
+// wallet as begun: no read started before is taken for a later record
+// (recent). The runner begins a call's record before the next call runs.
+func (rs *stateReads) changed() {
 	rs.mu.Lock()
-	r := rs.current
+	rs.gen++
 	rs.mu.Unlock()
-	if r == nil || r.page != page {
+}
+
+// recent is the latest read when it is of page, no call that may change
+// the page or the wallet began its record since it started, and it is
+// in flight or ended at most readFresh before now; else nil. A read-only
+// call that starts then may take it for its record: the read began after
+// the previous such call answered, and the call changes nothing. The
+// record still checks that the page holds for the read (readHolds).
+func (rs *stateReads) recent(page *rod.Page, now time.Time) *stateRead {
+	rs.mu.Lock()
+	r, gen := rs.current, rs.gen
+	rs.mu.Unlock()
+	if r == nil || r.page != page || r.gen != gen {
 		return nil
 	}
 	select {
 	case <-r.done:
-		return nil
+		if now.Sub(r.ended) > readFresh {
+			return nil
+		}
+		return r
 	default:
 		return r
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/go-rod/rod"
 
@@ -11,14 +12,16 @@ import (
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
-// TestStateReadInFlight: a read-only call's record takes the state read
-// still in flight on its page (one read, not two), and never one of
-// another page or one already done.
-func TestStateReadInFlight(t *testing.T) {
+// TestStateReadRecent: a read-only call's record takes the state read of
+// its page still in flight or ended at most readFresh ago (one read, not
+// two), and never one of another page, an older one, or one started
+// before a call that may change the page or the wallet began its record.
+func TestStateReadRecent(t *testing.T) {
 	var rs stateReads
 	page, other := &rod.Page{}, &rod.Page{}
-	if rs.inFlight(page) != nil {
-		t.Fatal("no read started: want none in flight")
+	now := time.Now()
+	if rs.recent(page, now) != nil {
+		t.Fatal("no read started: want none")
 	}
 	release := make(chan struct{})
 	reads := 0
@@ -27,10 +30,10 @@ func TestStateReadInFlight(t *testing.T) {
 		<-release
 		return observation.State{CurrentURL: "u"}, "v1", nil
 	})
-	if got := rs.inFlight(page); got != r {
+	if got := rs.recent(page, now); got != r {
 		t.Fatalf("in flight on its page: got %p, want the read started (%p)", got, r)
 	}
-	if rs.inFlight(other) != nil {
+	if rs.recent(other, now) != nil {
 		t.Fatal("a read of another page was taken")
 	}
 	close(release)
@@ -38,14 +41,28 @@ func TestStateReadInFlight(t *testing.T) {
 	if err != nil || st.CurrentURL != "u" || v != "v1" || reads != 1 {
 		t.Fatalf("wait: %+v %q %v after %d reads; want the read's own result, read once", st, v, err, reads)
 	}
-	if rs.inFlight(page) != nil {
-		t.Fatal("a read that is done was taken: its state may be older than the call")
+	if got := rs.recent(page, r.ended.Add(readFresh)); got != r {
+		t.Fatalf("a read ended %v ago: got %p, want it taken (%p)", readFresh, got, r)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
+	if rs.recent(page, r.ended.Add(readFresh+time.Millisecond)) != nil {
+		t.Fatalf("a read ended over %v ago was taken: its state may be older than the call", readFresh)
+	}
+	rs.changed()
+	if rs.recent(page, r.ended) != nil {
+		t.Fatal("a read started before a changing call's record was taken")
+	}
 	never := make(chan struct{})
 	defer close(never)
 	blocked := rs.start(page, func() (observation.State, string, error) { <-never; return observation.State{}, "", nil })
+	if got := rs.recent(page, time.Now()); got != blocked {
+		t.Fatalf("a read started after the change: got %p, want it (%p)", got, blocked)
+	}
+	rs.changed()
+	if rs.recent(page, time.Now()) != nil {
+		t.Fatal("a read in flight when a changing call's record began was taken")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
 	if _, _, err := blocked.wait(ctx); err == nil {
 		t.Fatal("wait on a cancelled context returned no error")
 	}
