@@ -58,6 +58,7 @@ func (s *Chrome) Navigate(ctx context.Context, screen, rawURL string) (NavigateR
 		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
 	}
 	// The document is loaded; the wallet's app renders a moment later.
+	loaded(ctx, page)
 	if _, err := s.waitRendered(ctx, page); err != nil {
 		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "the wallet page closed while rendering: %v", err)
 	}

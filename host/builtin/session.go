@@ -66,7 +66,10 @@ func (g *reg) sessionTools() {
 	add(g, "navigate", tools.Tool{
 		Description: "Navigate to a screen: home, settings, notification, or url (loads the URL in the session's dapp tab, the one the last url navigation used, or a new tab when there is none or newTab is true; the tab becomes active; the session's oldest tabs close beyond --max-tabs).",
 		Label:       knowledge.LabelNavigation, Observe: true, Record: true,
-	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in navigateInput) (any, error) {
+	}, inSession(g.Sessions.Active, func(ctx context.Context, c *tools.Call, s *session.Session, in navigateInput) (any, error) {
+		if c.Recorded() {
+			ctx = s.ReadAppOnLoad(ctx)
+		}
 		return s.Navigate(ctx, in.Screen, in.URL, in.NewTab)
 	}))
 	add(g, "wait_for_notification", tools.Tool{

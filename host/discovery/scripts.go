@@ -121,10 +121,11 @@ func notInstalled(res *proto.RuntimeCallFunctionOnResult) bool {
 }
 
 // ProbeExpr is an Eval expression reading the page for a state provider:
-// {href, readyState, version, elements}, version being the page's
-// version (see PageVersion) and elements the presence and text of
+// {href, readyState, origin, version, elements}, origin being the
+// document's performance.timeOrigin (each document has its own), version
+// the page's version (see PageVersion) and elements the presence and text of
 // the first match of each selector of els (name -> selector), the same
 // read a click makes before and after (see Changes).
 func ProbeExpr(els map[string]string) string {
-	return "(() => {\n" + jsProbe + "\n" + jsVersion + "\nreturn { href: location.href, readyState: document.readyState, version: versionString(), elements: probeElements(" + JSArg(els) + ") };\n})()"
+	return "(() => {\n" + jsProbe + "\n" + jsVersion + "\nreturn { href: location.href, readyState: document.readyState, origin: performance.timeOrigin, version: versionString(), elements: probeElements(" + JSArg(els) + ") };\n})()"
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/host/wallet"
 )
 
 // Observe implements tools.Observer: the state of the call's session, and
@@ -27,8 +28,9 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 		s.reads.changed()
 	}
 	ahead := s.reads.takeAhead(tools.CallID(ctx))
+	app := s.reads.takeApp(tools.CallID(ctx))
 	return func(ctx context.Context) *observation.Observation {
-		return m.observe(ctx, s, full, ahead, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
+		return m.observe(ctx, s, full, ahead, app, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
 			// On a dapp page the record may take a snapshot's walk made
 			// meanwhile, of the page its state read (stateHolds).
 			var take func(discovery.At) bool
@@ -47,7 +49,7 @@ func (m *Manager) Describe(ctx context.Context) *observation.Observation {
 	if s == nil {
 		return nil
 	}
-	return m.observe(ctx, s, true, nil, func(page *rod.Page, _ observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
+	return m.observe(ctx, s, true, nil, nil, func(page *rod.Page, _ observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
 		ids, nodes, refs, err := discovery.Describe(ctx, page, discovery.DefaultTestIDLimit)
 		if err == nil {
 			s.setRefs(refs)
@@ -59,8 +61,9 @@ func (m *Manager) Describe(ctx context.Context) *observation.Observation {
 // observe is the observation of session s: its state, and with full the
 // walk's testids and nodes. ahead is the state read ReadAhead started for
 // the call (nil for none): it is taken when the page stayed as it saw it
-// (observeAhead), else the state is read now.
-func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *stateRead, walk walkFunc) *observation.Observation {
+// (observeAhead), else the state is read now, taking app, the app state
+// the call read ahead (ReadAppOnLoad; nil for none), when it may.
+func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *stateRead, app *wallet.AppRead, walk walkFunc) *observation.Observation {
 	if s.browser.Alive() != nil {
 		return nil // nothing to observe in a dead browser (and never wait on it)
 	}
@@ -68,7 +71,7 @@ func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *sta
 	if ahead != nil && observeAhead(ctx, s, full, ahead, obs, walk) {
 		return obs
 	}
-	st, _, err := s.readState(ctx).wait(ctx)
+	st, _, err := s.readState(ctx, app).wait(ctx)
 	if err != nil {
 		m.log.Debug("observe: state", "error", err)
 	}

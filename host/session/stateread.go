@@ -7,8 +7,10 @@ import (
 
 	"github.com/go-rod/rod"
 
+	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/host/wallet"
 )
 
 // readFresh is how long after it ended a state read may still be taken
@@ -45,14 +47,53 @@ type stateReads struct {
 	// (tools.CallID) only (takeAhead).
 	ahead     *stateRead
 	aheadCall uint64
+	// app is the app state a navigation read ahead (ReadAppOnLoad), for
+	// the record of the call appCall only (takeApp).
+	app     *wallet.AppRead
+	appCall uint64
 }
 
 // readState starts a state read of the active page, the one a record
-// started beside may take until it is done.
-func (s *Session) readState(ctx context.Context) *stateRead {
+// started beside may take until it is done. It takes app, the app state
+// its call read ahead (nil for none), when it is of the page it reads.
+func (s *Session) readState(ctx context.Context, app *wallet.AppRead) *stateRead {
 	return s.reads.start(s.browser.ActivePage(), func() (observation.State, string, error) {
-		return s.browser.StateAt(ctx)
+		return s.browser.StateWith(ctx, app)
 	})
+}
+
+// ReadAppOnLoad has a navigation to a wallet screen made with the
+// returned context read the wallet's app state as soon as the screen's
+// document has loaded, beside the wait for its app to render
+// (wallet.StartAppRead): the call's step record takes it (takeApp)
+// instead of waiting for the wallet's background after the call answered.
+// The record still reads the page itself: the app state is kept only when
+// it is of the document the record reads.
+func (s *Session) ReadAppOnLoad(ctx context.Context) context.Context {
+	call := tools.CallID(ctx)
+	return browser.WithLoaded(ctx, func(page *rod.Page) {
+		s.reads.setApp(s.browser.StartAppRead(ctx, page), call)
+	})
+}
+
+// setApp keeps r as the app state read ahead by call (tools.CallID).
+func (rs *stateReads) setApp(r *wallet.AppRead, call uint64) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.app, rs.appCall = r, call
+}
+
+// takeApp is the app state call (tools.CallID; its record's) read ahead,
+// nil for none: never another call's.
+func (rs *stateReads) takeApp(call uint64) *wallet.AppRead {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	r := rs.app
+	if r == nil || call == 0 || rs.appCall != call {
+		return nil
+	}
+	rs.app = nil
+	return r
 }
 
 // readAhead is a state read for the record of a read-only call on page,
@@ -63,7 +104,7 @@ func (s *Session) readAhead(ctx context.Context, page *rod.Page) *stateRead {
 		return r
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stateAheadLimit)
-	r := s.readState(rctx)
+	r := s.readState(rctx, nil)
 	go func() {
 		<-r.done
 		cancel()

@@ -34,6 +34,7 @@ type pageRead struct {
 type domProbe struct {
 	Href       string                      `json:"href"`
 	ReadyState string                      `json:"readyState"`
+	Origin     float64                     `json:"origin"`
 	Version    string                      `json:"version"`
 	Elements   map[string]sdk.ElementProbe `json:"elements"`
 }
@@ -57,13 +58,19 @@ func (s *Wallet) stateProvider(ctx context.Context) (sdk.StateSnapshotter, sdk.S
 // readPage reads page for the state provider: the probe's elements in the
 // isolated world, and on wallet pages the probe's script in the main world.
 // The two reads run at once: the script awaits the wallet's background
-// (the test wallet asks its service worker), the elements do not.
-func (s *Wallet) readPage(ctx context.Context, page *rod.Page, role string) (pageRead, error) {
+// (the test wallet asks its service worker), the elements do not. The
+// script's answer read ahead (ahead) is taken instead when it is of the
+// document the probe found (AppRead.take).
+func (s *Wallet) readPage(ctx context.Context, page *rod.Page, role string, ahead *AppRead) (pageRead, error) {
 	ctx, cancel := context.WithTimeout(ctx, stateReadLimit)
 	defer cancel()
 	_, probe := s.stateProvider(ctx)
 	var app chan json.RawMessage
-	if probe.Script != "" && browser.WalletRole(role) {
+	wantApp := probe.Script != "" && browser.WalletRole(role)
+	if ahead != nil && ahead.page != page {
+		ahead = nil
+	}
+	if wantApp && ahead == nil {
 		app = make(chan json.RawMessage, 1)
 		go func() { app <- s.mainWorldValue(ctx, page, probe.Script) }()
 	}
@@ -75,8 +82,13 @@ func (s *Wallet) readPage(ctx context.Context, page *rod.Page, role string) (pag
 	if r.snap.Elements == nil {
 		r.snap.Elements = map[string]sdk.ElementProbe{}
 	}
-	if app != nil {
+	switch {
+	case app != nil:
 		r.snap.AppState = <-app
+	case wantApp:
+		if r.snap.AppState = ahead.take(ctx, page, dp.Origin); r.snap.AppState == nil {
+			r.snap.AppState = s.mainWorldValue(ctx, page, probe.Script)
+		}
 	}
 	return r, nil
 }
@@ -121,6 +133,12 @@ func (s *Wallet) State(ctx context.Context) (observation.State, error) {
 // read it (discovery.PageVersion; "" on a page that is not the wallet's):
 // a walk of the page with the same version saw the DOM the state read.
 func (s *Wallet) StateAt(ctx context.Context) (observation.State, string, error) {
+	return s.StateWith(ctx, nil)
+}
+
+// StateWith is StateAt taking the app state read ahead (StartAppRead) when
+// it is of the page and document the state reads.
+func (s *Wallet) StateWith(ctx context.Context, ahead *AppRead) (observation.State, string, error) {
 	page, err := s.OpenActivePage(ctx)
 	if err != nil {
 		return observation.State{}, "", err
@@ -133,10 +151,10 @@ func (s *Wallet) StateAt(ctx context.Context) (observation.State, string, error)
 		home = &homeRead{id: h.ID, done: make(chan struct{})}
 		go func() {
 			defer close(home.done)
-			home.r, home.err = s.readPage(ctx, h.Page, h.Role)
+			home.r, home.err = s.readPage(ctx, h.Page, h.Role, nil)
 		}()
 	}
-	cur, err := s.readPage(ctx, page, ti.Role)
+	cur, err := s.readPage(ctx, page, ti.Role, ahead)
 	if err != nil {
 		return observation.State{}, "", sdk.Errorf(sdk.CodeInternal, "read page state: %v", err)
 	}
@@ -218,7 +236,7 @@ func (s *Wallet) walletPage(ctx context.Context, active proto.TargetTargetID, ro
 			<-home.done
 			r, err = home.r, home.err
 		} else {
-			r, err = s.readPage(ctx, tb.Page, tb.Role)
+			r, err = s.readPage(ctx, tb.Page, tb.Role, nil)
 		}
 		if err != nil {
 			continue
