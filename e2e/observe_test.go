@@ -163,8 +163,9 @@ addEventListener('resize', () => {
 
 // TestReadOnlyRecordsOfTheWallet: the records of the read-only calls that
 // read their state beside the call (a screenshot, mm_list_testids,
-// mm_get_text, a rootSelector snapshot) hold the wallet's state as
-// mm_get_state gives it: its screen, lock state, account, balance and URL.
+// mm_get_text, a rootSelector snapshot, mm_get_state itself) hold the
+// wallet's state as mm_get_state gives it: its screen, lock state,
+// account, balance and URL.
 func TestReadOnlyRecordsOfTheWallet(t *testing.T) {
 	h, ws := walletHost(t)
 	sid := launch(t, h, map[string]any{"stateMode": "default"})["sessionId"].(string)
@@ -177,6 +178,7 @@ func TestReadOnlyRecordsOfTheWallet(t *testing.T) {
 		{"mm_get_text", map[string]any{"testId": "eth-overview__primary-currency"}},
 		{"mm_accessibility_snapshot", map[string]any{"rootSelector": ".overview"}},
 		{"mm_screenshot", map[string]any{"name": "home"}},
+		{"mm_get_state", map[string]any{}},
 	}
 	for _, c := range calls {
 		must(t, h.Call(c.tool, c.args))

@@ -146,9 +146,12 @@ func pairAhead(ctx context.Context, r *stateRead, wallet, full bool, at func() (
 }
 
 // State is mm_get_state's state: the browser's view, with the balance read
-// from the chain when one runs.
+// from the chain when one runs. Its read is also the call's record's state
+// read (ReadAhead's), kept when the page still holds for it.
 func (m *Manager) State(ctx context.Context, s *Session) (observation.State, error) {
-	st, err := s.browser.State(ctx)
+	r := s.readState(ctx, nil)
+	s.reads.setAhead(r, tools.CallID(ctx))
+	st, _, err := r.wait(ctx)
 	if err != nil {
 		return st, err
 	}
