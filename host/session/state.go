@@ -24,9 +24,6 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 		return func(context.Context) *observation.Observation { return nil }
 	}
 	refs := s.Refs()
-	if !tools.CallReadOnly(ctx) {
-		s.reads.changed()
-	}
 	ahead := s.reads.takeAhead(tools.CallID(ctx))
 	app := s.reads.takeApp(tools.CallID(ctx))
 	return func(ctx context.Context) *observation.Observation {

@@ -15,17 +15,18 @@ import (
 
 // readFresh is how long after it ended a state read may still be taken
 // by a read-only call's record (stateReads.recent). No call that may
-// change the page or the wallet ran since the read started, so what it
-// may miss is a change from outside (a block, a dapp's request) in that
-// gap, which a read made during the call could miss as well, a moment
-// later. An agent that waits longer than this gets a read of its own.
+// change the page, the wallet or the chain started or ended since the
+// read started (tools.Changes), so what it may miss is a change from
+// outside (a block, a dapp's request) in that gap, which a read made
+// during the call could miss as well, a moment later. An agent that
+// waits longer than this gets a read of its own.
 const readFresh = 50 * time.Millisecond
 
 // stateRead is one state read of the session (wallet.StateAt), in flight
 // or done.
 type stateRead struct {
 	page *rod.Page     // the active page when it started
-	gen  uint64        // stateReads.gen when it started
+	gen  uint64        // tools.Changes when it started
 	done chan struct{} // closed once st, version, err and ended are set
 
 	st      observation.State
@@ -39,10 +40,6 @@ type stateRead struct {
 type stateReads struct {
 	mu      sync.Mutex
 	current *stateRead // the latest started
-	// gen counts the calls that may change the page or the wallet whose
-	// records began (changed): a read started before the latest of them
-	// is never taken for a later record.
-	gen uint64
 	// ahead is ReadAhead's read, for the record of the call aheadCall
 	// (tools.CallID) only (takeAhead).
 	ahead     *stateRead
@@ -57,7 +54,7 @@ type stateReads struct {
 // started beside may take until it is done. It takes app, the app state
 // its call read ahead (nil for none), when it is of the page it reads.
 func (s *Session) readState(ctx context.Context, app *wallet.AppRead) *stateRead {
-	return s.reads.start(s.browser.ActivePage(), func() (observation.State, string, error) {
+	return s.reads.start(s.browser.ActivePage(), tools.Changes(), func() (observation.State, string, error) {
 		return s.browser.StateWith(ctx, app)
 	})
 }
@@ -100,7 +97,7 @@ func (rs *stateReads) takeApp(call uint64) *wallet.AppRead {
 // the active page, started as the call starts: the one still in flight or
 // just ended (stateReads.recent), else a new one. It outlives the call.
 func (s *Session) readAhead(ctx context.Context, page *rod.Page) *stateRead {
-	if r := s.reads.recent(page, time.Now()); r != nil {
+	if r := s.reads.recent(page, time.Now(), tools.Changes()); r != nil {
 		return r
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stateAheadLimit)
@@ -147,11 +144,11 @@ func (rs *stateReads) takeAhead(call uint64) *stateRead {
 	return r
 }
 
-// start runs read as the latest state read, of page.
-func (rs *stateReads) start(page *rod.Page, read func() (observation.State, string, error)) *stateRead {
-	r := &stateRead{page: page, done: make(chan struct{})}
+// start runs read as the latest state read, of page, gen being
+// tools.Changes now.
+func (rs *stateReads) start(page *rod.Page, gen uint64, read func() (observation.State, string, error)) *stateRead {
+	r := &stateRead{page: page, gen: gen, done: make(chan struct{})}
 	rs.mu.Lock()
-	r.gen = rs.gen
 	rs.current = r
 	rs.mu.Unlock()
 	go func() {
@@ -162,24 +159,16 @@ func (rs *stateReads) start(page *rod.Page, read func() (observation.State, stri
 	return r
 }
 
-// changed marks the record of a call that may change the page or the
-// wallet as begun: no read started before is taken for a later record
-// (recent). The runner begins a call's record before the next call runs.
-func (rs *stateReads) changed() {
-	rs.mu.Lock()
-	rs.gen++
-	rs.mu.Unlock()
-}
-
 // recent is the latest read when it is of page, no call that may change
-// the page or the wallet began its record since it started, and it is
-// in flight or ended at most readFresh before now; else nil. A read-only
-// call that starts then may take it for its record: the read began after
-// the previous such call answered, and the call changes nothing. The
-// record still checks that the page holds for the read (readHolds).
-func (rs *stateReads) recent(page *rod.Page, now time.Time) *stateRead {
+// the page, the wallet or the chain started or ended since it started
+// (its gen is gen, tools.Changes now), and it is in flight or ended at
+// most readFresh before now; else nil. A read-only call that starts then
+// may take it for its record: the read began after the previous such call
+// answered, and the call changes nothing. The record still checks that
+// the page holds for the read (readHolds).
+func (rs *stateReads) recent(page *rod.Page, now time.Time, gen uint64) *stateRead {
 	rs.mu.Lock()
-	r, gen := rs.current, rs.gen
+	r := rs.current
 	rs.mu.Unlock()
 	if r == nil || r.page != page || r.gen != gen {
 		return nil

@@ -14,52 +14,51 @@ import (
 
 // TestStateReadRecent: a read-only call's record takes the state read of
 // its page still in flight or ended at most readFresh ago (one read, not
-// two), and never one of another page, an older one, or one started
-// before a call that may change the page or the wallet began its record.
+// two), and never one of another page, an older one, or one that a call
+// that may change the page, the wallet or the chain started or ended
+// since it started (another tools.Changes).
 func TestStateReadRecent(t *testing.T) {
 	var rs stateReads
 	page, other := &rod.Page{}, &rod.Page{}
 	now := time.Now()
-	if rs.recent(page, now) != nil {
+	if rs.recent(page, now, 4) != nil {
 		t.Fatal("no read started: want none")
 	}
 	release := make(chan struct{})
 	reads := 0
-	r := rs.start(page, func() (observation.State, string, error) {
+	r := rs.start(page, 4, func() (observation.State, string, error) {
 		reads++
 		<-release
 		return observation.State{CurrentURL: "u"}, "v1", nil
 	})
-	if got := rs.recent(page, now); got != r {
+	if got := rs.recent(page, now, 4); got != r {
 		t.Fatalf("in flight on its page: got %p, want the read started (%p)", got, r)
 	}
-	if rs.recent(other, now) != nil {
+	if rs.recent(other, now, 4) != nil {
 		t.Fatal("a read of another page was taken")
+	}
+	if rs.recent(page, now, 5) != nil {
+		t.Fatal("a read in flight when a changing call started was taken")
 	}
 	close(release)
 	st, v, err := r.wait(context.Background())
 	if err != nil || st.CurrentURL != "u" || v != "v1" || reads != 1 {
 		t.Fatalf("wait: %+v %q %v after %d reads; want the read's own result, read once", st, v, err, reads)
 	}
-	if got := rs.recent(page, r.ended.Add(readFresh)); got != r {
+	if got := rs.recent(page, r.ended.Add(readFresh), 4); got != r {
 		t.Fatalf("a read ended %v ago: got %p, want it taken (%p)", readFresh, got, r)
 	}
-	if rs.recent(page, r.ended.Add(readFresh+time.Millisecond)) != nil {
+	if rs.recent(page, r.ended.Add(readFresh+time.Millisecond), 4) != nil {
 		t.Fatalf("a read ended over %v ago was taken: its state may be older than the call", readFresh)
 	}
-	rs.changed()
-	if rs.recent(page, r.ended) != nil {
-		t.Fatal("a read started before a changing call's record was taken")
+	if rs.recent(page, r.ended, 6) != nil {
+		t.Fatal("a read made before a changing call started and ended was taken")
 	}
 	never := make(chan struct{})
 	defer close(never)
-	blocked := rs.start(page, func() (observation.State, string, error) { <-never; return observation.State{}, "", nil })
-	if got := rs.recent(page, time.Now()); got != blocked {
-		t.Fatalf("a read started after the change: got %p, want it (%p)", got, blocked)
-	}
-	rs.changed()
-	if rs.recent(page, time.Now()) != nil {
-		t.Fatal("a read in flight when a changing call's record began was taken")
+	blocked := rs.start(page, 6, func() (observation.State, string, error) { <-never; return observation.State{}, "", nil })
+	if got := rs.recent(page, time.Now(), 6); got != blocked {
+		t.Fatalf("the latest read: got %p, want it (%p)", got, blocked)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -8,17 +8,12 @@ import (
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
-// idObserver keeps the CallID of every observation it prepares, and
-// whether its call was read-only.
-type idObserver struct {
-	ids      []uint64
-	readOnly []bool
-}
+// idObserver keeps the CallID of every observation it prepares.
+type idObserver struct{ ids []uint64 }
 
 func (o *idObserver) SessionID(context.Context) string { return "mm-test" }
 func (o *idObserver) Observe(ctx context.Context, _ bool, _ string) func(context.Context) *observation.Observation {
 	o.ids = append(o.ids, CallID(ctx))
-	o.readOnly = append(o.readOnly, CallReadOnly(ctx))
 	return func(context.Context) *observation.Observation { return &observation.Observation{} }
 }
 
@@ -61,41 +56,46 @@ func TestCallIDSharedByHandlerAndRecord(t *testing.T) {
 	}
 }
 
-// TestCallReadOnlyMarksTheRecord: a record's observation knows whether
-// its call was read-only (Runner.ReadOnly), so the session may take a
-// state read made before it only after calls that changed nothing.
-func TestCallReadOnlyMarksTheRecord(t *testing.T) {
+// TestChangesCountsWhatMayChange: a call that may change the page, the
+// wallet or the chain (not read-only, a plugin's tool included) moves
+// Changes as it starts and as it ends; a read-only call does not, so a
+// state read made meanwhile may still serve a read-only call's record.
+func TestChangesCountsWhatMayChange(t *testing.T) {
 	r := NewRunner(nil)
-	obs := &idObserver{}
-	r.SetObserver(obs)
+	r.SetObserver(&idObserver{})
 	r.SetRecorder(&fakeRecorder{})
-	var handled []bool
+	var during uint64
 	for _, tool := range []*Tool{
 		{Name: "mm_look", ReadOnly: func(func(any) error) bool { return true }},
 		{Name: "mm_press"},
+		{Name: "chain_mine", NoSession: true},
 	} {
 		tool.Observe, tool.Record, tool.Schema = true, true, json.RawMessage(`{"type":"object"}`)
-		tool.Handler = func(ctx context.Context, _ *Call) (any, error) {
-			handled = append(handled, CallReadOnly(ctx))
+		tool.Handler = func(context.Context, *Call) (any, error) {
+			during = Changes()
 			return struct{}{}, nil
 		}
 		if err := r.Add(tool); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, tool := range []string{"mm_look", "mm_press", "mm_look"} {
-		if env := run(r, tool, `{}`); !env.OK {
-			t.Fatalf("%s: %+v", tool, env)
+	for _, c := range []struct {
+		tool   string
+		moved  uint64 // by the whole call
+		before uint64 // by its start, seen by its handler
+	}{
+		{"mm_look", 0, 0},
+		{"mm_press", 2, 1},
+		{"chain_mine", 2, 1},
+		{"mm_look", 0, 0},
+	} {
+		start := Changes()
+		if env := run(r, c.tool, `{}`); !env.OK {
+			t.Fatalf("%s: %+v", c.tool, env)
 		}
-	}
-	r.Settle()
-	want := []bool{true, false, true}
-	for i := range want {
-		if i >= len(handled) || i >= len(obs.readOnly) || handled[i] != want[i] || obs.readOnly[i] != want[i] {
-			t.Fatalf("read-only seen by the handlers %v and the records %v; want %v", handled, obs.readOnly, want)
+		r.Settle()
+		if got := Changes() - start; got != c.moved || during-start != c.before {
+			t.Fatalf("%s moved Changes by %d (%d as it ran); want %d (%d)", c.tool, got, during-start, c.moved, c.before)
 		}
-	}
-	if CallReadOnly(context.Background()) {
-		t.Fatal("a context outside any call is read-only")
 	}
 }

@@ -310,7 +310,11 @@ func (c *Call) RunNested(ctx context.Context, req Request) Outcome {
 // the session lock, which returns the rest of the record (see record).
 func (r *Runner) run(ctx context.Context, req Request) (Outcome, func() func() <-chan struct{}) {
 	start := time.Now()
-	ctx = withCall(ctx, r.ReadOnly(req.Tool, req.Args))
+	ctx = withCall(ctx)
+	if !r.ReadOnly(req.Tool, req.Args) {
+		changes.Add(1)
+		defer changes.Add(1)
+	}
 	e, ok := r.tools[req.Tool]
 	if !ok {
 		return r.finish(ctx, start, nil, nil, sdk.Errorf(sdk.CodeInvalidInput, "unknown tool %q", req.Tool).
