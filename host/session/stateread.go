@@ -35,19 +35,35 @@ type stateRead struct {
 	ended   time.Time
 }
 
-// stateReads is the session's state read in flight, which a read-only
-// call's record may take (stateAhead, ReadAhead).
+// stateReads is the session's latest state read, which a read-only
+// call's record may take while it is recent (stateAhead, ReadAhead), and
+// what a call read ahead for its own record.
 type stateReads struct {
 	mu      sync.Mutex
 	current *stateRead // the latest started
-	// ahead is ReadAhead's read, for the record of the call aheadCall
-	// (tools.CallID) only (takeAhead).
-	ahead     *stateRead
-	aheadCall uint64
-	// app is the app state a navigation read ahead (ReadAppOnLoad), for
-	// the record of the call appCall only (takeApp).
-	app     *wallet.AppRead
-	appCall uint64
+	// ahead is ReadAhead's read (takeAhead), app the app state a
+	// navigation read ahead (ReadAppOnLoad, takeApp).
+	ahead forCall[*stateRead]
+	app   forCall[*wallet.AppRead]
+}
+
+// forCall is what a call started for its own step record: the record of
+// that call (tools.CallID) takes it, once; no other call's record does.
+type forCall[T any] struct {
+	v    T
+	call uint64
+}
+
+// take is the value, gone once taken, when call put it; else the zero
+// value.
+func (f *forCall[T]) take(call uint64) T {
+	v := f.v
+	if call == 0 || f.call != call {
+		var zero T
+		return zero
+	}
+	*f = forCall[T]{}
+	return v
 }
 
 // readState starts a state read of the active page, the one a record
@@ -77,7 +93,7 @@ func (s *Session) ReadAppOnLoad(ctx context.Context) context.Context {
 func (rs *stateReads) setApp(r *wallet.AppRead, call uint64) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	rs.app, rs.appCall = r, call
+	rs.app = forCall[*wallet.AppRead]{r, call}
 }
 
 // takeApp is the app state call (tools.CallID; its record's) read ahead,
@@ -85,12 +101,7 @@ func (rs *stateReads) setApp(r *wallet.AppRead, call uint64) {
 func (rs *stateReads) takeApp(call uint64) *wallet.AppRead {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	r := rs.app
-	if r == nil || call == 0 || rs.appCall != call {
-		return nil
-	}
-	rs.app = nil
-	return r
+	return rs.app.take(call)
 }
 
 // readAhead is a state read for the record of a read-only call on page,
@@ -127,7 +138,7 @@ func (s *Session) ReadAhead(ctx context.Context) {
 func (rs *stateReads) setAhead(r *stateRead, call uint64) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	rs.ahead, rs.aheadCall = r, call
+	rs.ahead = forCall[*stateRead]{r, call}
 }
 
 // takeAhead is the read ReadAhead started for call (tools.CallID; its
@@ -136,12 +147,7 @@ func (rs *stateReads) setAhead(r *stateRead, call uint64) {
 func (rs *stateReads) takeAhead(call uint64) *stateRead {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	r := rs.ahead
-	if r == nil || call == 0 || rs.aheadCall != call {
-		return nil
-	}
-	rs.ahead = nil
-	return r
+	return rs.ahead.take(call)
 }
 
 // start runs read as the latest state read, of page, gen being

@@ -32,7 +32,11 @@ type appReadResult struct {
 // StartAppRead starts reading page's app state, nil when page is not a
 // wallet page or the state provider reads no app state. The read outlives
 // ctx's cancellation (the call that starts it answers first), bounded by
-// appStateTimeout.
+// appStateTimeout. It may run before the app has rendered: the probe's
+// script answers nothing until the app can tell its state (MetaMask
+// installs window.stateHooks once its store holds the background's
+// state; the test wallet asks its service worker), and a read that
+// answered nothing is never taken.
 func (s *Wallet) StartAppRead(ctx context.Context, page *rod.Page) *AppRead {
 	ti, _ := s.Tab(page.TargetID)
 	_, probe := s.stateProvider(ctx)
