@@ -136,6 +136,27 @@ func BenchmarkSnapshot(b *testing.B) {
 	})
 }
 
+// BenchmarkSnapshotFresh is the first snapshot of each new document: the
+// page is loaded again, untimed, before each walk (as a snapshot right
+// after a navigate walks it).
+func BenchmarkSnapshotFresh(b *testing.B) {
+	eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
+		url := p.MustInfo().URL
+		reload := func() error {
+			wait := p.Context(ctx).WaitNavigation(proto.PageLifecycleEventNameLoad)
+			if err := p.Context(ctx).Navigate(url); err != nil {
+				return err
+			}
+			wait()
+			return nil
+		}
+		medianAfter(b, reload, func() error {
+			_, _, err := Snapshot(ctx, p, "")
+			return err
+		})
+	})
+}
+
 func BenchmarkTestIDs(b *testing.B) {
 	eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
 		medianOf(b, func() error {

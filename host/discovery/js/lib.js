@@ -135,6 +135,32 @@ function textOf(n, depth) {
   return out;
 }
 
+// LABELS indexes, for one call, the labels of each tree (a document or a
+// shadow root) by the control they label (labelsOf).
+const LABELS = new Map();
+
+// labelsOf is el.labels (the labels of el's tree whose control is el, in
+// document order), read from one index of that tree's labels per call.
+// The first el.labels of each field of a new document searches the whole
+// tree: on a page of 800 fields, about 100 ms of the first walk after a
+// navigation (BenchmarkSnapshotFresh).
+function labelsOf(el) {
+  const root = el.getRootNode();
+  let byControl = LABELS.get(root);
+  if (!byControl) {
+    byControl = new Map();
+    for (const l of root.querySelectorAll('label')) {
+      const c = l.control;
+      if (!c) continue;
+      const a = byControl.get(c);
+      if (a) a.push(l);
+      else byControl.set(c, [l]);
+    }
+    LABELS.set(root, byControl);
+  }
+  return byControl.get(el) || [];
+}
+
 function byIds(el, ids) {
   const root = el.getRootNode();
   const parts = [];
@@ -160,10 +186,9 @@ function nameOf(el, role, bare) {
       return collapse(el.value) || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '');
     }
     if (tag === 'input' && t === 'image') return collapse(el.getAttribute('alt')) || 'Submit';
-    const labels = el.labels;
-    const nl = labels ? labels.length : 0;
-    if (nl) {
-      const s = collapse(nl === 1 ? textOf(labels[0], 0) : Array.from(labels).map((l) => textOf(l, 0)).join(' '));
+    const labels = labelsOf(el);
+    if (labels.length) {
+      const s = collapse(labels.length === 1 ? textOf(labels[0], 0) : labels.map((l) => textOf(l, 0)).join(' '));
       if (s) return s;
     }
     if (bare) return '';
