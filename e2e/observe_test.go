@@ -192,26 +192,33 @@ func TestReadOnlyRecordsOfTheWallet(t *testing.T) {
 }
 
 // TestNavigateRecordOfTheWallet: the record of a navigation to the
-// wallet's home, whose app state is read as the document loads, and the
-// record of a snapshot right after it, which may take that read, hold the
-// balance the chain has when the navigation starts, not an earlier one.
+// wallet's home, whose app state is read as the document loads, or to a
+// dapp, whose wallet fields are read from the home tab as it starts, and
+// the record of a snapshot right after it, which may take that read, hold
+// the balance the chain has when the navigation starts, not an earlier one.
 func TestNavigateRecordOfTheWallet(t *testing.T) {
 	h, ws := walletHost(t)
 	sid := launch(t, h, map[string]any{"stateMode": "default"})["sessionId"].(string)
 	url := chainURL(t, h)
-	for _, c := range []struct{ wei, want string }{
-		{"0x6124fee993bc0000", "7 ETH"},
-		{"0x7ce66c50e2840000", "9 ETH"},
+	dapp := testDappServer(t).URL + "/"
+	for _, c := range []struct {
+		wei, want string
+		nav       map[string]any
+		screen    string
+	}{
+		{"0x6124fee993bc0000", "7 ETH", map[string]any{"screen": "home"}, "home"},
+		{"0x7ce66c50e2840000", "9 ETH", map[string]any{"screen": "url", "url": dapp}, "unknown"},
+		{"0x8ac7230489e80000", "10 ETH", map[string]any{"screen": "home"}, "home"},
 	} {
 		var ignored any
 		ethRPC(t, url, "anvil_setBalance", &ignored, account0, c.wei)
-		must(t, h.Call("mm_navigate", map[string]any{"screen": "home"}))
+		must(t, h.Call("mm_navigate", c.nav))
 		must(t, h.Call("mm_accessibility_snapshot", map[string]any{}))
 		for _, tool := range []string{"mm_navigate", "mm_accessibility_snapshot"} {
 			st := lastRecordOf(t, h, ws, sid, tool).Observation.State
 			acct, _ := st["accountAddress"].(string)
-			if st["currentScreen"] != "home" || st["isUnlocked"] != true || !strings.EqualFold(acct, account0) || st["balance"] != c.want {
-				t.Errorf("%s's record: state %s; want the home with %s", tool, jsonOf(st), c.want)
+			if st["currentScreen"] != c.screen || st["isUnlocked"] != true || !strings.EqualFold(acct, account0) || st["balance"] != c.want {
+				t.Errorf("%s's record after %v: state %s; want screen %s with %s", tool, c.nav, jsonOf(st), c.screen, c.want)
 			}
 		}
 	}

@@ -68,7 +68,7 @@ func (g *reg) sessionTools() {
 		Label:       knowledge.LabelNavigation, Observe: true, Record: true,
 	}, inSession(g.Sessions.Active, func(ctx context.Context, c *tools.Call, s *session.Session, in navigateInput) (any, error) {
 		if c.Recorded() {
-			ctx = s.ReadAppOnLoad(ctx)
+			ctx = s.ReadAppAhead(ctx, in.Screen)
 		}
 		return s.Navigate(ctx, in.Screen, in.URL, in.NewTab)
 	}))

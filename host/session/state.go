@@ -59,7 +59,7 @@ func (m *Manager) Describe(ctx context.Context) *observation.Observation {
 // walk's testids and nodes. ahead is the state read ReadAhead started for
 // the call (nil for none): it is taken when the page stayed as it saw it
 // (observeAhead), else the state is read now, taking app, the app state
-// the call read ahead (ReadAppOnLoad; nil for none), when it may.
+// the call read ahead (ReadAppAhead; nil for none), when it may.
 func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *stateRead, app *wallet.AppRead, walk walkFunc) *observation.Observation {
 	if s.browser.Alive() != nil {
 		return nil // nothing to observe in a dead browser (and never wait on it)

@@ -42,7 +42,7 @@ type stateReads struct {
 	mu      sync.Mutex
 	current *stateRead // the latest started
 	// ahead is ReadAhead's read (takeAhead), app the app state a
-	// navigation read ahead (ReadAppOnLoad, takeApp).
+	// navigation read ahead (ReadAppAhead, takeApp).
 	ahead forCall[*stateRead]
 	app   forCall[*wallet.AppRead]
 }
@@ -75,15 +75,27 @@ func (s *Session) readState(ctx context.Context, app *wallet.AppRead) *stateRead
 	})
 }
 
-// ReadAppOnLoad has a navigation to a wallet screen made with the
-// returned context read the wallet's app state as soon as the screen's
-// document has loaded, beside the wait for its app to render
-// (wallet.StartAppRead): the call's step record takes it (takeApp)
-// instead of waiting for the wallet's background after the call answered.
-// The record still reads the page itself: the app state is kept only when
-// it is of the document the record reads.
-func (s *Session) ReadAppOnLoad(ctx context.Context) context.Context {
+// ReadAppAhead reads the wallet's app state for the step record of the
+// navigation to screen that the returned context makes
+// (wallet.StartAppRead), so that the record (takeApp) does not wait for
+// the wallet's background after the call answered:
+//   - to a wallet screen, from its page as soon as its document has
+//     loaded, beside the wait for its app to render;
+//   - to a URL, from the home tab as the navigation starts, beside the
+//     page's load: a page that is not the wallet's changes none of the
+//     wallet's fields a record reads (lock state, account, network,
+//     balance) without an approval, which it cannot get meanwhile.
+//
+// The record still reads the pages itself: the app state is kept only
+// when it is of the page and document the record reads.
+func (s *Session) ReadAppAhead(ctx context.Context, screen string) context.Context {
 	call := tools.CallID(ctx)
+	if screen == browser.ScreenURL {
+		if h, ok := s.browser.HomeTab(); ok && h.Page != nil {
+			s.reads.setApp(s.browser.StartAppRead(ctx, h.Page), call)
+		}
+		return ctx
+	}
 	return browser.WithLoaded(ctx, func(page *rod.Page) {
 		s.reads.setApp(s.browser.StartAppRead(ctx, page), call)
 	})

@@ -13,7 +13,8 @@ import (
 // TestAppReadTakenForItsDocument: the app state a navigation to a wallet
 // screen reads once the document loaded is what a state read of that
 // document then takes, instead of reading it again; a state read of
-// another document of the page, or of another page, reads its own.
+// another document of the page, or of another page, reads its own. On a
+// dapp page, the wallet's fields come from the home tab's read ahead.
 func TestAppReadTakenForItsDocument(t *testing.T) {
 	s, ctx := unlockedTest(t)
 	want, err := s.State(ctx)
@@ -77,5 +78,20 @@ func TestAppReadTakenForItsDocument(t *testing.T) {
 	empty := &AppRead{page: loadedPage, done: app.done}
 	if st, _, err = s.StateWith(context.Background(), empty); err != nil || st.Balance == nil || *st.Balance != *want.Balance {
 		t.Fatalf("state with an empty read ahead: balance %v, %v; want %q", st.Balance, err, *want.Balance)
+	}
+
+	// A dapp page: the wallet's fields are the home tab's read ahead.
+	home, ok := s.HomeTab()
+	if !ok || home.Page != loadedPage {
+		t.Fatalf("home tab %+v: want the page navigated home", home)
+	}
+	homeRead := s.StartAppRead(ctx, home.Page)
+	if _, err := s.Navigate(ctx, browser.ScreenURL, dappServer(t).URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	<-homeRead.done
+	homeRead.value = app.value // the marked balance
+	if st, _, err = s.StateWith(ctx, homeRead); err != nil || st.CurrentScreen != "unknown" || st.Balance == nil || *st.Balance == *want.Balance {
+		t.Fatalf("dapp state with the home tab's read ahead: %+v, %v; want the read ahead's balance", st, err)
 	}
 }

@@ -137,7 +137,8 @@ func (s *Wallet) StateAt(ctx context.Context) (observation.State, string, error)
 }
 
 // StateWith is StateAt taking the app state read ahead (StartAppRead) when
-// it is of the page and document the state reads.
+// it is of a page and document the state reads: the active page, or the
+// home tab read for the wallet's fields.
 func (s *Wallet) StateWith(ctx context.Context, ahead *AppRead) (observation.State, string, error) {
 	page, err := s.OpenActivePage(ctx)
 	if err != nil {
@@ -151,7 +152,7 @@ func (s *Wallet) StateWith(ctx context.Context, ahead *AppRead) (observation.Sta
 		home = &homeRead{id: h.ID, done: make(chan struct{})}
 		go func() {
 			defer close(home.done)
-			home.r, home.err = s.readPage(ctx, h.Page, h.Role, nil)
+			home.r, home.err = s.readPage(ctx, h.Page, h.Role, ahead)
 		}()
 	}
 	cur, err := s.readPage(ctx, page, ti.Role, ahead)
