@@ -23,7 +23,8 @@ type AppRead struct {
 	value  json.RawMessage // nil when the script answered nothing
 }
 
-// appReadResult is what appReadScript's wrapper returns.
+// appReadResult is what StartAppRead's wrapper of the probe's script
+// returns: the document's time origin and the script's answer.
 type appReadResult struct {
 	Origin float64         `json:"origin"`
 	App    json.RawMessage `json:"app"`
@@ -57,13 +58,10 @@ func (s *Wallet) StartAppRead(ctx context.Context, page *rod.Page) *AppRead {
 	return r
 }
 
-// take is r's app state for a state read of page whose probe found the
-// document with origin: nil when r is of another page or document, or
+// take is r's app state for a state read of r's page whose probe found
+// the document with origin: nil when r is of another document, or
 // answered nothing (the caller reads the app state itself then).
-func (r *AppRead) take(ctx context.Context, page *rod.Page, origin float64) json.RawMessage {
-	if r == nil || r.page != page {
-		return nil
-	}
+func (r *AppRead) take(ctx context.Context, origin float64) json.RawMessage {
 	select {
 	case <-r.done:
 	case <-ctx.Done():

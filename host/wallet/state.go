@@ -59,8 +59,9 @@ func (s *Wallet) stateProvider(ctx context.Context) (sdk.StateSnapshotter, sdk.S
 // isolated world, and on wallet pages the probe's script in the main world.
 // The two reads run at once: the script awaits the wallet's background
 // (the test wallet asks its service worker), the elements do not. The
-// script's answer read ahead (ahead) is taken instead when it is of the
-// document the probe found (AppRead.take).
+// script's answer read ahead (ahead) is taken instead when it is of page
+// and of the document the probe found (AppRead.take); the script then
+// runs after the probe, only when it is not.
 func (s *Wallet) readPage(ctx context.Context, page *rod.Page, role string, ahead *AppRead) (pageRead, error) {
 	ctx, cancel := context.WithTimeout(ctx, stateReadLimit)
 	defer cancel()
@@ -86,7 +87,7 @@ func (s *Wallet) readPage(ctx context.Context, page *rod.Page, role string, ahea
 	case app != nil:
 		r.snap.AppState = <-app
 	case wantApp:
-		if r.snap.AppState = ahead.take(ctx, page, dp.Origin); r.snap.AppState == nil {
+		if r.snap.AppState = ahead.take(ctx, dp.Origin); r.snap.AppState == nil {
 			r.snap.AppState = s.mainWorldValue(ctx, page, probe.Script)
 		}
 	}

@@ -142,8 +142,8 @@ const LABELS = new Map();
 // labelsOf is el.labels (the labels of el's tree whose control is el, in
 // document order), read from one index of that tree's labels per call.
 // The first el.labels of each field of a new document searches the whole
-// tree: on a page of 800 fields, about 100 ms of the first walk after a
-// navigation (BenchmarkSnapshotFresh).
+// tree: on a page of 800 fields, about 80 ms of the first walk after a
+// navigation (BenchmarkSnapshotFresh: 128.5 ms before, 50.9 ms after).
 function labelsOf(el) {
   const root = el.getRootNode();
   let byControl = LABELS.get(root);
