@@ -380,7 +380,8 @@ func (s *Chrome) newTab(ctx context.Context, url string, home bool) (*rod.Page, 
 // bound each call with page.Context(ctx).
 // Every later document of the page counts the requests it sends to its
 // extension's background (discovery.TrackBackground), so a wallet click
-// that sends none is answered without a quiet wait.
+// that sends none is answered without a quiet wait, and starts with
+// mmcp's world and its scripts (discovery.Preinstall).
 func (s *Chrome) attach(id proto.TargetTargetID) (*rod.Page, error) {
 	if ti, ok := s.tabs.get(id); ok && ti.Page != nil {
 		return ti.Page, nil
@@ -392,6 +393,9 @@ func (s *Chrome) attach(id proto.TargetTargetID) (*rod.Page, error) {
 	s.listen(context.Background(), page)
 	if err := discovery.TrackBackground(page.Timeout(2 * time.Second)); err != nil {
 		s.log.Debug("background-request tracker not added", "error", err)
+	}
+	if err := discovery.Preinstall(page.Timeout(2 * time.Second)); err != nil {
+		s.log.Debug("mmcp's scripts not preinstalled", "error", err)
 	}
 	s.tabs.setPage(id, page)
 	return page, nil

@@ -157,6 +157,50 @@ func BenchmarkSnapshotFresh(b *testing.B) {
 	})
 }
 
+// BenchmarkFirstCall is the first call by name into a new document (a
+// one-testid TestIDs), the page loaded again, untimed, before each: sent,
+// the call sends this package's scripts (about 60 KB) into the world it
+// makes; preinstalled, the document made the world with them as it
+// started (Preinstall).
+func BenchmarkFirstCall(b *testing.B) {
+	for _, pre := range []bool{false, true} {
+		name := "sent"
+		if pre {
+			name = "preinstalled"
+		}
+		b.Run(name, func(b *testing.B) {
+			eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
+				if pre {
+					if err := Preinstall(p); err != nil {
+						b.Fatal(err)
+					}
+				}
+				url := p.MustInfo().URL
+				reload := func() error {
+					wait := p.Context(ctx).WaitNavigation(proto.PageLifecycleEventNameLoad)
+					if err := p.Context(ctx).Navigate(url); err != nil {
+						return err
+					}
+					wait()
+					// the call makes the new document's world, not a retry
+					main, err := mainFrame(p)
+					forgetWorld(p, main)
+					if err != nil {
+						return err
+					}
+					// once the page's main thread is free
+					_, err = proto.RuntimeEvaluate{Expression: "0"}.Call(p.Context(ctx))
+					return err
+				}
+				medianAfter(b, reload, func() error {
+					_, err := TestIDs(ctx, p, 1)
+					return err
+				})
+			})
+		})
+	}
+}
+
 func BenchmarkTestIDs(b *testing.B) {
 	eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
 		medianOf(b, func() error {

@@ -20,6 +20,9 @@ type Cache struct {
 	worlds struct {
 		sync.Mutex
 		m map[worldKey]worldEntry
+		// preinstalled: the page sessions whose new documents make the
+		// world with the scripts in it (Preinstall)
+		preinstalled map[proto.TargetSessionID]struct{}
 	}
 	bindings struct {
 		sync.Mutex
@@ -44,6 +47,7 @@ const maxWorlds = 4096
 func NewCache() *Cache {
 	c := &Cache{}
 	c.worlds.m = map[worldKey]worldEntry{}
+	c.worlds.preinstalled = map[proto.TargetSessionID]struct{}{}
 	c.bindings.m = map[proto.TargetSessionID]struct{}{}
 	c.walks.m = map[worldKey]lastWalk{}
 	c.walks.walking = map[worldKey]*inflight{}

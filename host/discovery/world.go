@@ -56,18 +56,43 @@ func world(p *rod.Page, frame proto.PageFrameID) (worldEntry, error) {
 	if ok {
 		return w, nil
 	}
+	// In a document made after Preinstall this is the world Chrome made
+	// as the document started, the scripts in it.
 	res, err := proto.PageCreateIsolatedWorld{FrameID: frame, WorldName: worldName}.Call(p)
 	if err != nil {
 		return worldEntry{}, fmt.Errorf("create isolated world: %w", err)
 	}
-	w = worldEntry{id: res.ExecutionContextID}
 	worlds.Lock()
+	_, pre := worlds.preinstalled[p.SessionID]
+	w = worldEntry{id: res.ExecutionContextID, ready: pre}
 	if len(worlds.m) >= maxWorlds {
 		clear(worlds.m)
 	}
 	worlds.m[k] = w
 	worlds.Unlock()
 	return w, nil
+}
+
+// Preinstall has every later document of p make mmcp's world as it starts,
+// with this package's scripts installed (Page.addScriptToEvaluateOnNewDocument
+// in worldName; world then finds that world by its name). The first call by
+// name into a new document then sends no scripts, and Chrome compiles them
+// from its cache of an earlier document's instead of anew: 2-12 ms less on
+// the test pages (BenchmarkFirstCall). A document made before it, or one
+// Chrome runs no such script in, is given the scripts by its first call, as
+// without it (callIn: the call by name finds none).
+func Preinstall(p *rod.Page) error {
+	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: jsInstall, WorldName: worldName}).Call(p); err != nil {
+		return err
+	}
+	worlds := &cacheOf(p).worlds
+	worlds.Lock()
+	defer worlds.Unlock()
+	if len(worlds.preinstalled) >= maxWorlds {
+		clear(worlds.preinstalled)
+	}
+	worlds.preinstalled[p.SessionID] = struct{}{}
+	return nil
 }
 
 // setReady notes whether the scripts are installed in frame's world w.
@@ -98,6 +123,7 @@ func ForgetPage(p *rod.Page) {
 	bindings.Unlock()
 	worlds.Lock()
 	defer worlds.Unlock()
+	delete(worlds.preinstalled, p.SessionID)
 	for k := range worlds.m {
 		if k.session == p.SessionID {
 			delete(worlds.m, k)

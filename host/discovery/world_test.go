@@ -107,3 +107,47 @@ func TestCachesArePerBrowser(t *testing.T) {
 		t.Fatalf("forgetting A's page changed B's cache: %v", got)
 	}
 }
+
+// TestPreinstalledWorld: after Preinstall a new document starts with
+// mmcp's world and its scripts, which the first call finds by the world's
+// name instead of sending them; the document that was there before
+// Preinstall gets them from its first call by name, as without it.
+func TestPreinstalledWorld(t *testing.T) {
+	p := openHTML(t, `<button data-testid="b">One</button>`)
+	ctx := ctxT(t, 10*time.Second)
+	main, err := mainFrame(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// has says whether the world already holds the scripts; an unnamed
+	// script installs nothing
+	has := func() bool {
+		t.Helper()
+		var ok bool
+		if err := evalIn(p.Context(ctx), main, script{text: "function() { return JSON.stringify(!!globalThis.__mmcpFns); }"}, idem, &ok); err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	testID := func(want string) {
+		t.Helper()
+		ids, err := TestIDs(ctx, p, 0)
+		if err != nil || len(ids) != 1 || ids[0].Text != want {
+			t.Fatalf("testids %+v, %v; want b %q", ids, err, want)
+		}
+	}
+	if err := Preinstall(p); err != nil {
+		t.Fatal(err)
+	}
+	if has() {
+		t.Fatal("the document made before Preinstall holds the scripts before any call by name")
+	}
+	testID("One")
+
+	p.MustNavigate(serve(`<button data-testid="b">Two</button>`)).MustWaitLoad()
+	forgetWorld(p, main)
+	if !has() {
+		t.Fatal("a document made after Preinstall has no scripts in mmcp's world")
+	}
+	testID("Two")
+}
