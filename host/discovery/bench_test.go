@@ -136,21 +136,23 @@ func BenchmarkSnapshot(b *testing.B) {
 	})
 }
 
+// reload loads url in p again and waits for its load event.
+func reload(ctx context.Context, p *rod.Page, url string) error {
+	wait := p.Context(ctx).WaitNavigation(proto.PageLifecycleEventNameLoad)
+	if err := p.Context(ctx).Navigate(url); err != nil {
+		return err
+	}
+	wait()
+	return nil
+}
+
 // BenchmarkSnapshotFresh is the first snapshot of each new document: the
 // page is loaded again, untimed, before each walk (as a snapshot right
 // after a navigate walks it).
 func BenchmarkSnapshotFresh(b *testing.B) {
 	eachPage(b, func(b *testing.B, p *rod.Page, ctx context.Context) {
 		url := p.MustInfo().URL
-		reload := func() error {
-			wait := p.Context(ctx).WaitNavigation(proto.PageLifecycleEventNameLoad)
-			if err := p.Context(ctx).Navigate(url); err != nil {
-				return err
-			}
-			wait()
-			return nil
-		}
-		medianAfter(b, reload, func() error {
+		medianAfter(b, func() error { return reload(ctx, p, url) }, func() error {
 			_, _, err := Snapshot(ctx, p, "")
 			return err
 		})
@@ -176,12 +178,10 @@ func BenchmarkFirstCall(b *testing.B) {
 					}
 				}
 				url := p.MustInfo().URL
-				reload := func() error {
-					wait := p.Context(ctx).WaitNavigation(proto.PageLifecycleEventNameLoad)
-					if err := p.Context(ctx).Navigate(url); err != nil {
+				prep := func() error {
+					if err := reload(ctx, p, url); err != nil {
 						return err
 					}
-					wait()
 					// the call makes the new document's world, not a retry
 					main, err := mainFrame(p)
 					forgetWorld(p, main)
@@ -192,7 +192,7 @@ func BenchmarkFirstCall(b *testing.B) {
 					_, err = proto.RuntimeEvaluate{Expression: "0"}.Call(p.Context(ctx))
 					return err
 				}
-				medianAfter(b, reload, func() error {
+				medianAfter(b, prep, func() error {
 					_, err := TestIDs(ctx, p, 1)
 					return err
 				})
