@@ -202,8 +202,9 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	if err := OwnerErr(ctx); err != nil {
 		return r.finish(ctx, time.Now(), nil, nil, err)
 	}
+	readOnly := r.ReadOnly(req.Tool, req.Args)
 	if e, ok := r.tools[req.Tool]; ok && e.tool.NoSession {
-		out, record := r.run(ctx, req)
+		out, record := r.run(ctx, req, readOnly)
 		if record != nil {
 			record()()
 		}
@@ -227,7 +228,7 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 		return r.finish(ctx, start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the session"))
 	}
 	gate := r.gate(ctx)
-	if ctx.Err() == nil && !r.ReadOnly(req.Tool, req.Args) {
+	if ctx.Err() == nil && !readOnly {
 		if gate.wait(ctx) != nil {
 			<-lock
 			return r.finish(ctx, start, nil, nil, cancelled(req.Tool, ctx, "while it waited for the previous call's record"))
@@ -240,7 +241,7 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	if r.exclusive(req.Tool) {
 		req.Progress = r.hold(ctx, req)
 	}
-	out, record := r.run(ctx, req)
+	out, record := r.run(ctx, req, readOnly)
 	r.unhold(ctx)
 	if record == nil {
 		<-lock
@@ -298,7 +299,7 @@ func cancelled(tool string, ctx context.Context, when string) *sdk.Error {
 // batch's steps follow the batch's policy) and its record is queued behind
 // the earlier ones.
 func (c *Call) RunNested(ctx context.Context, req Request) Outcome {
-	out, record := c.runner.run(ctx, req)
+	out, record := c.runner.run(ctx, req, c.runner.ReadOnly(req.Tool, req.Args))
 	if record != nil {
 		record()()
 	}
@@ -308,10 +309,11 @@ func (c *Call) RunNested(ctx context.Context, req Request) Outcome {
 // run runs one call and returns its outcome and, when the call is
 // recorded, its record (nil otherwise): a function the caller runs under
 // the session lock, which returns the rest of the record (see record).
-func (r *Runner) run(ctx context.Context, req Request) (Outcome, func() func() <-chan struct{}) {
+// readOnly is r.ReadOnly of the call.
+func (r *Runner) run(ctx context.Context, req Request, readOnly bool) (Outcome, func() func() <-chan struct{}) {
 	start := time.Now()
 	ctx = withCall(ctx)
-	if !r.ReadOnly(req.Tool, req.Args) {
+	if !readOnly {
 		changes.Add(1)
 		defer changes.Add(1)
 	}
