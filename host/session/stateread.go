@@ -22,7 +22,7 @@ import (
 // waits longer than this gets a read of its own.
 const readFresh = 50 * time.Millisecond
 
-// stateRead is one state read of the session (wallet.StateAt), in flight
+// stateRead is one state read of the session (wallet.StateWith), in flight
 // or done.
 type stateRead struct {
 	page *rod.Page     // the active page when it started

@@ -126,18 +126,14 @@ func (s *Wallet) mainWorldValue(ctx context.Context, page *rod.Page, script stri
 // notification popup never makes the wallet look locked. The caller may
 // override Balance from the chain.
 func (s *Wallet) State(ctx context.Context) (observation.State, error) {
-	st, _, err := s.StateAt(ctx)
+	st, _, err := s.StateWith(ctx, nil)
 	return st, err
 }
 
-// StateAt is State with the active page's version when the state's probe
+// StateWith is State with the active page's version when the state's probe
 // read it (discovery.PageVersion; "" on a page that is not the wallet's):
-// a walk of the page with the same version saw the DOM the state read.
-func (s *Wallet) StateAt(ctx context.Context) (observation.State, string, error) {
-	return s.StateWith(ctx, nil)
-}
-
-// StateWith is StateAt taking the app state read ahead (StartAppRead) when
+// a walk of the page with the same version saw the DOM the state read. It
+// takes ahead, the app state read ahead (StartAppRead; nil for none), when
 // it is of a page and document the state reads: the active page, or the
 // home tab read for the wallet's fields.
 func (s *Wallet) StateWith(ctx context.Context, ahead *AppRead) (observation.State, string, error) {

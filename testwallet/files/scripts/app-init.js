@@ -136,7 +136,6 @@ async function rpc(method, params = []) {
   return body.result;
 }
 
-
 // ---- vault (@metamask/browser-passworder format) ------------------------------
 
 const b64 = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
