@@ -184,10 +184,10 @@ func BenchmarkFirstCall(b *testing.B) {
 					}
 					// the call makes the new document's world, not a retry
 					main, err := mainFrame(p)
-					forgetWorld(p, main)
 					if err != nil {
 						return err
 					}
+					forgetWorld(p, main)
 					// once the page's main thread is free
 					_, err = proto.RuntimeEvaluate{Expression: "0"}.Call(p.Context(ctx))
 					return err
