@@ -1,14 +1,17 @@
 package visual
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image/png"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -47,7 +50,7 @@ type Key struct {
 
 // File is the baseline's file name:
 // <name>--<browser>-<platform>-<width>x<height>@<scale>x.png, e.g.
-// home--headlesschrome131-linux-1280x720@1x.png.
+// home--chrome156-linux-1280x720@1x.png.
 func (k Key) File() string {
 	return fmt.Sprintf("%s--%s-%s-%dx%d@%sx.png", k.Name, k.Browser, k.Platform, k.Width, k.Height,
 		strconv.FormatFloat(k.Scale, 'f', -1, 64))
@@ -60,39 +63,44 @@ type Store struct {
 	Work string
 }
 
-// last is <Work>/<name>.last.json: what approve promotes.
+// last is <Work>/<name>.last.json: which baseline the check compared
+// with, by file name in the baseline folder. The screenshot approve
+// promotes is always <Work>/<name>.png; no path is read from this file
+// (a checkout can ship it).
 type last struct {
-	Screenshot string `json:"screenshot"`
-	Baseline   string `json:"baseline"`
+	Baseline string `json:"baseline"`
 }
 
 func (s Store) lastPath(name string) string { return filepath.Join(s.Work, name+".last.json") }
 
-// keepShot writes the check's screenshot to Work, notes it for Approve
-// and removes an older diff image.
+func (s Store) shotPath(name string) string { return filepath.Join(s.Work, name+".png") }
+
+// keepShot writes the check's screenshot to Work, notes its baseline's
+// file name for Approve and removes an older diff image.
 func (s Store) keepShot(name, baseline string, shot []byte) (string, error) {
-	if err := os.MkdirAll(s.Work, 0o755); err != nil {
-		return "", err
-	}
-	path := filepath.Join(s.Work, name+".png")
-	if err := os.WriteFile(path, shot, 0o644); err != nil {
+	path := s.shotPath(name)
+	if err := writeRegular(path, shot, "the kept screenshot"); err != nil {
 		return "", err
 	}
 	_ = os.Remove(s.diffPath(name))
-	b, _ := json.Marshal(last{Screenshot: path, Baseline: baseline})
-	return path, os.WriteFile(s.lastPath(name), b, 0o644)
+	b, _ := json.Marshal(last{Baseline: filepath.Base(baseline)})
+	return path, writeRegular(s.lastPath(name), b, "the check result")
 }
 
 func (s Store) diffPath(name string) string { return filepath.Join(s.Work, name+".diff.png") }
 
-// Approve promotes the last screenshot of check name to its baseline and
-// answers the baseline's path. Without a last result it is
-// MM_INVALID_INPUT.
+// Approve promotes the last screenshot of check name (<Work>/<name>.png,
+// a regular file holding a PNG) to its baseline in Dir and answers the
+// baseline's path. Without a last result it is MM_INVALID_INPUT; a
+// baseline or screenshot that is a link is MM_BASELINE_INVALID.
 func (s Store) Approve(name string) (string, error) {
 	if err := ValidName(name); err != nil {
 		return "", err
 	}
-	b, err := os.ReadFile(s.lastPath(name))
+	again := func(format string, a ...any) error {
+		return sdk.Errorf(sdk.CodeInvalidInput, format+"; run mm_visual_check %s again", append(a, name)...)
+	}
+	b, err := readRegular(s.lastPath(name), "the check result")
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", sdk.Errorf(sdk.CodeInvalidInput, "no result of check %q in %s: run mm_visual_check first", name, s.Work)
 	}
@@ -100,20 +108,26 @@ func (s Store) Approve(name string) (string, error) {
 		return "", err
 	}
 	var l last
-	if err := json.Unmarshal(b, &l); err != nil || l.Screenshot == "" || l.Baseline == "" {
-		return "", fmt.Errorf("%s is not a check result: run mm_visual_check again", s.lastPath(name))
+	if err := json.Unmarshal(b, &l); err != nil || !baselineFile(name, l.Baseline) {
+		return "", again("%s is not a result of check %q written by mmcp", s.lastPath(name), name)
 	}
-	shot, err := os.ReadFile(l.Screenshot)
+	shot, err := readRegular(s.shotPath(name), "the kept screenshot")
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", again("the last screenshot of %q is gone", name)
+	}
 	if err != nil {
-		return "", fmt.Errorf("the last screenshot of %q: %w; run mm_visual_check again", name, err)
+		return "", err
 	}
-	return l.Baseline, writeFile(l.Baseline, shot)
+	if _, err := png.DecodeConfig(bytes.NewReader(shot)); err != nil {
+		return "", again("the last screenshot of %q (%s) is not a PNG", name, s.shotPath(name))
+	}
+	path := filepath.Join(s.Dir, l.Baseline)
+	return path, writeRegular(path, shot, "baseline")
 }
 
-// writeFile writes b to path, creating its directory.
-func writeFile(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(path, b, 0o644)
+// baselineFile is whether file is a baseline file name of check name:
+// <name>--<...>.png, no path.
+func baselineFile(name, file string) bool {
+	return file == filepath.Base(file) && strings.HasPrefix(file, name+"--") && strings.HasSuffix(file, ".png") &&
+		!strings.ContainsAny(file, `/\`) && file != "." && file != ".."
 }

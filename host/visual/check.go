@@ -1,8 +1,10 @@
 package visual
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"image/png"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -64,14 +66,20 @@ func (s Store) Check(in CheckInput) (Outcome, error) {
 	writeErr := func(err error) error {
 		return sdk.Errorf(sdk.CodeScreenshotFailed, "check %q: %v", name, err)
 	}
-	old, err := os.ReadFile(out.BaselinePath)
+	old, err := readRegular(out.BaselinePath, "baseline")
+	var refused *sdk.Error
 	switch {
+	case errors.As(err, &refused):
+		return Outcome{}, refused
 	case errors.Is(err, fs.ErrNotExist) || in.Update:
 		out.Status = StatusCreated
 		if err == nil {
 			out.Status = StatusUpdated
 		}
-		if err := writeFile(out.BaselinePath, in.Shot); err != nil {
+		if err := writeRegular(out.BaselinePath, in.Shot, "baseline"); err != nil {
+			if errors.As(err, &refused) {
+				return Outcome{}, refused
+			}
 			return Outcome{}, writeErr(err)
 		}
 		if out.ScreenshotPath, err = s.keepShot(name, out.BaselinePath, in.Shot); err != nil {
@@ -84,19 +92,28 @@ func (s Store) Check(in CheckInput) (Outcome, error) {
 	if out.ScreenshotPath, err = s.keepShot(name, out.BaselinePath, in.Shot); err != nil {
 		return Outcome{}, writeErr(err)
 	}
-	base, err := Decode(old)
-	if err != nil {
-		return Outcome{}, sdk.Errorf(sdk.CodeBaselineInvalid, "baseline %s of check %q is not a PNG (%v): check again with update: true, or run mmcp visual approve %s", out.BaselinePath, name, err, name).
+	invalid := func(err error) error {
+		return sdk.Errorf(sdk.CodeBaselineInvalid, "baseline %s of check %q is not a PNG (%v): check again with update: true, or run mmcp visual approve %s", out.BaselinePath, name, err, name).
 			WithDetails(map[string]any{"baselinePath": out.BaselinePath, "screenshotPath": out.ScreenshotPath})
 	}
-	if base.Rect.Size() != shot.Rect.Size() {
+	// The size comes from the header: a small file can claim a huge
+	// image, and decoding it first would allocate all of it.
+	cfg, err := png.DecodeConfig(bytes.NewReader(old))
+	if err != nil {
+		return Outcome{}, invalid(err)
+	}
+	if cfg.Width != shot.Rect.Dx() || cfg.Height != shot.Rect.Dy() {
 		return Outcome{}, sdk.Errorf(sdk.CodeBaselineSizeMismatch, "check %q: the baseline is %dx%d, the screenshot %dx%d; if the new size is right, check again with update: true or run mmcp visual approve %s",
-			name, base.Rect.Dx(), base.Rect.Dy(), shot.Rect.Dx(), shot.Rect.Dy(), name).
+			name, cfg.Width, cfg.Height, shot.Rect.Dx(), shot.Rect.Dy(), name).
 			WithDetails(map[string]any{
 				"baselinePath": out.BaselinePath, "screenshotPath": out.ScreenshotPath,
-				"baselineSize":   fmt.Sprintf("%dx%d", base.Rect.Dx(), base.Rect.Dy()),
+				"baselineSize":   fmt.Sprintf("%dx%d", cfg.Width, cfg.Height),
 				"screenshotSize": fmt.Sprintf("%dx%d", shot.Rect.Dx(), shot.Rect.Dy()),
 			})
+	}
+	base, err := Decode(old)
+	if err != nil {
+		return Outcome{}, invalid(err)
 	}
 	if len(in.Masks) > 0 {
 		Paint(base, in.Masks)

@@ -1,0 +1,5 @@
+//go:build windows
+
+package visual
+
+const oNoFollow = 0
