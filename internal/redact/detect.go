@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // MinPhraseWords is the shortest run of BIP-39 words Mask treats as a
@@ -81,17 +82,18 @@ func maskPhrases(s string) string {
 	}
 	i := 0
 	for i < len(s) {
-		r := rune(s[i])
 		if !isWordByte(s[i]) {
 			// Separators between words: spaces, punctuation and JSON
 			// quoting ("spread","raise"), but a letter-less line of prose
 			// does not join two runs.
 			if s[i] >= 0x80 {
-				r = []rune(s[i:])[0]
+				// One rune decoded in place: converting the rest of s
+				// to runes here made the scan quadratic.
+				r, size := utf8.DecodeRuneInString(s[i:])
 				if unicode.IsLetter(r) {
 					end()
 				}
-				i += len(string(r))
+				i += size
 				continue
 			}
 			i++
