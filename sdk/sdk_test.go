@@ -21,6 +21,11 @@ func (e *echo) Tools() []sdk.Tool {
 }
 
 func (e *echo) CallTool(_ context.Context, name string, args json.RawMessage, ev sdk.Events) (any, error) {
+	if name == "binary" {
+		// A build tool's output tail is bytes, not always UTF-8.
+		ev.Log("info", "line \xff1")
+		return nil, sdk.Errorf(sdk.CodeBuildFailed, "build failed: \xfe\xff tail").WithDetails(map[string]any{"tail": "\xff"})
+	}
 	if name != "say" {
 		return nil, sdk.Errorf(sdk.CodeInvalidInput, "no tool %q", name).WithDetails(map[string]any{"tool": name})
 	}
@@ -76,5 +81,24 @@ func TestCallToolOverMessageLimit(t *testing.T) {
 	// The plugin still answers.
 	if _, err := c.CallTool(context.Background(), "say", json.RawMessage(`{}`), nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A plugin's error message (and a log line) holding bytes that are not
+// UTF-8 reaches the host as the domain error it is, each bad run shown as
+// U+FFFD, instead of failing the call with a marshalling error.
+func TestInvalidUTF8CrossesTheWire(t *testing.T) {
+	c := plugintest.Serve(t, &echo{})
+	ev := &events{}
+	_, err := c.CallTool(context.Background(), "binary", nil, ev)
+	var de *sdk.Error
+	if !errors.As(err, &de) {
+		t.Fatalf("want the plugin's domain error, got %v", err)
+	}
+	if de.Code != sdk.CodeBuildFailed || de.Message != "build failed: \uFFFD tail" || de.Details["tail"] != "\uFFFD" {
+		t.Fatalf("error %+v", de)
+	}
+	if len(ev.logs) != 1 || ev.logs[0] != "line \uFFFD1" {
+		t.Fatalf("logs %q", ev.logs)
 	}
 }

@@ -17,21 +17,21 @@ type stateSnapshotServer struct {
 
 func (s *stateSnapshotServer) Probe(ctx context.Context, _ *pb.Empty) (*pb.StateProbeResponse, error) {
 	p, err := s.impl.Probe(ctx)
-	e, err := wire.ToPBError(err)
-	return &pb.StateProbeResponse{Elements: p.Elements, Script: p.Script, Error: e}, err
+	e := wire.ToPBError(err)
+	return &pb.StateProbeResponse{Elements: p.Elements, Script: p.Script, Error: e}, nil
 }
 
 func (s *stateSnapshotServer) DetectScreen(ctx context.Context, r *pb.PageSnapshot) (*pb.ScreenResponse, error) {
 	screen, err := s.impl.DetectScreen(ctx, fromPBPage(r))
-	e, err := wire.ToPBError(err)
-	return &pb.ScreenResponse{Screen: screen, Error: e}, err
+	e := wire.ToPBError(err)
+	return &pb.ScreenResponse{Screen: screen, Error: e}, nil
 }
 
 func (s *stateSnapshotServer) State(ctx context.Context, r *pb.StateRequest) (*pb.WalletStatusResponse, error) {
 	ws, err := s.impl.State(ctx, fromPBPage(r.GetPage()), SnapshotOptions{ExtensionID: r.GetExtensionId(), ChainID: r.GetChainId()})
-	e, err := wire.ToPBError(err)
+	e := wire.ToPBError(err)
 	return &pb.WalletStatusResponse{IsUnlocked: ws.IsUnlocked, AccountAddress: ws.AccountAddress, NetworkName: ws.NetworkName,
-		ChainId: ws.ChainID, Balance: ws.Balance, ErrorMessage: ws.ErrorMessage, Error: e}, err
+		ChainId: ws.ChainID, Balance: ws.Balance, ErrorMessage: ws.ErrorMessage, Error: e}, nil
 }
 
 func fromPBPage(p *pb.PageSnapshot) PageSnapshot {

@@ -9,6 +9,7 @@ package mmerr
 import (
 	"errors"
 	"fmt"
+	"maps"
 )
 
 // CodeInternal is the code of a failure that is no domain failure: any Go
@@ -27,28 +28,46 @@ type Error struct {
 	Message string `json:"message"`
 	// Details carries structured context (the offending field, a log tail).
 	Details map[string]any `json:"details,omitempty"`
+	// Cause is the error this failure came from, if any, for errors.Is and
+	// errors.As (Unwrap returns it). It stays in the process: neither the
+	// envelope's JSON nor the plugin protocol carries it (the message
+	// should already say what it means).
+	Cause error `json:"-"`
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
-// Errorf returns an *Error with a formatted message.
-func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
+// Unwrap returns the cause, so errors.Is(err, context.DeadlineExceeded)
+// sees through an *Error made from a context's error.
+func (e *Error) Unwrap() error { return e.Cause }
 
-// WithDetails returns e with the given details merged in.
-func (e *Error) WithDetails(kv map[string]any) *Error {
-	if e.Details == nil {
-		e.Details = map[string]any{}
-	}
-	for k, v := range kv {
-		e.Details[k] = v
+// Errorf returns an *Error with a formatted message. As with fmt.Errorf, a
+// %w verb formats its error like %v and makes it the cause.
+func Errorf(code, format string, args ...any) *Error {
+	err := fmt.Errorf(format, args...)
+	e := &Error{Code: code, Message: err.Error()}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		e.Cause = u.Unwrap()
+	case interface{ Unwrap() []error }:
+		e.Cause = err
 	}
 	return e
 }
 
+// WithDetails returns a copy of e with the given details merged into its
+// own; e itself is unchanged, so an *Error shared by several callers (a
+// package-level one, or one found in a chain) can be given details safely.
+func (e *Error) WithDetails(kv map[string]any) *Error {
+	c := *e
+	c.Details = make(map[string]any, len(e.Details)+len(kv))
+	maps.Copy(c.Details, e.Details)
+	maps.Copy(c.Details, kv)
+	return &c
+}
+
 // AsError finds an *Error in err's chain. When there is none it wraps err
-// as an MM_INTERNAL_ERROR, so callers always get a code.
+// as an MM_INTERNAL_ERROR (err its cause), so callers always get a code.
 func AsError(err error) *Error {
 	if err == nil {
 		return nil
@@ -57,5 +76,5 @@ func AsError(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	return &Error{Code: CodeInternal, Message: err.Error()}
+	return &Error{Code: CodeInternal, Message: err.Error(), Cause: err}
 }
