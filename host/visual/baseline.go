@@ -79,12 +79,12 @@ func (s Store) shotPath(name string) string { return filepath.Join(s.Work, name+
 // file name for Approve and removes an older diff image.
 func (s Store) keepShot(name, baseline string, shot []byte) (string, error) {
 	path := s.shotPath(name)
-	if err := writeRegular(path, shot, "the kept screenshot"); err != nil {
+	if err := writeRegular(path, shot, "the kept screenshot", private); err != nil {
 		return "", err
 	}
 	_ = os.Remove(s.diffPath(name))
 	b, _ := json.Marshal(last{Baseline: filepath.Base(baseline)})
-	return path, writeRegular(s.lastPath(name), b, "the check result")
+	return path, writeRegular(s.lastPath(name), b, "the check result", private)
 }
 
 func (s Store) diffPath(name string) string { return filepath.Join(s.Work, name+".diff.png") }
@@ -122,7 +122,7 @@ func (s Store) Approve(name string) (string, error) {
 		return "", again("the last screenshot of %q (%s) is not a PNG", name, s.shotPath(name))
 	}
 	path := filepath.Join(s.Dir, l.Baseline)
-	return path, writeRegular(path, shot, "baseline")
+	return path, writeRegular(path, shot, "baseline", committed)
 }
 
 // baselineFile is whether file is a baseline file name of check name:

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image/png"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -76,7 +75,7 @@ func (s Store) Check(in CheckInput) (Outcome, error) {
 		if err == nil {
 			out.Status = StatusUpdated
 		}
-		if err := writeRegular(out.BaselinePath, in.Shot, "baseline"); err != nil {
+		if err := writeRegular(out.BaselinePath, in.Shot, "baseline", committed); err != nil {
 			if errors.As(err, &refused) {
 				return Outcome{}, refused
 			}
@@ -133,7 +132,7 @@ func (s Store) Check(in CheckInput) (Outcome, error) {
 			return Outcome{}, writeErr(err)
 		}
 		out.DiffPath = s.diffPath(name)
-		if err := os.WriteFile(out.DiffPath, out.DiffPNG, 0o644); err != nil {
+		if err := writeRegular(out.DiffPath, out.DiffPNG, "the diff image", private); err != nil {
 			return Outcome{}, writeErr(err)
 		}
 	}

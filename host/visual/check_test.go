@@ -102,3 +102,38 @@ func TestCheckBadBaselines(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The last screenshot, its diff image and result are artifacts: private
+// to the user (0600 in a 0700 folder, an older 0755 folder included), as
+// every other artifact; baselines are workspace files (0644).
+func TestCheckArtifactModes(t *testing.T) {
+	dir := t.TempDir()
+	st := Store{Dir: filepath.Join(dir, "baselines"), Work: filepath.Join(dir, "work")}
+	if err := os.MkdirAll(st.Work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	key := Key{Name: "home", Browser: "chrome131", Platform: "linux", Width: 100, Height: 60, Scale: 1}
+	for _, m := range []*image.RGBA{screen(), canvas(100, 60, white)} {
+		if _, err := st.Check(CheckInput{Key: key, Shot: pngOf(t, m), Options: DefaultOptions()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mode := func(p string) os.FileMode {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode().Perm()
+	}
+	if m := mode(st.Work); m != 0o700 {
+		t.Errorf("%s: %o, want 700", st.Work, m)
+	}
+	for _, f := range []string{"home.png", "home.diff.png", "home.last.json"} {
+		if m := mode(filepath.Join(st.Work, f)); m != 0o600 {
+			t.Errorf("%s: %o, want 600", f, m)
+		}
+	}
+	if m := mode(filepath.Join(st.Dir, key.File())); m != 0o644 {
+		t.Errorf("baseline: %o, want 644", m)
+	}
+}

@@ -52,13 +52,32 @@ func regular(fi os.FileInfo, path, what string) error {
 		WithDetails(map[string]any{"path": path})
 }
 
-// writeRegular writes b to path as a new regular file: through a
-// temporary file renamed over it, so a link there is never followed. An
-// existing path that is not a regular file is refused.
-func writeRegular(path string, b []byte, what string) error {
+// perms are the modes of a file written here and of its folder.
+type perms struct{ dir, file os.FileMode }
+
+var (
+	// private is the artifacts' mode (<artifacts>/visual: the last
+	// screenshots, diff images and results), as every artifact mmcp writes.
+	private = perms{dir: 0o700, file: 0o600}
+	// committed is the baselines' mode: files of the workspace, committed
+	// with the code and read by reviewers and CI.
+	committed = perms{dir: 0o755, file: 0o644}
+)
+
+// writeRegular writes b to path as a new regular file of mode m.file (in
+// a folder of mode m.dir when it makes it; a private folder is set to
+// m.dir as well): through a temporary file renamed over it, so a link
+// there is never followed. An existing path that is not a regular file is
+// refused.
+func writeRegular(path string, b []byte, what string, m perms) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, m.dir); err != nil {
 		return err
+	}
+	if m == private {
+		if err := os.Chmod(dir, m.dir); err != nil {
+			return err
+		}
 	}
 	if fi, err := os.Lstat(path); err == nil {
 		if err := regular(fi, path, what); err != nil {
@@ -75,7 +94,7 @@ func writeRegular(path string, b []byte, what string) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp, 0o644)
+		err = os.Chmod(tmp, m.file)
 	}
 	if err == nil {
 		err = os.Rename(tmp, path)
