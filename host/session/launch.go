@@ -117,13 +117,9 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 	}
 	m.set(ctx, s)
 	launched = true
-	go func() {
-		// The build's content hash, for the step records: off the
-		// launch's path (a MetaMask build is tens of megabytes).
-		if id, err := sdk.BuildID(parts.Extension); err == nil && s.BuildID() == "" {
-			s.setBuildID(id)
-		}
-	}()
+	// The build's content hash, for the step records: off the launch's
+	// path (a MetaMask build is tens of megabytes).
+	m.hashBuild(s)
 	view, err := m.State(ctx, s)
 	if err != nil {
 		m.log.Warn("state after launch", "error", err)

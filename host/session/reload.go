@@ -3,28 +3,70 @@ package session
 import (
 	"context"
 	"path/filepath"
+	"time"
 
 	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/wallet"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
+// hashWait bounds how long a reload's answer waits for the build id it
+// computes; a slower hash (sdk.BuildID is bounded too) sets the id when it
+// ends, off the call and its session lock.
+const hashWait = 2 * time.Second
+
 // Reload reloads session s's extension in place (wallet.Wallet.Reload):
 // the same Chrome, chain, fixture and dapp tabs, the wallet unlocked again
 // with the fixture plugin's password, all within the launch's settle bound. buildID
-// names the build now loaded ("" to hash the extension directory); later
-// step records carry it.
+// names the build now loaded ("" to hash the extension directory, beside
+// the reload); later step records carry it.
 func (m *Manager) Reload(ctx context.Context, s *Session, buildID string) (wallet.ReloadResult, error) {
 	settle := m.cfg.SettleTimeout
 	if settle <= 0 {
 		settle = launch.DefaultSettleTimeout
 	}
-	res, err := s.browser.Reload(ctx, wallet.ReloadOptions{Password: s.parts.UnlockPassword(), Settle: settle})
-	if buildID == "" && s.parts != nil {
-		buildID, _ = sdk.BuildID(s.parts.Extension)
+	var hashed <-chan struct{}
+	if buildID != "" {
+		s.setBuildID(buildID)
+	} else if s.parts != nil {
+		hashed = m.hashBuild(s)
 	}
-	s.setBuildID(buildID)
+	res, err := s.browser.Reload(ctx, wallet.ReloadOptions{Password: s.parts.UnlockPassword(), Settle: settle})
+	if hashed != nil {
+		t := time.NewTimer(hashWait)
+		defer t.Stop()
+		select {
+		case <-hashed:
+		case <-t.C:
+			m.log.Warn("the build id is still being computed; the reload answers without it", "session", s.ID, "dir", s.parts.Extension)
+		case <-ctx.Done():
+		}
+	}
 	return res, err
+}
+
+// hashBuild computes the build id of session s's extension in the
+// background (sdk.BuildID: regular files only, bounded, never blocking on
+// a FIFO or a device) and sets it when done, unless another build id was
+// set meanwhile; until then the id is "" (unknown). Files the hash had to
+// leave out are named in a host log warning. The channel closes when the
+// hash ended.
+func (m *Manager) hashBuild(s *Session) <-chan struct{} {
+	unknown := new(string)
+	s.buildID.Store(unknown)
+	dir := s.parts.Extension
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		id, err := sdk.BuildID(context.Background(), dir)
+		if err != nil {
+			m.log.Warn("build id", "session", s.ID, "warning", err.Error())
+		}
+		if id != "" {
+			s.buildID.CompareAndSwap(unknown, &id)
+		}
+	}()
+	return done
 }
 
 // RunsOn reports whether session s runs the unpacked extension in dir.
