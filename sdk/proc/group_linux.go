@@ -17,11 +17,13 @@ func SetupGraceful(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 }
 
-// KillGroup kills cmd's whole process group. It is a no-op when cmd has not
-// started.
+// KillGroup kills cmd's whole process group, and for a Command every
+// process of its tree that left the group (setsid). It is a no-op when
+// cmd has not started.
 func KillGroup(cmd *exec.Cmd) {
 	if cmd == nil || cmd.Process == nil {
 		return
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	killMarked(cmd)
 }
