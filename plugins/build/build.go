@@ -1,8 +1,8 @@
 package build
 
 import (
-	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -38,16 +38,23 @@ type Settings struct {
 	// split on spaces like Command; default "yarn start:test".
 	WatchCommand string `json:"watchCommand,omitempty"`
 	// ReadyPattern is a regular expression: an output line of the watcher
-	// that matches it says a rebuild finished. The default matches
-	// MetaMask's watch output (browserify's "Bundle end:" after the first
-	// build, watchify's "<n> bytes written (<s> seconds)" after each
-	// rebuild), webpack's "compiled successfully" and gulp's "Finished '".
+	// that matches it says a (sub-)build finished. The default matches
+	// MetaMask's watch output (browserify's "Bundle end:", watchify's
+	// "<n> bytes written (<s> seconds)") and webpack's "compiled
+	// successfully". Besides it, a gulp "Finished '<task>'" line counts
+	// when it leaves no task of the rebuild running. A ready line alone
+	// ends nothing: the rebuild is finished once no sub-build it started
+	// ("Bundle start: \"X\"" without its "Bundle end: \"X\"") is still
+	// running, the output directory holds every file its manifest.json
+	// names, and all stayed quiet for SettleMs.
 	ReadyPattern string `json:"readyPattern,omitempty"`
 	// ErrorPattern is a regular expression: a matching output line says
-	// the rebuild failed (its text is the answer). The default matches a
-	// JavaScript error's first line ("SyntaxError: ..."), MetaMask's
-	// "Bundling failed!" and webpack's "ERROR in" / "compiled with N
-	// errors".
+	// the rebuild failed (the text from it on is the answer). The default
+	// matches a JavaScript error's first line ("SyntaxError: ...") at the
+	// line start or behind a sub-build's label
+	// ("scripts:core:test-live:standardEntryPoints: SyntaxError: ..."),
+	// MetaMask's "Bundling failed!" and webpack's "ERROR in" / "compiled
+	// with N errors".
 	ErrorPattern string `json:"errorPattern,omitempty"`
 	// SettleMs is how long the watcher's output and the output directory
 	// must stay quiet after a ready or error line before the rebuild counts
@@ -55,7 +62,7 @@ type Settings struct {
 	SettleMs int64 `json:"settleMs,omitempty"`
 	// QuietMs applies while no ready line was ever seen: a rebuild finished
 	// when the output directory has not changed for QuietMs after a
-	// change; default 1500.
+	// change (and the output is whole, no sub-build running); default 1500.
 	QuietMs int64 `json:"quietMs,omitempty"`
 	// WaitTimeoutMs bounds mm_build_watch_wait_ready when the call gives no
 	// timeoutMs; default 300000 (a first MetaMask watch build takes
@@ -68,8 +75,8 @@ var defaults = Settings{
 	ExtensionPath: sdk.DefaultExtensionPath,
 	TimeoutMs:     600000,
 	WatchCommand:  "yarn start:test",
-	ReadyPattern:  `Bundle end: |bytes written \(|compiled successfully|Finished '`,
-	ErrorPattern:  `^\s*(\w*Error: |ERROR in |Bundling failed)|compiled with \d+ errors?`,
+	ReadyPattern:  `Bundle end: |bytes written \(|compiled successfully`,
+	ErrorPattern:  `^([\w:./@-]+: )?\s*(\w*Error: |ERROR in |Bundling failed)|compiled with \d+ errors?`,
 	SettleMs:      250,
 	QuietMs:       1500,
 	WaitTimeoutMs: 300000,
@@ -245,13 +252,35 @@ func (p *Plugin) resolve(cmdline string) ([]string, error) {
 	if len(argv) == 0 {
 		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "the build plugin's command is empty")
 	}
-	if _, err := os.Stat(filepath.Join(workspace, "node_modules")); err != nil {
+	if _, err := os.Stat(filepath.Join(workspace, "node_modules")); err != nil && needsModules(workspace) {
 		return nil, sdk.Errorf(sdk.CodeDependenciesMissing, "%s has no node_modules: run `yarn install` in the workspace first", workspace)
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {
 		return nil, sdk.Errorf(sdk.CodeDependenciesMissing, "%s not found on PATH: install it (e.g. `npm install -g yarn`)", argv[0])
 	}
 	return argv, nil
+}
+
+// needsModules reports whether the workspace needs node_modules: unless
+// its package.json declares no dependencies of any kind (a workspace
+// whose scripts need only node), it does; so does one without a
+// package.json that parses.
+func needsModules(workspace string) bool {
+	raw, err := readRegular(filepath.Join(workspace, "package.json"), maxManifest)
+	if err != nil {
+		return true
+	}
+	var pkg map[string]json.RawMessage
+	if json.Unmarshal(raw, &pkg) != nil {
+		return true
+	}
+	for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"} {
+		var deps map[string]any
+		if v, ok := pkg[k]; ok && (json.Unmarshal(v, &deps) != nil || len(deps) > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // run runs argv in its own process group, streaming each output line as a
@@ -278,18 +307,14 @@ func (p *Plugin) run(ctx context.Context, dir string, argv []string, tail *proc.
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 64*1024), 1024*1024)
 		n := 0
-		for sc.Scan() {
-			line := sc.Text()
+		eachLine(pr, func(line string) {
 			n++
 			tail.Add(line)
 			p.log.Debug("build output", "line", line)
 			ev.Log("info", line)
 			ev.Progress(float64(n), 0, line)
-		}
-		_, _ = io.Copy(io.Discard, pr)
+		})
 	}()
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()

@@ -1,15 +1,14 @@
 package build
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -24,18 +23,34 @@ import (
 // its finish conditions.
 const pollEvery = 50 * time.Millisecond
 
-// maxOutput bounds the output lines kept for one rebuild's error text.
+// maxOutput bounds the output lines kept for an exit's answer.
 const maxOutput = 40
+
+// maxErrorLines and maxErrorLine bound a failed rebuild's details.output:
+// the lines from its first error line on (the error, its code frame and
+// stack; not all of a 100-line object dump).
+const (
+	maxErrorLines = 40
+	maxErrorLine  = 1000
+)
+
+// errorGrace bounds how long a failed rebuild waits for the watcher's
+// output to settle after its first error line.
+const errorGrace = 2 * time.Second
 
 // StartWatch implements sdk.Watcher: it starts the watch command in a
 // supervised process group (it dies with the plugin), or reports the one
-// that runs. A watcher that exited is started again.
+// that runs. A watcher that exited, or is being stopped, is started again
+// once its processes are gone: never two beside each other.
 func (p *Plugin) StartWatch(context.Context) (sdk.WatchStatus, error) {
 	p.mu.Lock()
 	w := p.watch
 	p.mu.Unlock()
-	if w != nil && w.status().State != sdk.WatchExited {
-		return w.status(), nil
+	if w != nil {
+		if st := w.status(); st.State != sdk.WatchExited && st.State != sdk.WatchStopped {
+			return st, nil
+		}
+		<-w.done
 	}
 	cfg, set := p.conf.Get()
 	argv, err := p.resolve(set.WatchCommand)
@@ -70,16 +85,21 @@ func (p *Plugin) WaitReady(ctx context.Context, timeoutMs int64, ev sdk.Events) 
 	return w.waitReady(ctx, time.Duration(timeoutMs)*time.Millisecond, ev)
 }
 
-// StopWatch implements sdk.Watcher.
+// StopWatch implements sdk.Watcher: it answers once the watcher's
+// processes are gone.
 func (p *Plugin) StopWatch(context.Context) (sdk.WatchStatus, error) {
 	p.mu.Lock()
 	w := p.watch
-	p.watch = nil
 	p.mu.Unlock()
 	if w == nil {
 		return sdk.WatchStatus{State: sdk.WatchStopped}, nil
 	}
 	w.stop()
+	p.mu.Lock()
+	if p.watch == w {
+		p.watch = nil
+	}
+	p.mu.Unlock()
 	return w.status(), nil
 }
 
@@ -88,6 +108,17 @@ type outcome struct {
 	rebuild sdk.Rebuild
 	err     string
 }
+
+// The sub-build lines of a watcher's output: MetaMask's browserify
+// bundles ("<label>: Bundle start: \"primary\"" ... "Bundle end:
+// \"primary\"", the label may differ between the two) and gulp's tasks
+// ("Starting 'clean'..." ... "Finished 'clean'").
+var (
+	bundleStart = regexp.MustCompile(`Bundle start: "([^"]+)"`)
+	bundleEnd   = regexp.MustCompile(`Bundle end: "([^"]+)"`)
+	taskStart   = regexp.MustCompile(`Starting '([^']+)'\.\.\.`)
+	taskEnd     = regexp.MustCompile(`Finished '([^']+)'`)
+)
 
 // watch is one running watch command and what its output and output
 // directory say about its rebuilds.
@@ -102,6 +133,7 @@ type watch struct {
 	quiet  time.Duration
 	done   chan struct{} // closed once the process is reaped
 	quit   chan struct{} // closed by stop
+	once   sync.Once     // closes quit
 
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced on every finished rebuild or exit
@@ -119,8 +151,12 @@ type watch struct {
 	dirChangedAt time.Time
 	sawReady     bool
 	sawError     bool
-	patternSeen  bool // a ready line was seen once: trust the output from now on
-	output       []string
+	errorAt      time.Time       // the first error line
+	patternSeen  bool            // a ready line was seen once: trust the output from now on
+	bundles      map[string]bool // sub-builds started and not ended
+	tasks        map[string]bool // gulp tasks started and not finished
+	errOutput    []string        // the output from the first error line on
+	pending      string          // why the rebuild under way is not finished yet
 	tail         *proc.Tail
 	fingerprint  string
 }
@@ -133,6 +169,7 @@ func startWatch(log hclog.Logger, workspace, dir string, argv []string, s Settin
 		settle: time.Duration(s.SettleMs) * time.Millisecond,
 		quiet:  time.Duration(s.QuietMs) * time.Millisecond,
 		done:   make(chan struct{}), quit: make(chan struct{}), changed: make(chan struct{}),
+		bundles: map[string]bool{}, tasks: map[string]bool{},
 		tail: proc.NewTail(maxOutput),
 	}
 	w.fingerprint = fingerprint(dir)
@@ -162,39 +199,65 @@ func startWatch(log hclog.Logger, workspace, dir string, argv []string, s Settin
 	return w, nil
 }
 
-// read takes the watcher's output line by line.
+// read takes the watcher's output line by line; a line of any length
+// (kept up to maxLine) stops nothing.
 func (w *watch) read(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		line := sc.Text()
+	eachLine(r, func(line string) {
 		w.log.Debug("watch output", "line", line)
 		w.mu.Lock()
+		defer w.mu.Unlock()
 		w.tail.Add(line)
-		now := time.Now()
-		isReady, isError := w.ready.MatchString(line), w.fail.MatchString(line)
-		if isReady || isError {
-			w.begin(now)
-		}
-		if w.building {
-			w.activity = now
-			if len(w.output) < maxOutput {
-				w.output = append(w.output, line)
-			}
-			w.sawReady = w.sawReady || isReady
-			w.sawError = w.sawError || isError
-			w.patternSeen = w.patternSeen || isReady
-		}
-		w.mu.Unlock()
+		w.see(time.Now(), line)
+	})
+}
+
+// see takes one output line (w.mu held).
+func (w *watch) see(now time.Time, line string) {
+	isReady, isError := w.ready.MatchString(line), w.fail.MatchString(line)
+	started := false
+	if m := bundleStart.FindStringSubmatch(line); m != nil {
+		w.begin(now)
+		w.bundles[m[1]], started = true, true
 	}
-	_, _ = io.Copy(io.Discard, r)
+	if m := bundleEnd.FindStringSubmatch(line); m != nil {
+		delete(w.bundles, m[1])
+	}
+	if m := taskStart.FindStringSubmatch(line); m != nil {
+		w.begin(now)
+		w.tasks[m[1]], started = true, true
+	}
+	if m := taskEnd.FindStringSubmatch(line); m != nil {
+		delete(w.tasks, m[1])
+		// A gulp task's end is the build's only when no task of this
+		// rebuild is still running (MetaMask's 'testDev' and its
+		// 'scripts:…' watchers run as long as the watch does).
+		isReady = isReady || len(w.tasks) == 0
+	}
+	if isReady || isError || started {
+		w.begin(now)
+	}
+	if !w.building {
+		return
+	}
+	w.activity = now
+	w.sawReady = w.sawReady || isReady
+	w.patternSeen = w.patternSeen || isReady
+	if isError && !w.sawError {
+		w.sawError, w.errorAt = true, now
+	}
+	if w.sawError && len(w.errOutput) < maxErrorLines {
+		if len(line) > maxErrorLine {
+			line = line[:maxErrorLine] + " …"
+		}
+		w.errOutput = append(w.errOutput, line)
+	}
 }
 
 // begin marks a rebuild under way (w.mu held).
 func (w *watch) begin(now time.Time) {
 	if !w.building {
 		w.building, w.begun = true, now
-		w.sawReady, w.sawError, w.output = false, false, nil
+		w.sawReady, w.sawError, w.errOutput, w.pending = false, false, nil, ""
 	}
 }
 
@@ -206,61 +269,125 @@ func (w *watch) poll() {
 		select {
 		case <-w.done:
 			return
+		case <-w.quit:
+			return
 		case <-t.C:
 		}
 		fp := fingerprint(w.dir)
 		w.mu.Lock()
 		now := time.Now()
-		if fp != w.fingerprint {
-			w.fingerprint = fp
-			w.begin(now)
-			w.activity, w.dirChangedAt = now, now
-		}
-		w.check(now)
+		w.look(now, fp)
+		failed, good, by := w.check(now)
+		activity := w.activity
 		w.mu.Unlock()
+		switch {
+		case failed:
+			w.mu.Lock()
+			w.finish(time.Now(), "pattern", strings.Join(w.errOutput, "\n"), "", nil)
+			w.mu.Unlock()
+		case good:
+			w.finishGood(by, activity)
+		}
 	}
 }
 
-// check ends the rebuild under way when its end is seen (w.mu held).
-func (w *watch) check(now time.Time) {
+// look notes a change of the output directory (w.mu held).
+func (w *watch) look(now time.Time, fp string) {
+	if fp != w.fingerprint {
+		w.fingerprint = fp
+		w.begin(now)
+		w.activity, w.dirChangedAt = now, now
+	}
+}
+
+// finishGood ends the rebuild under way as good once its build id is
+// known, unless the output or the directory changed while it was hashed
+// (off w.mu: stop and status never wait for a hash; stop cancels it).
+func (w *watch) finishGood(by string, activity time.Time) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-w.quit:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	id, err := sdk.BuildID(ctx, w.dir)
+	cancel()
+	var warnings []string
+	if err != nil {
+		warnings = append(warnings, err.Error())
+		w.log.Warn("watch build id", "warning", err)
+	}
+	fp := fingerprint(w.dir)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.look(time.Now(), fp)
+	if !w.building || w.stopped || !w.activity.Equal(activity) {
+		return // it changed under the hash: look again
+	}
+	w.finish(time.Now(), by, "", id, warnings)
+}
+
+// check says whether the rebuild under way is finished, failed or good,
+// and how the end was seen; else it notes why not (w.mu held).
+func (w *watch) check(now time.Time) (failed, good bool, by string) {
 	if !w.building {
-		return
+		return false, false, ""
 	}
 	quietFor := now.Sub(w.activity)
+	if w.sawError && (quietFor >= w.settle || now.Sub(w.errorAt) >= errorGrace) {
+		return true, false, ""
+	}
 	switch {
-	case w.sawError && quietFor >= w.settle:
-		w.finish(now, "pattern", strings.Join(w.output, "\n"))
-	case w.sawReady && quietFor >= w.settle:
-		w.finish(now, "pattern", w.manifestError())
+	case w.sawReady:
+		by = "pattern"
 	case !w.patternSeen && !w.dirChangedAt.IsZero() && !w.dirChangedAt.Before(w.begun) && now.Sub(w.dirChangedAt) >= w.quiet:
-		w.finish(now, "quiet", w.manifestError())
+		by = "quiet"
+	default:
+		w.pending = "waiting for the watcher to finish"
+		return false, false, ""
 	}
-}
-
-// manifestError is the error text of a build without manifest.json.
-func (w *watch) manifestError() string {
-	if _, err := os.Stat(filepath.Join(w.dir, "manifest.json")); err != nil {
-		return fmt.Sprintf("the watch build finished but %s has no manifest.json", w.dir)
+	if quietFor < w.settle {
+		w.pending = "output still changing"
+		return false, false, ""
 	}
-	return ""
+	if len(w.bundles) > 0 {
+		w.pending = "sub-builds still running: " + strings.Join(sortedKeys(w.bundles), ", ")
+		return false, false, ""
+	}
+	if why := incomplete(w.dir); why != "" {
+		w.pending = why
+		return false, false, ""
+	}
+	return false, true, by
 }
 
 // finish records the rebuild under way (w.mu held).
-func (w *watch) finish(now time.Time, by, errText string) {
+func (w *watch) finish(now time.Time, by, errText, id string, warnings []string) {
 	w.seq++
 	o := &outcome{err: errText, rebuild: sdk.Rebuild{Seq: w.seq, DurationMs: now.Sub(w.begun).Milliseconds(),
-		FinishedAt: now.UTC().Format(time.RFC3339Nano), By: by}}
+		FinishedAt: now.UTC().Format(time.RFC3339Nano), By: by, BuildID: id, Warnings: warnings}}
 	if errText == "" {
-		if id, err := sdk.BuildID(w.dir); err == nil {
-			o.rebuild.BuildID = id
-		}
 		r := o.rebuild
 		w.lastGood = &r
 	}
 	w.last = o
-	w.building, w.sawReady, w.sawError, w.output = false, false, false, nil
+	w.building, w.sawReady, w.sawError, w.errOutput, w.pending = false, false, false, nil, ""
+	// What is still open now outlives the rebuild: watch tasks that run
+	// as long as the watcher, or sub-builds a failure cut short.
+	w.bundles, w.tasks = map[string]bool{}, map[string]bool{}
 	w.log.Info("watch rebuild finished", "seq", w.seq, "by", by, "ms", o.rebuild.DurationMs, "failed", errText != "")
 	w.notify()
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (w *watch) notify() {
@@ -281,11 +408,14 @@ func (w *watch) exited(err error) {
 	w.notify()
 }
 
-// stop kills the process group and waits until it is reaped.
+// stop kills the watcher's processes (its group and every descendant
+// that left it) and waits until the command is reaped. Safe to call
+// twice.
 func (w *watch) stop() {
 	w.mu.Lock()
 	w.stopped = true
 	w.mu.Unlock()
+	w.once.Do(func() { close(w.quit) })
 	proc.KillGroup(w.cmd)
 	<-w.done
 }
@@ -320,7 +450,7 @@ func (w *watch) waitReady(ctx context.Context, d time.Duration, ev sdk.Events) (
 	defer tick.Stop()
 	for {
 		w.mu.Lock()
-		changed, building := w.changed, w.building
+		changed, building, pending := w.changed, w.building, w.pending
 		if w.last != nil && w.last.rebuild.Seq > w.answered && !building {
 			o := *w.last
 			w.answered = o.rebuild.Seq
@@ -343,10 +473,17 @@ func (w *watch) waitReady(ctx context.Context, d time.Duration, ev sdk.Events) (
 			msg := "waiting for a change"
 			if building {
 				msg = "rebuilding"
+				if pending != "" {
+					msg += ": " + pending
+				}
 			}
 			ev.Progress(time.Since(start).Seconds(), d.Seconds(), msg)
 		case <-deadline.C:
-			return sdk.Rebuild{}, sdk.Errorf(sdk.CodeTimeout, "no rebuild finished within %d ms (state %s): change a source file, or raise timeoutMs", d.Milliseconds(), w.status().State)
+			state := string(w.status().State)
+			if building && pending != "" {
+				state += ": " + pending
+			}
+			return sdk.Rebuild{}, sdk.Errorf(sdk.CodeTimeout, "no rebuild finished within %d ms (state %s): change a source file, or raise timeoutMs", d.Milliseconds(), state)
 		case <-ctx.Done():
 			return sdk.Rebuild{}, sdk.Errorf(sdk.CodeCancelled, "wait for the rebuild cancelled")
 		}

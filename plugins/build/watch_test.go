@@ -29,15 +29,7 @@ done
 
 func watchPlugin(t *testing.T, settings map[string]any) (*Plugin, string) {
 	t.Helper()
-	ws := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(ws, "node_modules"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(ws, "watch.sh"), []byte(watcherScript), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	settings["watchCommand"] = "sh watch.sh"
-	return configured(t, ws, settings), ws
+	return scriptPlugin(t, watcherScript, settings)
 }
 
 func trigger(t *testing.T, ws, what string) {
