@@ -241,9 +241,11 @@ func TestFlowSuite(t *testing.T) {
 	}
 
 	// The shards are the commands the Kubernetes Job runs: its container
-	// script, once per completion index, with its volumes mapped to local
-	// directories.
+	// script, once per completion index, with its results volume mapped to
+	// a local directory and its flows volume laid out as the kubelet
+	// mounts a ConfigMap (hidden timestamped folder, ..data, links).
 	t.Run("the Job's shards", func(t *testing.T) {
+		flowsVolume := configMapVolume(t, flowSuiteDir())
 		j, err := deploy.Job()
 		if err != nil {
 			t.Fatal(err)
@@ -254,7 +256,7 @@ func TestFlowSuite(t *testing.T) {
 			t.Fatalf("the Job's script does not end with its flows volume: %s", script)
 		}
 		results := filepath.Join(out, "results")
-		script = strings.ReplaceAll(strings.TrimSuffix(script, "/flows")+flowSuiteDir(), "/results", results)
+		script = strings.ReplaceAll(strings.TrimSuffix(script, "/flows")+flowsVolume, "/results", results)
 		var names []string
 		var jsons, xmls []string
 		for i := 0; i < n; i++ {
@@ -290,6 +292,39 @@ func TestFlowSuite(t *testing.T) {
 			t.Fatalf("merged junit %d tests %d failures %d suites", mj.Tests, mj.Failures, len(mj.Suites))
 		}
 	})
+}
+
+// configMapVolume lays the flow files of dir out as the kubelet mounts a
+// ConfigMap volume made with `kubectl create configmap --from-file=dir`:
+// the real files in a hidden "..<timestamp>" folder, a "..data" link to
+// it, and for each file a top-level link through "..data".
+func configMapVolume(t testing.TB, dir string) string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	ts := "..2025_05_20_10_00_00.123456789"
+	if err := os.Mkdir(filepath.Join(root, ts), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, ts, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join("..data", e.Name()), filepath.Join(root, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(ts, filepath.Join(root, "..data")); err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 // assertOnce checks that the shards ran every flow of the suite once.

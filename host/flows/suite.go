@@ -2,7 +2,6 @@ package flows
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,42 +16,81 @@ func IsFlowFile(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
 
-// Collect lists the flow files of paths (a directory means every flow
-// file under it), cleaned, sorted and without repeats.
+// Collect lists the flow files of paths, sorted and each file once: a
+// file given is taken as is; a directory means every flow file under it.
+// The walk follows symbolic links and skips hidden entries (a name
+// starting with "."), so a Kubernetes ConfigMap volume, which holds each
+// file in a hidden "..<timestamp>" folder reached through the "..data"
+// link and shows it through a top-level link, yields each flow once,
+// named by its top-level link. Two names of one file (links to it, or a
+// path given twice) count once: the first in sorted order.
 func Collect(paths []string) ([]string, error) {
-	seen := map[string]bool{}
-	var out []string
-	add := func(p string) {
-		p = filepath.Clean(p)
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
+	var found []string
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
 			return nil, err
 		}
 		if !st.IsDir() {
-			add(p)
+			found = append(found, filepath.Clean(p))
 			continue
 		}
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && IsFlowFile(d.Name()) {
-				add(path)
-			}
-			return nil
-		})
-		if err != nil {
+		if err := walkFlows(filepath.Clean(p), map[string]bool{}, &found); err != nil {
 			return nil, err
 		}
 	}
-	sort.Strings(out)
+	sort.Strings(found)
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range found {
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[real] {
+			seen[real] = true
+			out = append(out, p)
+		}
+	}
 	return out, nil
+}
+
+// walkFlows adds the flow files under dir to out, following links;
+// visited holds the real paths of the directories on the way down, so a
+// link to an ancestor ends the walk there.
+func walkFlows(dir string, visited map[string]bool, out *[]string) error {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	if visited[real] {
+		return nil
+	}
+	visited[real] = true
+	defer delete(visited, real)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		st, err := os.Stat(p) // through a link
+		if err != nil {
+			return err
+		}
+		switch {
+		case st.IsDir():
+			if err := walkFlows(p, visited, out); err != nil {
+				return err
+			}
+		case st.Mode().IsRegular() && IsFlowFile(e.Name()):
+			*out = append(*out, p)
+		}
+	}
+	return nil
 }
 
 // Shard is shard Index of Count (1-based).
