@@ -2,6 +2,8 @@ package flows
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -361,15 +363,37 @@ func writeFile(dir, name string, b []byte) string {
 	return p
 }
 
-var unsafeID = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+// maxIDSlug bounds the readable part of a flow's ID (with the hash and
+// "flow-…-N" it stays inside mm_screenshot's 128-character name).
+const maxIDSlug = 80
 
-// ID is the flow's name as a file name.
+var (
+	safeID   = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]*$`)
+	hashedID = regexp.MustCompile(`-[0-9a-f]{10}$`)
+	unsafeID = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+)
+
+// ID is the flow's name as one safe file name (its artifact folder, its
+// screenshot, its session's owner), distinct for distinct names: a name
+// that is already a safe name (letters, digits, ".", "_", "-", not
+// starting with ".") is its own ID; any other becomes a readable slug
+// plus 10 hex digits of the name's SHA-256 ("a b" is a-b-…, "a/b" is
+// a-b-… with another hash, ".." is flow-…), so no name reaches outside
+// the folder it is joined to.
 func (f *Flow) ID() string {
-	id := strings.Trim(unsafeID.ReplaceAllString(f.Name, "-"), "-")
-	if id == "" {
-		id = "flow"
+	n := f.Name
+	if safeID.MatchString(n) && len(n) <= maxIDSlug && !hashedID.MatchString(n) {
+		return n
 	}
-	return id
+	slug := strings.Trim(unsafeID.ReplaceAllString(n, "-"), "-.")
+	if len(slug) > maxIDSlug {
+		slug = strings.Trim(slug[:maxIDSlug], "-.")
+	}
+	if slug == "" {
+		slug = "flow"
+	}
+	sum := sha256.Sum256([]byte(n))
+	return slug + "-" + hex.EncodeToString(sum[:])[:10]
 }
 
 // freePorts returns n distinct free loopback ports.

@@ -146,7 +146,7 @@ func Grep(flows []*Flow, re *regexp.Regexp) []*Flow {
 }
 
 // UniqueNames fails when two flows share a name (their testcases and
-// artifact directories would be one).
+// artifact directories would be one); distinct names have distinct IDs.
 func UniqueNames(flows []*Flow) error {
 	seen := map[string]string{}
 	for _, f := range flows {

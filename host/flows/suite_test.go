@@ -1,6 +1,7 @@
 package flows
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"sort"
@@ -107,5 +108,43 @@ func TestCollectLinks(t *testing.T) {
 	}
 	if len(paths) != 1 || !strings.HasSuffix(paths[0], "x.yaml") {
 		t.Fatalf("collected %v, want x.yaml once", paths)
+	}
+}
+
+// TestArtifactFolders: a failed flow's artifacts stay inside --out
+// whatever its name (".." included), and distinct names get distinct
+// folders ("a b", "a/b", "a-b").
+func TestArtifactFolders(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	names := []string{"..", ".", "a b", "a/b", "a-b", "../../x", strings.Repeat("long name ", 30)}
+	var suite []*Flow
+	for _, n := range names {
+		f := &Flow{Name: n, Path: "flows/x.yaml", Steps: []Step{{Tool: "mm_click"}}}
+		suite = append(suite, f)
+	}
+	if err := UniqueNames(suite); err != nil {
+		t.Error(err)
+	}
+	res := Run(context.Background(), suite, Options{Parallel: 1, OutDir: out, Session: func(string) Session {
+		return &fakeSession{fail: map[string]int{"mm_click": 1}}
+	}})
+	dirs := map[string]string{}
+	for i, r := range res {
+		if r.Status != StatusFailed || r.Artifacts == nil || r.Artifacts.Steps == "" {
+			t.Fatalf("%q: %+v", names[i], r)
+		}
+		dir := filepath.Dir(r.Artifacts.Steps)
+		if filepath.Dir(dir) != out {
+			t.Errorf("%q: artifacts in %s, not a folder of %s", names[i], dir, out)
+		}
+		if prev, ok := dirs[dir]; ok {
+			t.Errorf("%q and %q share %s", prev, names[i], dir)
+		}
+		dirs[dir] = names[i]
+	}
+	entries, _ := os.ReadDir(parent)
+	if len(entries) != 1 {
+		t.Errorf("files written beside --out: %v", entries)
 	}
 }
