@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mmcp-dev/mmcp/internal/jsonrpc"
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // DefaultExpectTimeout is how long a flow's expectations may take to hold
@@ -34,14 +35,20 @@ type StateExpect struct {
 	Network  string `json:"network,omitempty"`
 }
 
-// Element is a testid element, or a text on the page.
+// Element is a testid element, an element by CSS selector, or a text on
+// the page.
 type Element struct {
-	TestID string `json:"testId,omitempty"`
-	Text   string `json:"text,omitempty"`
+	TestID   string `json:"testId,omitempty"`
+	Selector string `json:"selector,omitempty"`
+	Text     string `json:"text,omitempty"`
 }
 
 func (e Element) String() string {
 	switch {
+	case e.Selector != "" && e.Text != "":
+		return fmt.Sprintf("selector %q with text %q", e.Selector, e.Text)
+	case e.Selector != "":
+		return fmt.Sprintf("selector %q", e.Selector)
 	case e.TestID != "" && e.Text != "":
 		return fmt.Sprintf("testId %q with text %q", e.TestID, e.Text)
 	case e.TestID != "":
@@ -163,10 +170,12 @@ func (v *view) load(ctx context.Context, tool string, args map[string]any, into 
 	if v.fetched == nil {
 		v.fetched = map[string]fetched{}
 	}
-	f, ok := v.fetched[tool]
+	b, _ := json.Marshal(args)
+	key := tool + " " + string(b)
+	f, ok := v.fetched[key]
 	if !ok {
 		f.raw, f.err = v.c.Call(ctx, tool, args)
-		v.fetched[tool] = f
+		v.fetched[key] = f
 	}
 	if f.err != nil {
 		return f.err
@@ -198,8 +207,36 @@ func (v *view) a11y(ctx context.Context) ([]a11yNode, error) {
 	return out.Nodes, nil
 }
 
+// selectorText is the visible text of the element selector names, and
+// whether one is there (visible, with text).
+func (v *view) selectorText(ctx context.Context, selector string) (string, bool, error) {
+	var out struct{ Text string }
+	err := v.load(ctx, ToolGetText, map[string]any{"selector": selector, "timeoutMs": 0}, &out)
+	var se *sdk.Error
+	if errors.As(err, &se) && se.Code == sdk.CodeTargetNotFound {
+		return "", false, nil
+	}
+	return out.Text, err == nil, err
+}
+
 // want checks that el is present (or absent).
 func (v *view) want(ctx context.Context, el Element, present bool) error {
+	if el.Selector != "" {
+		text, there, err := v.selectorText(ctx, el.Selector)
+		if err != nil {
+			return err
+		}
+		found := there && strings.Contains(text, el.Text)
+		switch {
+		case present && !found && there:
+			return fmt.Errorf("its text is %q", text)
+		case present && !found:
+			return errors.New("not on the page (or not visible, or without text)")
+		case !present && found:
+			return fmt.Errorf("on the page, its text %q", text)
+		}
+		return nil
+	}
 	items, err := v.items(ctx)
 	if err != nil {
 		return err

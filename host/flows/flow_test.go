@@ -128,6 +128,9 @@ type fakeSession struct {
 	state map[string]any
 	items []map[string]any
 	nodes []map[string]any
+	// texts are the visible texts of selectors (mm_get_text); any other
+	// selector is not on the page
+	texts map[string]string
 	block bool
 }
 
@@ -157,6 +160,12 @@ func (f *fakeSession) Call(ctx context.Context, tool string, args map[string]any
 		out = map[string]any{"items": f.items}
 	case ToolSnapshot:
 		out = map[string]any{"nodes": f.nodes}
+	case ToolGetText:
+		text, ok := f.texts[args["selector"].(string)]
+		if !ok {
+			return nil, sdk.Errorf(sdk.CodeTargetNotFound, "no element matches %v", args["selector"])
+		}
+		out = map[string]any{"text": text}
 	case ToolScreenshot:
 		out = map[string]any{"path": "/shots/" + args["name"].(string) + ".png"}
 	}
@@ -375,5 +384,29 @@ func TestRunInterrupted(t *testing.T) {
 	r := <-res
 	if r[0].Status != StatusFailed || r[1].Status != StatusFailed || !strings.HasPrefix(r[1].Error, "not run") {
 		t.Fatalf("%+v", r)
+	}
+}
+
+// TestExpectSelector: present and absent name an element by CSS selector
+// (the test dapp's #accounts) and compare its visible text.
+func TestExpectSelector(t *testing.T) {
+	s := &fakeSession{fail: map[string]int{}, texts: map[string]string{"#accounts": "0x5cfe73b6021e818b776b421b1c4db2474086a7e1", "#status": "Connected"}}
+	for doc, want := range map[string]string{
+		"present: [{selector: '#accounts', text: '0x5cfe'}, {selector: '#status'}]\nabsent: [{selector: '#error'}, {selector: '#status', text: Failed}]": "",
+		"present: [{selector: '#accounts', text: '0xdead'}]": `present selector "#accounts" with text "0xdead": its text is "0x5cfe`,
+		"present: [{selector: '#error'}]":                    `present selector "#error": not on the page`,
+		"absent: [{selector: '#accounts', text: '0x'}]":      `absent selector "#accounts" with text "0x": on the page`,
+	} {
+		f := mustParse(t, "name: sel\nsteps: [{tool: mm_get_state}]\nexpect:\n  timeoutMs: 0\n  "+strings.ReplaceAll(doc, "\n", "\n  ")+"\n")
+		err := f.Expect.verify(context.Background(), s)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", doc, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%s: err %v, want %q", doc, err, want)
+		}
+	}
+	if _, err := Parse([]byte("name: x\nsteps: [{tool: t}]\nexpect: {present: [{testId: a, selector: '#a'}]}\n")); err == nil {
+		t.Error("an element with both testId and selector was accepted")
 	}
 }

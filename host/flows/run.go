@@ -26,6 +26,7 @@ const (
 	ToolGetState    = "mm_get_state"
 	ToolListTestIDs = "mm_list_testids"
 	ToolSnapshot    = "mm_accessibility_snapshot"
+	ToolGetText     = "mm_get_text"
 	ToolScreenshot  = "mm_screenshot"
 	ToolChainStatus = "chain_status"
 )
