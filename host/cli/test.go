@@ -104,6 +104,10 @@ func runTest(ctx context.Context, cfg config.Config, args []string, stdout, stde
 		return 1
 	}
 	defer h.Close()
+	if err := flows.CheckTools(suite, h.Runner().Names(nil)); err != nil {
+		fmt.Fprintln(stderr, "mmcp test:", err)
+		return 2
+	}
 	if *outDir == "" {
 		*outDir = filepath.Join(h.Config().ArtifactsDir, "flows")
 	}

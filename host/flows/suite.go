@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // IsFlowFile says whether a directory entry is a flow file: *.flow.yaml,
@@ -156,4 +158,35 @@ func UniqueNames(flows []*Flow) error {
 		seen[f.ID()] = f.Path
 	}
 	return nil
+}
+
+// CheckTools fails, before any flow launches, for every step whose tool
+// is not one of the host's tools (names), mm_run_steps' inner steps
+// included, naming the file, the step and the tools there are.
+func CheckTools(suite []*Flow, names []string) error {
+	known := map[string]bool{}
+	for _, n := range names {
+		known[n] = true
+	}
+	var bad []string
+	for _, f := range suite {
+		for i, st := range f.Steps {
+			if !known[st.Tool] {
+				bad = append(bad, fmt.Sprintf("%s: step %d uses tool %q", f.Path, i+1, st.Tool))
+				continue
+			}
+			inner, _ := st.Args["steps"].([]any)
+			for j, in := range inner {
+				m, _ := in.(map[string]any)
+				if tool, _ := m["tool"].(string); tool != "" && !known[tool] {
+					bad = append(bad, fmt.Sprintf("%s: step %d (%s), its step %d uses tool %q", f.Path, i+1, st.Tool, j+1, tool))
+				}
+			}
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return sdk.Errorf(sdk.CodeInvalidInput, "%s, which this host does not have (its tools: %s; plugin tools come with their plugins: mmcp plugins)",
+		strings.Join(bad, "; "), strings.Join(names, ", ")).WithDetails(map[string]any{"unknown": bad, "available": names})
 }

@@ -2,11 +2,14 @@ package flows
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // configMapVolume lays files out as the kubelet mounts a ConfigMap volume
@@ -146,5 +149,26 @@ func TestArtifactFolders(t *testing.T) {
 	entries, _ := os.ReadDir(parent)
 	if len(entries) != 1 {
 		t.Errorf("files written beside --out: %v", entries)
+	}
+}
+
+// TestCheckTools: a step (or an mm_run_steps inner step) naming a tool the
+// host does not have is refused, naming the file, the step and the tool.
+func TestCheckTools(t *testing.T) {
+	names := []string{"mm_click", "mm_get_state", "mm_run_steps", "chain_status"}
+	ok := mustParse(t, "name: ok\nsteps: [{tool: mm_click, args: {testId: a}}, {tool: chain_status}, {tool: mm_run_steps, args: {steps: [{tool: mm_get_state}]}}]\n")
+	if err := CheckTools([]*Flow{ok}, names); err != nil {
+		t.Fatal(err)
+	}
+	bad := mustParse(t, "name: bad\nsteps: [{tool: mm_get_state}, {tool: mm_clik, args: {testId: a}}, {tool: mm_run_steps, args: {steps: [{tool: mm_nope}]}}]\n")
+	err := CheckTools([]*Flow{ok, bad}, names)
+	var se *sdk.Error
+	if !errors.As(err, &se) || se.Code != sdk.CodeInvalidInput {
+		t.Fatalf("err %v, want MM_INVALID_INPUT", err)
+	}
+	for _, want := range []string{`flows/bad.yaml: step 2 uses tool "mm_clik"`, `step 3 (mm_run_steps), its step 1 uses tool "mm_nope"`, "mm_click, mm_get_state"} {
+		if !strings.Contains(se.Message, want) {
+			t.Errorf("%q lacks %q", se.Message, want)
+		}
 	}
 }
