@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/go-hclog"
 
@@ -58,7 +59,11 @@ func runFlowCmd(ctx context.Context, cfg config.Config, args []string, stdout, s
 		fmt.Fprintln(stderr, "mmcp flow export:", err)
 		return 1
 	}
-	b = append([]byte("# mmcp flow exported from session "+pos[0]+" (schema: host/flows/flow.schema.json)\n"), b...)
+	head := "# mmcp flow exported from session " + pos[0] + " (schema: host/flows/flow.schema.json)\n"
+	if len(f.Vars) > 0 {
+		head += "# The record withheld some values: set " + strings.Join(f.Vars, ", ") + " in the environment to run it.\n"
+	}
+	b = append([]byte(head), b...)
 	if *out == "-" {
 		_, _ = stdout.Write(b)
 		return 0
@@ -68,5 +73,8 @@ func runFlowCmd(ctx context.Context, cfg config.Config, args []string, stdout, s
 		return 1
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d steps, %s\n", *out, len(f.Steps), f.Name)
+	if len(f.Vars) > 0 {
+		fmt.Fprintf(stdout, "the record withheld %d values: set %s in the environment to run it\n", len(f.Vars), strings.Join(f.Vars, ", "))
+	}
 	return 0
 }

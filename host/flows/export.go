@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/internal/redact"
 )
 
 // exportSkips are the tools a recorded session used that a flow leaves
@@ -41,8 +44,13 @@ func baseName(tool string) string {
 
 // Export builds a flow from a recorded session: its successful actions in
 // order, each a11yRef replaced by the role and name it was given with, and
-// the state seen at the end as the expectations. Typed text the record
-// withheld becomes ${FLOW_TEXT_<step>}, to set in the environment.
+// the state seen at the end as the expectations. Every value the record
+// withheld (typed text, a private key, a password: a "[redacted N
+// chars]" placeholder, or a string with one inside) becomes a variable to
+// set in the environment: typed text ${FLOW_TEXT_<step>}, any other
+// ${FLOW_<KEY PATH>_<step>} (args.privateKey of step 3:
+// ${FLOW_PRIVATE_KEY_3}), in the launch ${FLOW_LAUNCH_<KEY PATH>}. Vars
+// lists them in order.
 func Export(name string, meta *knowledge.SessionMeta, recs []knowledge.StepRecord) (*Flow, error) {
 	f := &Flow{Name: name, Launch: map[string]any{}}
 	if meta != nil {
@@ -62,7 +70,7 @@ func Export(name string, meta *knowledge.SessionMeta, recs []knowledge.StepRecor
 		if base == "launch" && rec.Outcome.OK {
 			for _, k := range launchKeys {
 				if v, ok := rec.Tool.Input[k]; ok {
-					f.Launch[k] = v
+					f.Launch[k] = f.withheld(v, "FLOW_LAUNCH", []string{k}, "")
 				}
 			}
 		}
@@ -76,10 +84,10 @@ func Export(name string, meta *knowledge.SessionMeta, recs []knowledge.StepRecor
 			continue
 		}
 		st := Step{Tool: rec.Tool.Name, Args: map[string]any{}}
-		for k, v := range rec.Tool.Input {
-			st.Args[k] = v
-		}
 		n := len(f.Steps) + 1
+		for k, v := range rec.Tool.Input {
+			st.Args[k] = f.withheld(v, "FLOW", []string{k}, fmt.Sprintf("_%d", n))
+		}
 		if t := rec.Tool.Target; t != nil && t.A11yRef != "" {
 			if t.Role == "" {
 				return nil, fmt.Errorf("step %d (%s at %s) used a11yRef %s, and its record keeps no role and name to replace it (recorded by an older mmcp)", n, rec.Tool.Name, rec.Timestamp, t.A11yRef)
@@ -88,7 +96,7 @@ func Export(name string, meta *knowledge.SessionMeta, recs []knowledge.StepRecor
 			st.Target = &Target{Role: t.Role, Name: t.Name, RecordedRef: t.A11yRef}
 		}
 		if rec.Tool.TextRedacted {
-			st.Args["text"] = fmt.Sprintf("${FLOW_TEXT_%d}", n)
+			st.Args["text"] = f.variable(fmt.Sprintf("FLOW_TEXT_%d", n))
 		}
 		f.Steps = append(f.Steps, st)
 	}
@@ -102,6 +110,51 @@ func Export(name string, meta *knowledge.SessionMeta, recs []knowledge.StepRecor
 		f.Name = "exported flow"
 	}
 	return f, nil
+}
+
+// withheld returns v with every withheld string (one a placeholder is in:
+// the value sent is not known) replaced by a variable named prefix, the
+// key path in upper snake case, then suffix.
+func (f *Flow) withheld(v any, prefix string, path []string, suffix string) any {
+	switch x := v.(type) {
+	case string:
+		if redact.HasPlaceholder(x) {
+			return f.variable(prefix + "_" + envName(path) + suffix)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = f.withheld(e, prefix, append(path[:len(path):len(path)], k), suffix)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = f.withheld(e, prefix, append(path[:len(path):len(path)], strconv.Itoa(i)), suffix)
+		}
+		return out
+	}
+	return v
+}
+
+// variable is ${name}, noted in Vars once.
+func (f *Flow) variable(name string) string {
+	if !slices.Contains(f.Vars, name) {
+		f.Vars = append(f.Vars, name)
+	}
+	return "${" + name + "}"
+}
+
+// envName is a key path as an environment variable's part: its words
+// (camelCase split) upper case, joined by "_" (privateKey: PRIVATE_KEY).
+func envName(path []string) string {
+	var words []string
+	for _, p := range path {
+		for _, w := range redact.Words(p) {
+			words = append(words, strings.ToUpper(w))
+		}
+	}
+	return strings.Join(words, "_")
 }
 
 // endState turns the last observation into expectations: the wallet state

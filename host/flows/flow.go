@@ -32,6 +32,9 @@ type Flow struct {
 
 	// Path is the file the flow was read from ("" when built in memory).
 	Path string `json:"-"`
+	// Vars are the environment variables an exported flow needs: the
+	// values its session's record withheld (Export).
+	Vars []string `json:"-"`
 }
 
 // Step is one step: a tool and its arguments, as in mm_run_steps.

@@ -331,12 +331,14 @@ func TestExport(t *testing.T) {
 		{Tool: knowledge.ToolCall{Name: "mm_click", Input: map[string]any{"a11yRef": "e4"}, Target: &knowledge.Target{A11yRef: "e4", Role: "button", Name: "Settings"}}, Outcome: knowledge.Outcome{OK: true}, Observation: obs},
 		{Tool: knowledge.ToolCall{Name: "mm_click", Input: map[string]any{"testId": "nope"}}, Outcome: knowledge.Outcome{OK: false}},
 		{Tool: knowledge.ToolCall{Name: "mm_type", Input: map[string]any{"testId": "pw"}, TextRedacted: true}, Outcome: knowledge.Outcome{OK: true}},
+		{Tool: knowledge.ToolCall{Name: "wallet_import_account", Input: map[string]any{"privateKey": "[redacted 64 chars]", "label": "imported",
+			"extra": map[string]any{"notes": []any{"ok", "key 0x[redacted]"}}}}, Outcome: knowledge.Outcome{OK: true}},
 	}
 	f, err := Export("", &knowledge.SessionMeta{SessionID: "mm-1", Goal: "open settings"}, recs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Name != "open settings" || len(f.Steps) != 2 || f.Launch["ports"] != nil || f.Launch["stateMode"] != "default" {
+	if f.Name != "open settings" || len(f.Steps) != 3 || f.Launch["ports"] != nil || f.Launch["stateMode"] != "default" {
 		t.Fatalf("flow %+v", f)
 	}
 	if s := f.Steps[0]; s.Target == nil || s.Target.Role != "button" || s.Target.Name != "Settings" || s.Target.RecordedRef != "e4" || s.Args["a11yRef"] != nil {
@@ -345,11 +347,24 @@ func TestExport(t *testing.T) {
 	if f.Steps[1].Args["text"] != "${FLOW_TEXT_2}" {
 		t.Fatalf("step 2 %v", f.Steps[1].Args)
 	}
+	// every withheld value is a variable, none stays a placeholder
+	if a := f.Steps[2].Args; a["privateKey"] != "${FLOW_PRIVATE_KEY_3}" || a["label"] != "imported" ||
+		a["extra"].(map[string]any)["notes"].([]any)[1] != "${FLOW_EXTRA_NOTES_1_3}" {
+		t.Fatalf("step 3 %v", a)
+	}
+	if strings.Join(f.Vars, " ") != "FLOW_TEXT_2 FLOW_PRIVATE_KEY_3 FLOW_EXTRA_NOTES_1_3" {
+		t.Fatalf("vars %v", f.Vars)
+	}
 	b, err := f.YAML()
 	if err != nil {
 		t.Fatal(err)
 	}
+	if strings.Contains(string(b), "redacted") {
+		t.Fatalf("the export keeps a placeholder:\n%s", b)
+	}
 	t.Setenv("FLOW_TEXT_2", "x")
+	t.Setenv("FLOW_PRIVATE_KEY_3", "0xabc")
+	t.Setenv("FLOW_EXTRA_NOTES_1_3", "n")
 	back, err := Parse(b)
 	if err != nil {
 		t.Fatalf("export does not parse: %v\n%s", err, b)
