@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -25,4 +26,18 @@ func Job() (*batchv1.Job, error) {
 		return nil, fmt.Errorf("kubernetes/flows-job.yaml: %w", err)
 	}
 	return &j, nil
+}
+
+// ClaimYAML is the results volume's claim (kubernetes/results-pvc.yaml).
+//
+//go:embed kubernetes/results-pvc.yaml
+var ClaimYAML []byte
+
+// Claim decodes the results claim strictly.
+func Claim() (*corev1.PersistentVolumeClaim, error) {
+	var c corev1.PersistentVolumeClaim
+	if err := yaml.UnmarshalStrict(ClaimYAML, &c); err != nil {
+		return nil, fmt.Errorf("kubernetes/results-pvc.yaml: %w", err)
+	}
+	return &c, nil
 }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/rhysd/actionlint"
 	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -58,6 +61,64 @@ func TestJobManifest(t *testing.T) {
 	var bj batchv1.Job
 	if err := yaml.UnmarshalStrict(bad, &bj); err == nil || !strings.Contains(err.Error(), "completionz") {
 		t.Fatalf("an unknown field decoded: %v", err)
+	}
+}
+
+// TestJobClaims: every claim the Job mounts is created by a manifest
+// beside it (else its pods stay Pending), decoded strictly as a
+// PersistentVolumeClaim, with a size, and ReadWriteMany when the Job's
+// pods run at once (they may be on several nodes).
+func TestJobClaims(t *testing.T) {
+	j, err := Job()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob("kubernetes/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims := map[string]*corev1.PersistentVolumeClaim{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tm metav1.TypeMeta
+		if err := yaml.Unmarshal(b, &tm); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if tm.Kind != "PersistentVolumeClaim" {
+			continue
+		}
+		var c corev1.PersistentVolumeClaim
+		if err := yaml.UnmarshalStrict(b, &c); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		claims[c.Name] = &c
+	}
+	mounted := 0
+	for _, v := range j.Spec.Template.Spec.Volumes {
+		if v.PersistentVolumeClaim == nil {
+			continue
+		}
+		mounted++
+		c := claims[v.PersistentVolumeClaim.ClaimName]
+		if c == nil {
+			t.Errorf("volume %s mounts claim %q, which no manifest in kubernetes/ creates", v.Name, v.PersistentVolumeClaim.ClaimName)
+			continue
+		}
+		if q := c.Spec.Resources.Requests[corev1.ResourceStorage]; q.IsZero() {
+			t.Errorf("claim %s requests no storage", c.Name)
+		}
+		if *j.Spec.Parallelism > 1 && !slices.Contains(c.Spec.AccessModes, corev1.ReadWriteMany) {
+			t.Errorf("claim %s is %v: %d pods at once on several nodes need ReadWriteMany", c.Name, c.Spec.AccessModes, *j.Spec.Parallelism)
+		}
+	}
+	if mounted == 0 {
+		t.Fatal("the Job mounts no claim for its results")
+	}
+	if c, err := Claim(); err != nil || claims[c.Name] == nil {
+		t.Fatalf("Claim(): %v", err)
 	}
 }
 
