@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -278,4 +279,105 @@ func TestDockerfile(t *testing.T) {
 	if !strings.HasPrefix(final, "debian:") || !apt || !npm {
 		t.Fatalf("final image %q, apt install %v, npm ci of the pinned tools %v", final, apt, npm)
 	}
+}
+
+// TestDockerfileNode: the image's Node.js, a pinned node@X.Y.Z from the
+// npm registry installed before `npm ci`, satisfies the engines.node
+// range of every package in the pinned lock file (Debian bookworm's
+// nodejs is 18; the tools ask for >= 20, the MCP inspector for >= 22.19).
+func TestDockerfileNode(t *testing.T) {
+	var node string
+	for _, in := range instructions(t, "Dockerfile") {
+		if in[0] != "RUN" {
+			continue
+		}
+		if m := regexp.MustCompile(`npm install -g .*\bnode@(\d+\.\d+\.\d+)\b`).FindStringSubmatch(in[1]); m != nil {
+			node = m[1]
+		}
+		if strings.Contains(in[1], "npm ci") && node == "" {
+			t.Fatal("npm ci runs before a Node.js of a pinned version is installed (Debian's nodejs is 18)")
+		}
+	}
+	b, err := os.ReadFile("../.tools/package-lock.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lock struct {
+		Packages map[string]struct {
+			Engines json.RawMessage `json:"engines"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal(b, &lock); err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for name, p := range lock.Packages {
+		var e struct {
+			Node string `json:"node"`
+		}
+		if json.Unmarshal(p.Engines, &e) != nil || e.Node == "" {
+			continue // absent, or the old array form
+		}
+		checked++
+		if !satisfies(t, node, e.Node) {
+			t.Errorf("%s asks for node %q; the image has %s", name, e.Node, node)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no engines.node range in the lock file")
+	}
+	for _, c := range []struct {
+		v, r string
+		ok   bool
+	}{{"18.20.4", ">=20", false}, {"20.19.2", ">=22.19.0", false}, {"22.22.0", "^20.19.0 || >=22.12.0", true}, {"22.22.0", ">= 10.x", true}, {"22.1.0", "^22.13.0", false}} {
+		if satisfies(t, c.v, c.r) != c.ok {
+			t.Errorf("satisfies(%s, %q) != %v", c.v, c.r, c.ok)
+		}
+	}
+}
+
+// satisfies checks version v against an npm range made of ">=V" and "^V"
+// comparators, alternatives joined by "||" (the forms the lock file uses;
+// any other form fails the test, to be taught here).
+func satisfies(t *testing.T, v, rng string) bool {
+	t.Helper()
+	parse := func(s string) [3]int {
+		var out [3]int
+		for i, p := range strings.SplitN(strings.TrimPrefix(s, "v"), ".", 3) {
+			n, err := strconv.Atoi(p)
+			if err != nil && p != "x" {
+				t.Fatalf("version %q in range %q", s, rng)
+			}
+			out[i] = n
+		}
+		return out
+	}
+	less := func(a, b [3]int) bool {
+		for i := range a {
+			if a[i] != b[i] {
+				return a[i] < b[i]
+			}
+		}
+		return false
+	}
+	have := parse(v)
+	for _, alt := range strings.Split(rng, "||") {
+		alt = strings.ReplaceAll(strings.TrimSpace(alt), ">= ", ">=")
+		ok := true
+		for _, c := range strings.Fields(alt) {
+			switch {
+			case strings.HasPrefix(c, ">="):
+				ok = ok && !less(have, parse(c[2:]))
+			case strings.HasPrefix(c, "^"):
+				w := parse(c[1:])
+				ok = ok && have[0] == w[0] && !less(have, w)
+			default:
+				t.Fatalf("range %q: comparator %q not understood", rng, c)
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
