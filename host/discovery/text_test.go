@@ -85,3 +85,22 @@ func TestTextBadInput(t *testing.T) {
 	_, err = Text(ctxT(t, 300*time.Millisecond), p, nil, Target{Selector: "#absent"}, 10)
 	wantCode(t, err, sdk.CodeTargetNotFound, "no element matches")
 }
+
+// An attached, rendered but empty element (a dapp's result field before
+// it fills) has no size: its text is "" now, not MM_TARGET_NOT_FOUND at
+// the deadline. A display:none element still is not read.
+func TestTextEmptyElement(t *testing.T) {
+	p := openHTML(t, `<div id="result"></div><span data-testid="sig"></span><input id="amount" style="width:0;height:0;border:0;padding:0" value="">
+<div id="none" style="display:none"></div>`)
+	for _, target := range []Target{{Selector: "#result"}, {TestID: "sig"}, {Selector: "#amount"}} {
+		res, err := Text(ctxT(t, 5*time.Second), p, nil, target, 100)
+		if err != nil {
+			t.Fatalf("%s: %v", target, err)
+		}
+		if res.Text != "" || res.Length != 0 || res.Truncated {
+			t.Errorf("%s: %+v", target, res)
+		}
+	}
+	_, err := Text(ctxT(t, 300*time.Millisecond), p, nil, Target{Selector: "#none"}, 10)
+	wantCode(t, err, sdk.CodeTargetNotFound, "not visible")
+}

@@ -23,7 +23,10 @@ if (!f.el) return out({ state: f.state, count: f.count, reason: f.reason || '' }
 const el = f.el;
 const count = f.count;
 if (!el.isConnected) return out({ state: 'stale', count, reason: 'points at an element that is no longer in the page' });
-if (!visible(el)) {
+// text of an attached, rendered element with no size and no text (a
+// result field before it fills): "" is the truthful answer, at once
+const emptyText = mode === 'text' && !(el.value || el.textContent);
+if (!visible(el) && !(emptyText && rendered(el))) {
   let why = 'it has no size';
   if (!rendered(el)) why = 'it or an ancestor is display:none or visibility:hidden';
   return out({ state: 'hidden', count, reason: 'the element is not visible: ' + why });
