@@ -92,8 +92,8 @@ func spawnArgs(raw config.Config, repo string) []string {
 }
 
 // sessionFlag adds --session to a subcommand that calls tools.
-func sessionFlag(fs *flag.FlagSet) *string {
-	return fs.String("session", "", "with a running mmcp serve --http: act on this wallet session (default: the only running one)")
+func sessionFlag(fs *flag.FlagSet) {
+	fs.String("session", "", "with a running mmcp serve --http: act on this wallet session (default: the only running one)")
 }
 
 // callLog is where a CLI command appends its JSONL call log.
@@ -105,12 +105,13 @@ type callLog struct {
 }
 
 // logFlags adds --log and --sidecars to a subcommand.
-func logFlags(fs *flag.FlagSet, what string) *callLog {
-	l := &callLog{}
-	fs.StringVar(&l.Path, "log", "", "append the JSONL call log of "+what+" to this file (its _seq continues)")
-	fs.BoolVar(&l.Sidecars, "sidecars", false, "with --log: write results over 200 characters to "+client.DefaultSidecarDir+"/<seq>-<tool>.txt next to the log")
-	return l
+func logFlags(fs *flag.FlagSet, what string) {
+	fs.String("log", "", "append the JSONL call log of "+what+" to this file (its _seq continues)")
+	fs.Bool("sidecars", false, "with --log: write results over 200 characters to "+client.DefaultSidecarDir+"/<seq>-<tool>.txt next to the log")
 }
+
+// logOf is the call log that logFlags' flags ask for.
+func logOf(f Flags) callLog { return callLog{Path: f.String("log"), Sidecars: f.Bool("sidecars")} }
 
 // connectCLI attaches to the workspace's running serve, else spawns this
 // executable as a stdio host with the same flags. With log.Path it appends
@@ -197,20 +198,32 @@ func prettyResult(res *mcp.CallToolResult) string {
 	return text
 }
 
+func init() {
+	RegisterCommand(Command{
+		Name:  "call",
+		Usage: "[--session ID] [--log FILE [--sidecars]] <tool> ['<json arguments>' | -]",
+		Short: "call one tool and print its envelope (exit 1 when ok is false)",
+		Long: `It attaches to the workspace's running mmcp serve --http, else spawns a
+host for the call. The arguments are a JSON object, or - to read it from
+stdin.`,
+		Flags: func(fs *flag.FlagSet) { logFlags(fs, "the call"); sessionFlag(fs) },
+		Func:  runCall,
+	})
+	RegisterCommand(Command{
+		Name:  "tools",
+		Usage: "[--json]",
+		Short: "list the tools and their input schemas (attaching or spawning, as call)",
+		Flags: jsonFlag,
+		Func:  runTools,
+	})
+}
+
 // runCall is `mmcp call [--log FILE] <tool> ['<json>'|-]`: it prints the
 // tool's envelope and exits 1 when the call failed (ok false).
-func runCall(ctx context.Context, cfg config.Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	const use = "usage: mmcp [flags] call [--session ID] [--log FILE [--sidecars]] <tool> ['<json arguments>' | -]"
-	fs := subcommand("call", use, stderr)
-	log := logFlags(fs, "the call")
-	session := sessionFlag(fs)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
-	}
+func runCall(ctx context.Context, in Input) int {
+	cfg, pos, stdin, stdout, stderr := in.Config, in.Args, in.Stdin, in.Stdout, in.Stderr
 	if len(pos) < 1 || len(pos) > 2 {
-		fs.Usage()
-		return 2
+		return in.Misused()
 	}
 	tool, raw := pos[0], "{}"
 	if len(pos) == 2 {
@@ -235,7 +248,7 @@ func runCall(ctx context.Context, cfg config.Config, args []string, stdin io.Rea
 	if callArgs == nil {
 		callArgs = map[string]any{}
 	}
-	conn, err := connectCLI(ctx, cfg, *log, *session, stderr)
+	conn, err := connectCLI(ctx, cfg, logOf(in.Flags), in.Flags.String("session"), stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp call:", err)
 		return 1
@@ -255,11 +268,12 @@ func runCall(ctx context.Context, cfg config.Config, args []string, stdin io.Rea
 
 // runTools is `mmcp tools [--json]`: the tools the host lists, with their
 // input schemas.
-func runTools(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
-	asJSON, ok := jsonFlagOnly("tools", "usage: mmcp [flags] tools [--json]", args, stderr)
-	if !ok {
-		return 2
+func runTools(ctx context.Context, in Input) int {
+	cfg, stdout, stderr := in.Config, in.Stdout, in.Stderr
+	if len(in.Args) > 0 {
+		return in.Misused()
 	}
+	asJSON := in.Flags.Bool("json")
 	conn, err := connectCLI(ctx, cfg, callLog{}, "", stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp tools:", err)

@@ -21,62 +21,49 @@ import (
 	"github.com/mmcp-dev/mmcp/host/visual"
 )
 
-// usage is printed by -h.
-const usage = `usage: mmcp [command] [flags]   (flags may stand before or after the command)
-
-Commands:
-  (none)       serve MCP over stdio (what an MCP client runs)
-  demo         run a short real flow: the test wallet in Chrome, Anvil, the fixture server
-  doctor [--json]
-               check what a launch needs (Chrome, Anvil, node/yarn, ports, workspace,
-               plugins, artifacts dir), one line each with a fix; exit 0 when ready
-  plugins      list discovered plugins, their capabilities and tools, and why any failed
-  version      print the version
-  knowledge migrate | push [DIR] | pull [--out DIR] [--session ID] [--flow-tag T] [--branch B] [--since-hours N]
-               the shared knowledge store (--knowledge-url): create or upgrade its schema;
-               import file stores (default the workspace's); bring a slice back to files
-  serve --http [addr]
-               serve MCP over streamable HTTP (default 127.0.0.1, a free port) so several
-               clients share one session; writes <repo>/.mmcp/serve.json {url, token, pid}
-  call [--log FILE [--sidecars]] <tool> ['<json>'|-]
-               call one tool, print its envelope (exit 1 when ok is false); attaches to
-               the workspace's running serve, else spawns a host for the call
-  tools [--json]
-               list the tools and their input schemas (attach or spawn, as call)
-  replay <log.jsonl> [--keep-going] [--secret FIELD=ENVVAR ...] [--log FILE [--sidecars]]
-               rerun the calls of a JSONL call log (its "before" lines); stops at the
-               first failure unless --keep-going; values the log withheld (typed text,
-               keys) come from --secret, else nothing runs (attach or spawn, as call)
-  test [--parallel N] [--shard I/N] [--grep RE] [--retries N] [--timeout D]
-       [--junit FILE] [--json FILE] [--out DIR] [PATHS...]
-               run flow files (a directory: every *.yaml in it) as tests, each in a
-               wallet session of its own; exit 0 only when every flow passed
-  test merge-reports [--junit OUT] [--json OUT] FILES...
-               join shards' JUnit (*.xml) and JSON reports
-  flow export SESSION_ID --out FILE
-               write a flow file from a session recorded in the knowledge store
-  visual approve NAME
-               promote the last screenshot of visual check NAME (mm_visual_check)
-               to its baseline
-  gen [--out FILE] [--package NAME] [--all]
-               write typed Go handles of the host's own tools (default
-               client/mmcp/tools_gen.go; --all includes plugin tools)
-
-Flags:
-`
-
 // Main is the whole of cmd/mmcp: it parses flags, runs the command and
 // returns the exit code. Only the MCP channel (or a command's own output)
 // is written to stdout; logs go to stderr or --log-file.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("mmcp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var cfg config.Config
 	var pluginPath string
+	fs := globalFlagSet(&cfg, &pluginPath)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { writeOverview(stderr) }
+	global, rest := splitGlobal(fs, args)
+	if err := fs.Parse(global); err != nil {
+		return 2
+	}
+	if pluginPath != "" {
+		cfg.PluginPath = filepath.SplitList(pluginPath)
+	}
+	rest = append(fs.Args(), rest...)
+	in := Input{Config: cfg, Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	c, args := serveStdioCommand, rest
+	if len(rest) > 0 {
+		if isHelpFlag(rest[0]) {
+			rest = append([]string{"help"}, rest[1:]...)
+		}
+		if c, args = lookup(rest); c == nil {
+			return unknownCommand(rest[0], stderr)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// A client that closes our stdout or stderr early must not kill us with
+	// SIGPIPE before the session and the plugins are shut down: writes to a
+	// closed pipe then just fail.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	return c.run(ctx, in, args)
+}
+
+// declareGlobalFlags declares the flags every command takes on fs, bound
+// to cfg (and the ':'-separated --plugin-path to pluginPath).
+func declareGlobalFlags(fs *flag.FlagSet, cfg *config.Config, pluginPath *string) {
 	fs.StringVar(&cfg.Repo, "repo", "", "workspace (extension checkout); env MMCP_REPO; default: nearest package.json above the working directory, else none (the embedded test wallet)")
 	fs.StringVar(&cfg.Extension, "extension", "", "extension mm_launch loads without extensionPath: a directory or 'testwallet'; env MMCP_EXTENSION (default: the workspace's build, or the test wallet with no workspace)")
 	fs.StringVar(&cfg.ArtifactsDir, "artifacts-dir", "", "artifacts directory (default <repo>/test-artifacts)")
-	fs.StringVar(&pluginPath, "plugin-path", "", "extra plugin directories, ':'-separated; env MMCP_PLUGIN_PATH")
+	fs.StringVar(pluginPath, "plugin-path", "", "extra plugin directories, ':'-separated; env MMCP_PLUGIN_PATH")
 	fs.StringVar(&cfg.ConfigFile, "config", "", "config file (default <repo>/.mmcp/config.json)")
 	fs.StringVar(&cfg.LogLevel, "log-level", "", "trace|debug|info|warn|error; env MMCP_LOG_LEVEL (default info)")
 	fs.StringVar(&cfg.LogFile, "log-file", "", "write the log to this file instead of stderr")
@@ -95,64 +82,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.KnowledgeProject, "knowledge-project", "", "repository identity of shared knowledge records; env MMCP_KNOWLEDGE_PROJECT, config knowledge.project (default: the workspace's git remote URL)")
 	fs.StringVar(&cfg.Mode, "mode", "", fmt.Sprintf("environment mode each client starts in: e2e (local chain, fixture server, contracts, mocks, default password) or prod (a production-like run with none of those); mm_set_context switches it; env MMCP_MODE, config file \"mode\" (default %s)", launch.DefaultMode))
 	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
-	global, rest := splitGlobal(fs, args)
-	if err := fs.Parse(global); err != nil {
-		return 2
-	}
-	if pluginPath != "" {
-		cfg.PluginPath = filepath.SplitList(pluginPath)
-	}
-	rest = append(fs.Args(), rest...)
-	cmd := ""
-	if len(rest) > 0 {
-		cmd, rest = rest[0], rest[1:]
-	}
-	if cmd == "version" {
-		fmt.Fprintln(stdout, "mmcp", host.Version)
-		return 0
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// A client that closes our stdout or stderr early must not kill us with
-	// SIGPIPE before the session and the plugins are shut down: writes to a
-	// closed pipe then just fail.
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	switch cmd {
-	case "":
-		return runServe(ctx, cfg, rest, stdin, stdout, stderr)
-	case "serve":
-		return runServeCmd(ctx, cfg, rest, stdin, stdout, stderr)
-	case "call":
-		return runCall(ctx, cfg, rest, stdin, stdout, stderr)
-	case "tools":
-		return runTools(ctx, cfg, rest, stdout, stderr)
-	case "replay":
-		return runReplay(ctx, cfg, rest, stdout, stderr)
-	case "gen":
-		return runGen(ctx, cfg, rest, stdout, stderr)
-	case "plugins":
-		return runPlugins(ctx, cfg, rest, stdout, stderr)
-	case "test":
-		return runTest(ctx, cfg, rest, stdout, stderr)
-	case "flow":
-		return runFlowCmd(ctx, cfg, rest, stdout, stderr)
-	case "demo":
-		return runDemo(ctx, cfg, stdout, stderr)
-	case "doctor":
-		return runDoctor(ctx, cfg, rest, stdout, stderr)
-	case "visual":
-		return runVisual(cfg, rest, stdout, stderr)
-	case "knowledge":
-		return runKnowledge(ctx, cfg, rest, stdout, stderr)
-	default:
-		fmt.Fprintf(stderr, "mmcp: unknown command %q\n", cmd)
-		fs.Usage()
-		return 2
-	}
 }
 
 // splitGlobal takes the global flags out of args wherever they stand
@@ -188,47 +117,8 @@ func splitGlobal(fs *flag.FlagSet, args []string) (global, rest []string) {
 	return global, rest
 }
 
-// subcommand returns a flag set for a subcommand whose usage line is use.
-func subcommand(name, use string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("mmcp "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, use)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// jsonFlagOnly parses the arguments of a command whose only flag is
-// --json; ok is false (after the usage) on anything else.
-func jsonFlagOnly(name, use string, args []string, stderr io.Writer) (asJSON, ok bool) {
-	fs := subcommand(name, use, stderr)
-	j := fs.Bool("json", false, "print JSON")
-	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {
-		if err == nil {
-			fs.Usage()
-		}
-		return false, false
-	}
-	return *j, true
-}
-
-// parseInterspersed parses fs's flags wherever they stand among the
-// positional arguments (`replay log.jsonl --keep-going`) and returns the
-// positionals in order.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-}
+// jsonFlag declares a command's --json.
+func jsonFlag(fs *flag.FlagSet) { fs.Bool("json", false, "print JSON") }
 
 // startHost builds and starts a host (its plugins and tools); on a start
 // failure the host is closed.
@@ -244,7 +134,7 @@ func startHost(ctx context.Context, cfg config.Config) (*host.Host, error) {
 	return h, nil
 }
 
-func runServe(ctx context.Context, cfg config.Config, _ []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runServe(ctx context.Context, cfg config.Config, stdin io.Reader, stdout, stderr io.Writer) int {
 	h, err := startHost(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)
@@ -258,11 +148,22 @@ func runServe(ctx context.Context, cfg config.Config, _ []string, stdin io.Reade
 	return 0
 }
 
-func runPlugins(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
-	asJSON, ok := jsonFlagOnly("plugins", "usage: mmcp [flags] plugins [--json]", args, stderr)
-	if !ok {
-		return 2
+func init() {
+	RegisterCommand(Command{
+		Name:  "plugins",
+		Usage: "[--json]",
+		Short: "list the discovered plugins, their capabilities and tools, and why any failed",
+		Flags: jsonFlag,
+		Func:  runPlugins,
+	})
+}
+
+func runPlugins(ctx context.Context, in Input) int {
+	cfg, stdout, stderr := in.Config, in.Stdout, in.Stderr
+	if len(in.Args) > 0 {
+		return in.Misused()
 	}
+	asJSON := in.Flags.Bool("json")
 	h, err := startHost(ctx, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)

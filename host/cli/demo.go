@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/mmcp-dev/mmcp/client"
-	"github.com/mmcp-dev/mmcp/host/config"
 
 	mcpclient "github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -26,11 +24,23 @@ type demoStep struct {
 	show func(map[string]any) string
 }
 
+func init() {
+	RegisterCommand(Command{
+		Name:  "demo",
+		Short: "run a short real flow: the test wallet in Chrome, Anvil, the fixture server",
+		Func:  runDemo,
+	})
+}
+
 // runDemo is `mmcp demo`: it starts this binary as an MCP server over stdio
 // (with its plugins), launches the embedded test wallet in Chrome against
 // Anvil and the fixture server, runs a short flow, saves a screenshot and
 // prints every step.
-func runDemo(ctx context.Context, cfg config.Config, stdout, stderr io.Writer) int {
+func runDemo(ctx context.Context, in Input) int {
+	cfg, stdout, stderr := in.Config, in.Stdout, in.Stderr
+	if len(in.Args) > 0 {
+		return in.Misused()
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp demo:", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -31,14 +30,26 @@ type check struct {
 	Fix      string `json:"fix,omitempty"`
 }
 
+func init() {
+	RegisterCommand(Command{
+		Name:  "doctor",
+		Usage: "[--json]",
+		Short: "check what a launch needs, one line each with a fix; exit 0 when ready",
+		Long:  "It checks Chrome, Anvil, node and yarn, ports, the workspace, the plugins and the artifacts directory.",
+		Flags: jsonFlag,
+		Func:  runDoctor,
+	})
+}
+
 // runDoctor is `mmcp doctor [--json]`: everything a default launch needs,
 // one line each, with a fix for what fails. Exit 0 only when every
 // required check passes.
-func runDoctor(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
-	asJSON, parsed := jsonFlagOnly("doctor", "usage: mmcp doctor [--json]", args, stderr)
-	if !parsed {
-		return 2
+func runDoctor(ctx context.Context, in Input) int {
+	cfg, stdout, stderr := in.Config, in.Stdout, in.Stderr
+	if len(in.Args) > 0 {
+		return in.Misused()
 	}
+	asJSON := in.Flags.Bool("json")
 	// The shared knowledge store gets its own line rather than failing
 	// the host's start.
 	shared := cfg

@@ -2,38 +2,39 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/mmcp-dev/mmcp/host/config"
 	"github.com/mmcp-dev/mmcp/host/flows"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 )
 
-// runFlowCmd is `mmcp flow export SESSION_ID --out FILE [--name NAME]`:
+func init() {
+	RegisterCommand(Command{
+		Name:  "flow export",
+		Usage: "SESSION_ID --out FILE [--name NAME]",
+		Short: "write a flow file from a session recorded in the knowledge store",
+		Flags: func(fs *flag.FlagSet) {
+			fs.String("out", "", "write the flow to `FILE` (- for stdout)")
+			fs.String("name", "", "the flow's name (default: the session's goal)")
+		},
+		Func: runFlowExport,
+	})
+}
+
+// runFlowExport is `mmcp flow export SESSION_ID --out FILE [--name NAME]`:
 // a flow file from a session recorded in the knowledge store of the
 // workspace (--repo, --artifacts-dir).
-func runFlowCmd(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
-	const use = "usage: mmcp [flags] flow export SESSION_ID --out FILE [--name NAME]"
-	if len(args) == 0 || args[0] != "export" {
-		fmt.Fprintln(stderr, use)
-		return 2
-	}
-	fs := subcommand("flow export", use, stderr)
-	out := fs.String("out", "", "write the flow to `FILE` (- for stdout)")
-	name := fs.String("name", "", "the flow's name (default: the session's goal)")
-	pos, err := parseInterspersed(fs, args[1:])
-	if err != nil {
-		return 2
-	}
-	if len(pos) != 1 || *out == "" {
-		fs.Usage()
-		return 2
+func runFlowExport(ctx context.Context, in Input) int {
+	cfg, pos, stdout, stderr := in.Config, in.Args, in.Stdout, in.Stderr
+	out, name := in.Flags.String("out"), in.Flags.String("name")
+	if len(pos) != 1 || out == "" {
+		return in.Misused()
 	}
 	if err := cfg.Resolve(); err != nil {
 		fmt.Fprintln(stderr, "mmcp flow export:", err)
@@ -49,7 +50,7 @@ func runFlowCmd(ctx context.Context, cfg config.Config, args []string, stdout, s
 		fmt.Fprintln(stderr, "mmcp flow export:", err)
 		return 1
 	}
-	f, err := flows.Export(*name, meta, recs)
+	f, err := flows.Export(name, meta, recs)
 	if err != nil {
 		fmt.Fprintf(stderr, "mmcp flow export %s: %v\n", pos[0], err)
 		return 1
@@ -64,15 +65,15 @@ func runFlowCmd(ctx context.Context, cfg config.Config, args []string, stdout, s
 		head += "# The record withheld some values: set " + strings.Join(f.Vars, ", ") + " in the environment to run it.\n"
 	}
 	b = append([]byte(head), b...)
-	if *out == "-" {
+	if out == "-" {
 		_, _ = stdout.Write(b)
 		return 0
 	}
-	if err := os.WriteFile(*out, b, 0o644); err != nil {
+	if err := os.WriteFile(out, b, 0o644); err != nil {
 		fmt.Fprintln(stderr, "mmcp flow export:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d steps, %s\n", *out, len(f.Steps), f.Name)
+	fmt.Fprintf(stdout, "wrote %s: %d steps, %s\n", out, len(f.Steps), f.Name)
 	if len(f.Vars) > 0 {
 		fmt.Fprintf(stdout, "the record withheld %d values: set %s in the environment to run it\n", len(f.Vars), strings.Join(f.Vars, ", "))
 	}

@@ -2,14 +2,13 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/mmcp-dev/mmcp/host/config"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -94,21 +93,29 @@ func OwnTools(tools []mcp.Tool, prefix string) []mcp.Tool {
 	return out
 }
 
+func init() {
+	RegisterCommand(Command{
+		Name:  "gen",
+		Usage: "[--out FILE] [--package NAME] [--builtin-only | --all]",
+		Short: "write typed Go handles of the host's own tools (--all: the plugins' too)",
+		Flags: func(fs *flag.FlagSet) {
+			fs.String("out", DefaultGenOut, "file to write")
+			fs.String("package", "", "package name (default: the output directory's name, else mmcp)")
+			fs.Bool("all", false, "include plugin tools")
+			fs.Bool("builtin-only", false, "only the host's own tools (the default)")
+		},
+		Func: runGen,
+	})
+}
+
 // runGen is `mmcp gen [--out FILE] [--package NAME] [--all]`.
-func runGen(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
-	const use = "usage: mmcp [flags] gen [--out FILE] [--package NAME] [--builtin-only | --all]"
-	fs := subcommand("gen", use, stderr)
-	outFlag := fs.String("out", DefaultGenOut, "file to write")
-	pkgFlag := fs.String("package", "", "package name (default: the output directory's name, else mmcp)")
-	allFlag := fs.Bool("all", false, "include plugin tools")
-	builtinOnly := fs.Bool("builtin-only", false, "only the host's own tools (the default)")
-	if pos, err := parseInterspersed(fs, args); err != nil || len(pos) > 0 {
-		if err == nil {
-			fs.Usage()
-		}
-		return 2
+func runGen(ctx context.Context, in Input) int {
+	cfg, stdout, stderr := in.Config, in.Stdout, in.Stderr
+	if len(in.Args) > 0 {
+		return in.Misused()
 	}
-	out, pkg, all := *outFlag, *pkgFlag, *allFlag && !*builtinOnly
+	f := in.Flags
+	out, pkg, all := f.String("out"), f.String("package"), f.Bool("all") && !f.Bool("builtin-only")
 	if pkg == "" {
 		pkg = "mmcp"
 		if abs, err := filepath.Abs(out); err == nil {

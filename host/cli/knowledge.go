@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -12,80 +12,114 @@ import (
 	"github.com/mmcp-dev/mmcp/host/knowledge/pgstore"
 )
 
-const knowledgeUsage = `usage: mmcp [--knowledge-url URL] knowledge migrate
-       mmcp [--knowledge-url URL] knowledge push [DIR]
-       mmcp [--knowledge-url URL] knowledge pull [--out DIR] [--session ID] [--flow-tag T] [--branch B] [--since-hours N] [--limit N]`
+func init() {
+	RegisterCommand(Command{
+		Name:  "knowledge migrate",
+		Short: "create or upgrade the schema of the shared knowledge store (--knowledge-url)",
+		Func: withKnowledgeStore("migrate", 0, func(ctx context.Context, in Input, ks knowledgeStore) int {
+			applied, err := pgstore.MigrateURL(ctx, ks.url)
+			if err != nil {
+				return ks.fail(err)
+			}
+			fmt.Fprintf(in.Stdout, "knowledge schema at version %d (applied %v)\n", pgstore.SchemaVersion(), applied)
+			return 0
+		}),
+	})
+	RegisterCommand(Command{
+		Name:  "knowledge push",
+		Usage: "[DIR]",
+		Short: "import a file store (default the workspace's) into the shared knowledge store",
+		Func: withKnowledgeStore("push", 1, func(ctx context.Context, in Input, ks knowledgeStore) int {
+			dir := ks.root
+			if len(in.Args) == 1 {
+				dir = knowledgeRoot(in.Config.Path(in.Args[0]))
+			}
+			return ks.open(ctx, func(pg *pgstore.Store, id string) int {
+				n, err := knowledge.Push(ctx, dir, pg)
+				if err != nil {
+					return ks.fail(err)
+				}
+				fmt.Fprintf(in.Stdout, "pushed %d files from %s to the shared store (repo %s)\n", n, dir, id)
+				return 0
+			})
+		}),
+	})
+	RegisterCommand(Command{
+		Name:  "knowledge pull",
+		Usage: "[--out DIR] [--session ID] [--flow-tag T] [--branch B] [--since-hours N] [--limit N]",
+		Short: "bring a slice of the shared knowledge store back to files",
+		Flags: func(fs *flag.FlagSet) {
+			fs.String("out", "", "the knowledge root to write into (default <artifacts-dir>/llm-knowledge)")
+			fs.String("session", "", "one session")
+			fs.String("flow-tag", "", "sessions with this flow tag")
+			fs.String("branch", "", "sessions launched on this git branch")
+			fs.Int("since-hours", 0, "sessions created in the last N hours")
+			fs.Int("limit", 0, "at most N sessions, newest first")
+		},
+		Func: withKnowledgeStore("pull", 0, func(ctx context.Context, in Input, ks knowledgeStore) int {
+			fl := in.Flags
+			f := pgstore.PullFilter{SessionID: fl.String("session"), FlowTag: fl.String("flow-tag"), Branch: fl.String("branch"),
+				SinceHours: fl.Int("since-hours"), Limit: fl.Int("limit")}
+			out := fl.String("out")
+			if out == "" {
+				out = ks.root
+			}
+			return ks.open(ctx, func(pg *pgstore.Store, id string) int {
+				sessions, files, err := pg.Pull(ctx, out, f)
+				if err != nil {
+					return ks.fail(err)
+				}
+				fmt.Fprintf(in.Stdout, "pulled %d sessions (%d new files) of repo %s into %s\n", sessions, files, id, out)
+				return 0
+			})
+		}),
+	})
+}
 
-// runKnowledge is `mmcp knowledge migrate|push|pull`: the shared knowledge
-// store of --knowledge-url.
-func runKnowledge(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, knowledgeUsage)
-		return 2
-	}
-	if err := cfg.Resolve(); err != nil {
-		fmt.Fprintln(stderr, "mmcp:", err)
-		return 2
-	}
-	url := cfg.SharedKnowledge()
-	if url == "" {
-		fmt.Fprintln(stderr, "mmcp knowledge: no shared store: pass --knowledge-url or set MMCP_KNOWLEDGE_URL")
-		return 2
-	}
-	root := filepath.Join(cfg.ArtifactsDir, "llm-knowledge")
-	sub, args := args[0], args[1:]
-	fs := subcommand("knowledge "+sub, knowledgeUsage, stderr)
-	out := fs.String("out", root, "pull: the knowledge root to write into")
-	f := pgstore.PullFilter{}
-	fs.StringVar(&f.SessionID, "session", "", "pull: one session")
-	fs.StringVar(&f.FlowTag, "flow-tag", "", "pull: sessions with this flow tag")
-	fs.StringVar(&f.Branch, "branch", "", "pull: sessions launched on this git branch")
-	fs.IntVar(&f.SinceHours, "since-hours", 0, "pull: sessions created in the last N hours")
-	fs.IntVar(&f.Limit, "limit", 0, "pull: at most N sessions, newest first")
-	pos, err := parseInterspersed(fs, args)
+// knowledgeStore is what the knowledge commands share: the resolved
+// configuration's shared store and the workspace's file store.
+type knowledgeStore struct {
+	url, root string
+	cfg       config.Config
+	fail      func(error) int
+}
+
+// open connects to the shared store as the workspace's repository and
+// runs f with it.
+func (ks knowledgeStore) open(ctx context.Context, f func(pg *pgstore.Store, id string) int) int {
+	id := pgstore.Identity(ks.cfg.Repo, ks.cfg.KnowledgeProject)
+	pg, err := pgstore.Open(ctx, ks.url, id)
 	if err != nil {
-		return 2
-	}
-	fail := func(err error) int {
-		fmt.Fprintln(stderr, "mmcp knowledge "+sub+":", err)
-		return 1
-	}
-	if sub == "migrate" {
-		applied, err := pgstore.MigrateURL(ctx, url)
-		if err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(stdout, "knowledge schema at version %d (applied %v)\n", pgstore.SchemaVersion(), applied)
-		return 0
-	}
-	id := pgstore.Identity(cfg.Repo, cfg.KnowledgeProject)
-	pg, err := pgstore.Open(ctx, url, id)
-	if err != nil {
-		return fail(err)
+		return ks.fail(err)
 	}
 	defer pg.Close()
-	switch {
-	case sub == "push" && len(pos) <= 1:
-		dir := root
-		if len(pos) == 1 {
-			dir = knowledgeRoot(cfg.Path(pos[0]))
+	return f(pg, id)
+}
+
+// withKnowledgeStore is the Func of `mmcp knowledge SUB`: at most maxArgs
+// positionals, the configuration resolved, a shared store named.
+func withKnowledgeStore(sub string, maxArgs int, run func(context.Context, Input, knowledgeStore) int) func(context.Context, Input) int {
+	return func(ctx context.Context, in Input) int {
+		if len(in.Args) > maxArgs {
+			return in.Misused()
 		}
-		n, err := knowledge.Push(ctx, dir, pg)
-		if err != nil {
-			return fail(err)
+		cfg := in.Config
+		if err := cfg.Resolve(); err != nil {
+			fmt.Fprintln(in.Stderr, "mmcp:", err)
+			return 2
 		}
-		fmt.Fprintf(stdout, "pushed %d files from %s to the shared store (repo %s)\n", n, dir, id)
-		return 0
-	case sub == "pull" && len(pos) == 0:
-		sessions, files, err := pg.Pull(ctx, *out, f)
-		if err != nil {
-			return fail(err)
+		url := cfg.SharedKnowledge()
+		if url == "" {
+			fmt.Fprintln(in.Stderr, "mmcp knowledge: no shared store: pass --knowledge-url or set MMCP_KNOWLEDGE_URL")
+			return 2
 		}
-		fmt.Fprintf(stdout, "pulled %d sessions (%d new files) of repo %s into %s\n", sessions, files, id, *out)
-		return 0
+		in.Config = cfg
+		return run(ctx, in, knowledgeStore{url: url, root: filepath.Join(cfg.ArtifactsDir, "llm-knowledge"), cfg: cfg,
+			fail: func(err error) int {
+				fmt.Fprintln(in.Stderr, "mmcp knowledge "+sub+":", err)
+				return 1
+			}})
 	}
-	fmt.Fprintln(stderr, knowledgeUsage)
-	return 2
 }
 
 // knowledgeRoot accepts an artifacts dir (holding llm-knowledge) or a

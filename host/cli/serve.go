@@ -141,8 +141,22 @@ func endpointURL(a *net.TCPAddr) string {
 	return "http://" + net.JoinHostPort(ip.String(), strconv.Itoa(a.Port)) + HTTPPath
 }
 
+func init() {
+	RegisterCommand(Command{
+		Name:  "serve",
+		Usage: "[--http [addr]]",
+		Short: "serve MCP over stdio, or with --http over streamable HTTP so several clients share the host",
+		Long: `--http listens on addr (default 127.0.0.1, a free port) and writes
+<repo>/.mmcp/serve.json {url, token, pid}; each client gets a wallet
+session of its own.`,
+		RawArgs: true,
+		Func:    runServeCmd,
+	})
+}
+
 // runServeCmd is `mmcp serve [--http [addr]]`: over stdio unless --http.
-func runServeCmd(ctx context.Context, cfg config.Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runServeCmd(ctx context.Context, in Input) int {
+	cfg, args, stdin, stdout, stderr := in.Config, in.Args, in.Stdin, in.Stdout, in.Stderr
 	httpMode, addr := false, ""
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -161,7 +175,7 @@ func runServeCmd(ctx context.Context, cfg config.Config, args []string, stdin io
 		}
 	}
 	if !httpMode {
-		return runServe(ctx, cfg, nil, stdin, stdout, stderr)
+		return runServe(ctx, cfg, stdin, stdout, stderr)
 	}
 	return runServeHTTP(ctx, cfg, addr, stdout, stderr)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host"
-	"github.com/mmcp-dev/mmcp/host/config"
 	"github.com/mmcp-dev/mmcp/host/flows"
 	hostsession "github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
@@ -29,38 +29,55 @@ func defaultParallel(maxSessions int) int {
 	return max(1, min(2*runtime.NumCPU(), maxSessions))
 }
 
-// runTest is `mmcp test [flags] [PATHS...]` and `mmcp test merge-reports`.
-func runTest(ctx context.Context, cfg config.Config, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == "merge-reports" {
-		return runMergeReports(args[1:], stdout, stderr)
-	}
-	const use = "usage: mmcp [flags] test [--parallel N] [--shard I/N] [--grep RE] [--retries N] [--timeout D] [--junit FILE] [--json FILE] [--out DIR] [PATHS...]\n       mmcp test merge-reports [--junit OUT] [--json OUT] FILES..."
-	fs := subcommand("test", use, stderr)
-	parallel := fs.Int("parallel", 0, "flows run at once, each in a session of its own (default: 2 a core, at most --max-sessions)")
-	shardFlag := fs.String("shard", "", "run shard `I/N` of the suite: flow k of the sorted paths goes to shard k mod N + 1")
-	grep := fs.String("grep", "", "run only the flows whose name or path matches this `regexp`")
-	retries := fs.Int("retries", 0, "run a failed flow again up to `N` times; one that then passes is reported flaky")
-	timeout := fs.Duration("timeout", flows.DefaultTimeout, "bound of one attempt of a flow (a flow's timeoutMs overrides it)")
-	junit := fs.String("junit", "", "write a JUnit XML report to `FILE`")
-	jsonOut := fs.String("json", "", "write a JSON summary to `FILE`")
-	outDir := fs.String("out", "", "directory of failed flows' artifacts (default <artifacts-dir>/flows)")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
-	}
+func init() {
+	RegisterCommand(Command{
+		Name:  "test",
+		Usage: "[--parallel N] [--shard I/N] [--grep RE] [--retries N] [--timeout D] [--junit FILE] [--json FILE] [--out DIR] [PATHS...]",
+		Short: "run flow files (a directory: every *.yaml in it) as tests, each in a wallet session of its own",
+		Long:  "Exit 0 only when every flow passed (docs/flows.md).",
+		Flags: func(fs *flag.FlagSet) {
+			fs.Int("parallel", 0, "flows run at once, each in a session of its own (default: 2 a core, at most --max-sessions)")
+			fs.String("shard", "", "run shard `I/N` of the suite: flow k of the sorted paths goes to shard k mod N + 1")
+			fs.String("grep", "", "run only the flows whose name or path matches this `regexp`")
+			fs.Int("retries", 0, "run a failed flow again up to `N` times; one that then passes is reported flaky")
+			fs.Duration("timeout", flows.DefaultTimeout, "bound of one attempt of a flow (a flow's timeoutMs overrides it)")
+			fs.String("junit", "", "write a JUnit XML report to `FILE`")
+			fs.String("json", "", "write a JSON summary to `FILE`")
+			fs.String("out", "", "directory of failed flows' artifacts (default <artifacts-dir>/flows)")
+		},
+		Func: runTest,
+	})
+	RegisterCommand(Command{
+		Name:  "test merge-reports",
+		Usage: "[--junit OUT] [--json OUT] FILES...",
+		Short: "join shards' JUnit (*.xml) and JSON reports",
+		Flags: func(fs *flag.FlagSet) {
+			fs.String("junit", "", "write the merged JUnit XML of the *.xml inputs to `OUT`")
+			fs.String("json", "", "write the merged JSON summary of the *.json inputs to `OUT`")
+		},
+		Func: runMergeReports,
+	})
+}
+
+// runTest is `mmcp test [flags] [PATHS...]`.
+func runTest(ctx context.Context, in Input) int {
+	cfg, pos, stdout, stderr, f := in.Config, in.Args, in.Stdout, in.Stderr, in.Flags
+	parallel, shardFlag, grep, retries := f.Int("parallel"), f.String("shard"), f.String("grep"), f.Int("retries")
+	timeout, junit, jsonOut, outDir := f.Duration("timeout"), f.String("junit"), f.String("json"), f.String("out")
+	var err error
 	if len(pos) == 0 {
 		pos = []string{"."}
 	}
 	shard := flows.Shard{Index: 1, Count: 1}
-	if *shardFlag != "" {
-		if shard, err = flows.ParseShard(*shardFlag); err != nil {
+	if shardFlag != "" {
+		if shard, err = flows.ParseShard(shardFlag); err != nil {
 			fmt.Fprintln(stderr, "mmcp test:", err)
 			return 2
 		}
 	}
 	var re *regexp.Regexp
-	if *grep != "" {
-		if re, err = regexp.Compile(*grep); err != nil {
+	if grep != "" {
+		if re, err = regexp.Compile(grep); err != nil {
 			fmt.Fprintln(stderr, "mmcp test: --grep:", err)
 			return 2
 		}
@@ -85,14 +102,14 @@ func runTest(ctx context.Context, cfg config.Config, args []string, stdout, stde
 	}
 	suite = flows.Grep(suite, re)
 	if len(suite) == 0 {
-		fmt.Fprintf(stderr, "mmcp test: no flows to run (%d flow files under %s, shard %q, grep %q)\n", len(paths), strings.Join(pos, " "), *shardFlag, *grep)
+		fmt.Fprintf(stderr, "mmcp test: no flows to run (%d flow files under %s, shard %q, grep %q)\n", len(paths), strings.Join(pos, " "), shardFlag, grep)
 		return 1
 	}
-	if *parallel <= 0 {
-		*parallel = defaultParallel(cfg.MaxSessions)
+	if parallel <= 0 {
+		parallel = defaultParallel(cfg.MaxSessions)
 	}
-	if *parallel > max(cfg.MaxSessions, hostsession.DefaultMaxSessions) {
-		cfg.MaxSessions = *parallel
+	if parallel > max(cfg.MaxSessions, hostsession.DefaultMaxSessions) {
+		cfg.MaxSessions = parallel
 	}
 	if cfg.LogLevel == "" && os.Getenv("MMCP_LOG_LEVEL") == "" {
 		cfg.LogLevel = "warn" // the runner reports; the host's chatter goes only with --log-level
@@ -108,13 +125,13 @@ func runTest(ctx context.Context, cfg config.Config, args []string, stdout, stde
 		fmt.Fprintln(stderr, "mmcp test:", err)
 		return 2
 	}
-	if *outDir == "" {
-		*outDir = filepath.Join(h.Config().ArtifactsDir, "flows")
+	if outDir == "" {
+		outDir = filepath.Join(h.Config().ArtifactsDir, "flows")
 	}
-	fmt.Fprintf(stdout, "mmcp test: %d flows%s, %d at once\n", len(suite), shardNote(shard), min(*parallel, len(suite)))
+	fmt.Fprintf(stdout, "mmcp test: %d flows%s, %d at once\n", len(suite), shardNote(shard), min(parallel, len(suite)))
 	hostStarted := time.Since(start)
 	results := flows.Run(ctx, suite, flows.Options{
-		Parallel: *parallel, Retries: *retries, Timeout: *timeout, OutDir: *outDir,
+		Parallel: parallel, Retries: retries, Timeout: timeout, OutDir: outDir,
 		KnowledgeDir: filepath.Join(h.Config().ArtifactsDir, "llm-knowledge"),
 		Session:      func(owner string) flows.Session { return flowSession{h: h, owner: owner} },
 		Progress:     stdout,
@@ -122,7 +139,7 @@ func runTest(ctx context.Context, cfg config.Config, args []string, stdout, stde
 	sum := flows.Summarize(results, shard, time.Since(start))
 	sum.HostStartMs = hostStarted.Milliseconds()
 	fmt.Fprintf(stdout, "mmcp test: %d passed, %d failed, %d flaky of %d in %.1fs\n", sum.Passed, sum.Failed, sum.Flaky, sum.Total, time.Since(start).Seconds())
-	if code := writeReports(sum.WriteJUnit, sum.WriteJSON, *junit, *jsonOut, stderr); code != 0 {
+	if code := writeReports(sum.WriteJUnit, sum.WriteJSON, junit, jsonOut, stderr); code != 0 {
 		return code
 	}
 	if !sum.OK() {
@@ -157,14 +174,9 @@ func writeReports(junit, js func(string) error, junitPath, jsonPath string, stde
 
 // runMergeReports is `mmcp test merge-reports [--junit OUT] [--json OUT]
 // FILES...`: *.xml inputs are JUnit reports, the others JSON summaries.
-func runMergeReports(args []string, stdout, stderr io.Writer) int {
-	fs := subcommand("test merge-reports", "usage: mmcp test merge-reports [--junit OUT] [--json OUT] FILES...", stderr)
-	junit := fs.String("junit", "", "write the merged JUnit XML of the *.xml inputs to `OUT`")
-	jsonOut := fs.String("json", "", "write the merged JSON summary of the *.json inputs to `OUT`")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
-	}
+func runMergeReports(_ context.Context, in Input) int {
+	pos, stdout, stderr := in.Args, in.Stdout, in.Stderr
+	junit, jsonOut := in.Flags.String("junit"), in.Flags.String("json")
 	var xmls, jsons []string
 	for _, p := range pos {
 		if strings.HasSuffix(p, ".xml") {
@@ -173,34 +185,34 @@ func runMergeReports(args []string, stdout, stderr io.Writer) int {
 			jsons = append(jsons, p)
 		}
 	}
-	if len(pos) == 0 || (*junit == "") != (len(xmls) == 0) || (*jsonOut == "") != (len(jsons) == 0) {
+	if len(pos) == 0 || (junit == "") != (len(xmls) == 0) || (jsonOut == "") != (len(jsons) == 0) {
 		fmt.Fprintln(stderr, "mmcp test merge-reports: give --junit OUT with *.xml inputs and --json OUT with *.json inputs")
 		return 2
 	}
 	failed := 0
-	if *junit != "" {
+	if junit != "" {
 		j, err := flows.MergeJUnit(xmls)
 		if err == nil {
-			err = flows.WriteMergedJUnit(*junit, j)
+			err = flows.WriteMergedJUnit(junit, j)
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "mmcp test merge-reports:", err)
 			return 1
 		}
 		failed = j.Failures
-		fmt.Fprintf(stdout, "merged %d JUnit reports: %d tests, %d failures -> %s\n", len(xmls), j.Tests, j.Failures, *junit)
+		fmt.Fprintf(stdout, "merged %d JUnit reports: %d tests, %d failures -> %s\n", len(xmls), j.Tests, j.Failures, junit)
 	}
-	if *jsonOut != "" {
+	if jsonOut != "" {
 		s, err := flows.MergeJSON(jsons)
 		if err == nil {
-			err = s.WriteJSON(*jsonOut)
+			err = s.WriteJSON(jsonOut)
 		}
 		if err != nil {
 			fmt.Fprintln(stderr, "mmcp test merge-reports:", err)
 			return 1
 		}
 		failed = max(failed, s.Failed)
-		fmt.Fprintf(stdout, "merged %d JSON summaries: %d passed, %d failed, %d flaky -> %s\n", len(jsons), s.Passed, s.Failed, s.Flaky, *jsonOut)
+		fmt.Fprintf(stdout, "merged %d JSON summaries: %d passed, %d failed, %d flaky -> %s\n", len(jsons), s.Passed, s.Failed, s.Flaky, jsonOut)
 	}
 	if failed > 0 {
 		return 1

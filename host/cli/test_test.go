@@ -16,7 +16,8 @@ import (
 func runTestCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb strings.Builder
-	code := runTest(context.Background(), config.Config{ArtifactsDir: t.TempDir()}, args, &out, &errb)
+	c, rest := lookup(append([]string{"test"}, args...))
+	code := c.run(context.Background(), Input{Config: config.Config{ArtifactsDir: t.TempDir()}, Stdout: &out, Stderr: &errb}, rest)
 	return code, out.String(), errb.String()
 }
 

@@ -1,29 +1,31 @@
 package cli
 
 import (
+	"context"
 	"fmt"
-	"io"
-
-	"github.com/mmcp-dev/mmcp/host/config"
 )
 
-// runVisual is `mmcp visual approve NAME`: the last screenshot of check
-// NAME becomes its baseline.
-func runVisual(cfg config.Config, args []string, stdout, stderr io.Writer) int {
-	fs := subcommand("visual", "usage: mmcp [flags] visual approve NAME", stderr)
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(pos) != 2 || pos[0] != "approve" {
-		fs.Usage()
-		return 2
+func init() {
+	RegisterCommand(Command{
+		Name:  "visual approve",
+		Usage: "NAME",
+		Short: "promote the last screenshot of visual check NAME (mm_visual_check) to its baseline",
+		Func:  runVisualApprove,
+	})
+}
+
+// runVisualApprove is `mmcp visual approve NAME`: the last screenshot of
+// check NAME becomes its baseline.
+func runVisualApprove(_ context.Context, in Input) int {
+	cfg, pos, stdout, stderr := in.Config, in.Args, in.Stdout, in.Stderr
+	if len(pos) != 1 {
+		return in.Misused()
 	}
 	if err := cfg.Resolve(); err != nil {
 		fmt.Fprintln(stderr, "mmcp:", err)
 		return 1
 	}
-	path, err := cfg.VisualStore().Approve(pos[1])
+	path, err := cfg.VisualStore().Approve(pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp visual approve:", err)
 		return 1
