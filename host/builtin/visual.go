@@ -102,7 +102,13 @@ func (g *reg) visualCheck(ctx context.Context, c *tools.Call, s *session.Session
 			boxes[i] = discovery.Box{X: shot.OriginX + float64(r.X)/scale, Y: shot.OriginY + float64(r.Y)/scale,
 				Width: float64(r.Width) / scale, Height: float64(r.Height) / scale}
 		}
-		under, err := s.ElementsUnder(ctx, shot, boxes)
+		// changed counts the changed pixels of a box in document
+		// coordinates, and gives the first one back in them.
+		changed := func(b discovery.Box) (int, float64, float64, bool) {
+			n, x, y, ok := out.ChangedIn(insideImage(b, shot.OriginX, shot.OriginY, scale))
+			return n, shot.OriginX + float64(x)/scale, shot.OriginY + float64(y)/scale, ok
+		}
+		under, err := s.ElementsUnder(ctx, shot, boxes, changed)
 		if err != nil {
 			g.Log.Debug("visual check: elements under the regions", "error", err)
 		}
@@ -139,4 +145,13 @@ func toImage(b discovery.Box, ox, oy, scale float64) visual.Rect {
 	x0, y0 := math.Floor((b.X-ox)*scale), math.Floor((b.Y-oy)*scale)
 	x1, y1 := math.Ceil((b.X+b.Width-ox)*scale), math.Ceil((b.Y+b.Height-oy)*scale)
 	return visual.Rect{X: int(x0), Y: int(y0), Width: int(x1 - x0), Height: int(y1 - y0)}
+}
+
+// insideImage is toImage rounded inwards: the whole image pixels inside
+// the box, so that a neighbour's changed pixels on the shared edge do not
+// count as the box's own.
+func insideImage(b discovery.Box, ox, oy, scale float64) visual.Rect {
+	x0, y0 := math.Ceil((b.X-ox)*scale), math.Ceil((b.Y-oy)*scale)
+	x1, y1 := math.Floor((b.X+b.Width-ox)*scale), math.Floor((b.Y+b.Height-oy)*scale)
+	return visual.Rect{X: int(x0), Y: int(y0), Width: int(max(x1-x0, 0)), Height: int(max(y1-y0, 0))}
 }

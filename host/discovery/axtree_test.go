@@ -12,16 +12,17 @@ import (
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
-// keptRoles are the roles of spec 000 section 5: actionable and important.
+// keptRoles are the roles of spec 000 section 5: actionable and important,
+// with tab added (issue 50).
 var keptRoles = map[string]bool{
 	"button": true, "link": true, "checkbox": true, "radio": true, "switch": true,
-	"textbox": true, "combobox": true, "menuitem": true,
+	"textbox": true, "combobox": true, "menuitem": true, "tab": true,
 	"dialog": true, "alert": true, "status": true, "heading": true,
 }
 
 var actionableRoles = map[string]bool{
 	"button": true, "link": true, "checkbox": true, "radio": true, "switch": true,
-	"textbox": true, "combobox": true, "menuitem": true,
+	"textbox": true, "combobox": true, "menuitem": true, "tab": true,
 }
 
 // axNode is the part of CDP's Accessibility.AXNode the trimming reads;
@@ -154,7 +155,7 @@ func (t *trimmer) walk(f *axFrame, n *axNode, path []string) {
 	}
 }
 
-// applyStates copies disabled/checked/expanded as Snapshot gives them:
+// applyStates copies disabled/checked/expanded/selected as Snapshot gives them:
 // disabled only when true, checkable roles always carry checked.
 func applyStates(node *observation.A11yNode, n *axNode) {
 	switch node.Role {
@@ -163,7 +164,7 @@ func applyStates(node *observation.A11yNode, n *axNode) {
 	}
 	for _, p := range n.Properties {
 		switch p.Name {
-		case "disabled", "checked", "expanded":
+		case "disabled", "checked", "expanded", "selected":
 		default:
 			continue
 		}
@@ -182,6 +183,10 @@ func applyStates(node *observation.A11yNode, n *axNode) {
 		case "expanded":
 			if b || node.Role != "combobox" {
 				node.Expanded = &b
+			}
+		case "selected":
+			if b && node.Role == "tab" {
+				node.Selected = &b
 			}
 		}
 	}

@@ -79,5 +79,8 @@ func states(n observation.A11yNode) string {
 	if n.Expanded != nil {
 		s = append(s, map[bool]string{true: "expanded", false: "collapsed"}[*n.Expanded])
 	}
+	if n.Selected != nil && *n.Selected {
+		s = append(s, "selected")
+	}
 	return strings.Join(s, ",")
 }

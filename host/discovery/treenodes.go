@@ -10,7 +10,7 @@ import (
 
 // treeNodes are the trimmed tree's nodes, sent by the page as text (see
 // collect.js): a node a line, its role, name and states (D disabled, C/c
-// checked or not, E/e expanded or not), then its path's labels, separated
+// checked or not, E/e expanded or not, S selected), then its path's labels, separated
 // by tabs. Nodes of the same path share its list.
 type treeNodes []observation.A11yNode
 
@@ -36,7 +36,7 @@ func (t *treeNodes) UnmarshalJSON(b []byte) error {
 		n := &nodes[i]
 		n.Role, n.Name = role, name
 		for _, c := range states {
-			v := c == 'D' || c == 'C' || c == 'E'
+			v := c == 'D' || c == 'C' || c == 'E' || c == 'S'
 			switch c {
 			case 'D':
 				n.Disabled = &v
@@ -44,6 +44,8 @@ func (t *treeNodes) UnmarshalJSON(b []byte) error {
 				n.Checked = &v
 			case 'E', 'e':
 				n.Expanded = &v
+			case 'S':
+				n.Selected = &v
 			default:
 				return fmt.Errorf("tree node %d: unknown state %q", i, c)
 			}

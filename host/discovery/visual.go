@@ -3,6 +3,8 @@ package discovery
 import (
 	"context"
 	"fmt"
+	"math"
+	"sort"
 
 	"github.com/go-rod/rod"
 
@@ -132,13 +134,34 @@ type Under struct {
 	Elements []UnderElement `json:"elements"`
 }
 
-// maxUnder bounds the testIds and the elements named per region.
-const maxUnder = 5
+// Changed answers how many changed pixels lie inside a box (document
+// coordinates) and where the first of them is in reading order (top row
+// first, then leftmost); ok is false when none do.
+type Changed func(Box) (n int, x, y float64, ok bool)
 
-// ElementsUnder names, for each box, the innermost visible elements it
-// covers (or that cover most of it): their testIds, and their role and
-// name with their ref when refs (the page's current refs) hold them.
-func ElementsUnder(ctx context.Context, p *rod.Page, refs *RefMap, boxes []Box) ([]Under, error) {
+// Bounds on the elements named per region, and on the elements a region
+// is asked about.
+const (
+	maxUnder      = 5
+	maxCandidates = 400
+)
+
+// candidate is an element the page found overlapping a region.
+type candidate struct {
+	UnderElement
+	Box    Box `json:"box"`
+	Parent int `json:"parent"`
+}
+
+// ElementsUnder names, for each box (a changed region), the elements
+// whose own box holds its changed pixels (changed tells which): the
+// innermost ones (an element holding a changed element is left out), the
+// first in reading order first. An edit pushes what follows it, so the
+// edited element comes before the neighbours it moved. Each comes with
+// its role (generic for a testid on an element of no kept role), name,
+// testId, and ref when refs (the page's current refs) hold it; testIds
+// lists the innermost testid elements among them, in the same order.
+func ElementsUnder(ctx context.Context, p *rod.Page, refs *RefMap, boxes []Box, changed Changed) ([]Under, error) {
 	p = p.Context(ctx)
 	main, err := mainFrame(p)
 	if err != nil {
@@ -148,9 +171,86 @@ func ElementsUnder(ctx context.Context, p *rod.Page, refs *RefMap, boxes []Box) 
 	if refs != nil && refs.session == p.SessionID {
 		gen = refs.gen
 	}
-	var out []Under
-	if err := evalIn(p, main, jsVisual, idem, &out, "under", map[string]any{"rects": boxes, "gen": gen, "max": maxUnder}); err != nil {
+	var found [][]candidate
+	if err := evalIn(p, main, jsVisual, idem, &found, "under", map[string]any{"rects": boxes, "gen": gen, "limit": maxCandidates}); err != nil {
 		return nil, fmt.Errorf("elements under the changed regions: %w", err)
 	}
+	out := make([]Under, len(boxes))
+	for i := range out {
+		var cands []candidate
+		if i < len(found) {
+			cands = found[i]
+		}
+		out[i] = rankUnder(cands, boxes[i], changed)
+	}
 	return out, nil
+}
+
+// held is a candidate holding changed pixels: where the first one is.
+type held struct {
+	i    int
+	x, y float64
+}
+
+// rankUnder picks and orders the candidates of region r (see
+// ElementsUnder).
+func rankUnder(cands []candidate, r Box, changed Changed) Under {
+	u := Under{TestIDs: []string{}, Elements: []UnderElement{}}
+	var holders []held
+	holds := make([]bool, len(cands))
+	for i, c := range cands {
+		b, ok := intersect(c.Box, r)
+		if !ok {
+			continue
+		}
+		if n, x, y, ok := changed(b); ok && n > 0 {
+			holders = append(holders, held{i, x, y})
+			holds[i] = true
+		}
+	}
+	// innermost: no holder below it (of any kind, or holding a testid)
+	below, testIDBelow := make([]bool, len(cands)), make([]bool, len(cands))
+	for _, h := range holders {
+		tid := cands[h.i].TestID != ""
+		for p := cands[h.i].Parent; p >= 0 && p < len(cands); p = cands[p].Parent {
+			below[p] = true
+			if tid {
+				testIDBelow[p] = true
+			}
+		}
+	}
+	sort.SliceStable(holders, func(a, b int) bool {
+		ba, bb := cands[holders[a].i].Box, cands[holders[b].i].Box
+		if sameLine(ba, bb) {
+			return holders[a].x < holders[b].x
+		}
+		return ba.Y < bb.Y
+	})
+	for _, h := range holders {
+		c := cands[h.i]
+		if !below[h.i] && len(u.Elements) < maxUnder {
+			u.Elements = append(u.Elements, c.UnderElement)
+		}
+		if c.TestID != "" && !testIDBelow[h.i] && len(u.TestIDs) < maxUnder {
+			u.TestIDs = append(u.TestIDs, c.TestID)
+		}
+	}
+	return u
+}
+
+// sameLine is whether two boxes share a line: they overlap vertically by
+// at least half the lower one's height.
+func sameLine(a, b Box) bool {
+	o := math.Min(a.Y+a.Height, b.Y+b.Height) - math.Max(a.Y, b.Y)
+	return o > 0 && o >= math.Min(a.Height, b.Height)/2
+}
+
+// intersect is the part of a inside r.
+func intersect(a, r Box) (Box, bool) {
+	x0, y0 := math.Max(a.X, r.X), math.Max(a.Y, r.Y)
+	x1, y1 := math.Min(a.X+a.Width, r.X+r.Width), math.Min(a.Y+a.Height, r.Y+r.Height)
+	if x1 <= x0 || y1 <= y0 {
+		return Box{}, false
+	}
+	return Box{X: x0, Y: y0, Width: x1 - x0, Height: y1 - y0}, true
 }

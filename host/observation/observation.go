@@ -35,6 +35,7 @@ type A11yNode struct {
 	Disabled *bool    `json:"disabled,omitempty"`
 	Checked  *bool    `json:"checked,omitempty"`
 	Expanded *bool    `json:"expanded,omitempty"`
+	Selected *bool    `json:"selected,omitempty"`
 	Path     []string `json:"path"`
 }
 

@@ -57,10 +57,10 @@ func (s *Session) CaptureSteady(ctx context.Context, o browser.SteadyOptions) (b
 	return s.browser.CaptureSteady(ctx, s.Refs(), o)
 }
 
-// ElementsUnder names the testids and elements under each box of a
-// capture's page.
-func (s *Session) ElementsUnder(ctx context.Context, shot browser.SteadyCapture, boxes []discovery.Box) ([]discovery.Under, error) {
-	return discovery.ElementsUnder(ctx, shot.Page, s.Refs(), boxes)
+// ElementsUnder names the testids and elements whose boxes hold the
+// changed pixels of each box of a capture's page.
+func (s *Session) ElementsUnder(ctx context.Context, shot browser.SteadyCapture, boxes []discovery.Box, changed discovery.Changed) ([]discovery.Under, error) {
+	return discovery.ElementsUnder(ctx, shot.Page, s.Refs(), boxes, changed)
 }
 
 // ConsoleErrors are the console errors the session's pages logged.

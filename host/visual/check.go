@@ -47,6 +47,33 @@ type Outcome struct {
 	// (or CheckInput.Diff asked for it).
 	DiffPath string
 	DiffPNG  []byte
+	// diff is the comparison, for ChangedIn.
+	diff Result
+}
+
+// ChangedIn counts the changed pixels inside r (image pixels, clipped to
+// the image) and answers the first of them in reading order (top row
+// first, then leftmost); ok is false when none changed there.
+func (o Outcome) ChangedIn(r Rect) (n int, x, y int, ok bool) {
+	d := o.diff
+	if d.Mask == nil {
+		return 0, 0, 0, false
+	}
+	x0, y0 := max(r.X, 0), max(r.Y, 0)
+	x1, y1 := min(r.right(), d.Width), min(r.bottom(), d.Height)
+	for yy := y0; yy < y1; yy++ {
+		row := d.Mask[yy*d.Width : (yy+1)*d.Width]
+		for xx := x0; xx < x1; xx++ {
+			if !row[xx] {
+				continue
+			}
+			if n == 0 {
+				x, y, ok = xx, yy, true
+			}
+			n++
+		}
+	}
+	return n, x, y, ok
 }
 
 // Check compares in.Shot with its baseline, or writes the baseline when
@@ -122,7 +149,7 @@ func (s Store) Check(in CheckInput) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, sdk.Errorf(sdk.CodeInternal, "diff: %v", err)
 	}
-	out.DiffPixels, out.DiffRatio, out.Regions = res.DiffPixels, res.Ratio(), Regions(res)
+	out.DiffPixels, out.DiffRatio, out.Regions, out.diff = res.DiffPixels, res.Ratio(), Regions(res), res
 	out.Status = StatusMatch
 	if res.DiffPixels > 0 {
 		out.Status = StatusChanged

@@ -54,15 +54,17 @@ const walk = (el, path, hidden) => {
     const name = KEPT[role] && rendered(el) ? nameOf(el, role, bare) : null;
     if (name !== null && (name || !UNNAMED_DROPPED[role])) {
       if (role === 'dialog' || role === 'heading') ctx = path + '\t' + role + ':' + name;
-      // states: D disabled, C/c checked or not, E/e expanded or not.
-      // Default states are left out: disabled only when true, a
-      // combobox's expanded only when true.
+      // states: D disabled, C/c checked or not, E/e expanded or not, S
+      // selected. Default states are left out: disabled only when true,
+      // a combobox's expanded only when true, a tab's selected only when
+      // true.
       let st = '';
       if (ACTIONABLE[role] && isDisabled(el)) st += 'D';
       if (role === 'checkbox' || role === 'radio' || role === 'switch') {
         const ac = bare ? null : boolAttr(el, 'aria-checked');
         st += (el.localName === 'input' ? el.checked : ac) ? 'C' : 'c';
       }
+      if (role === 'tab' && !bare && boolAttr(el, 'aria-selected')) st += 'S';
       const ex = bare ? null : boolAttr(el, 'aria-expanded');
       if (ex !== null && (ex || role !== 'combobox')) st += ex ? 'E' : 'e';
       if (el === target) mark = nodes.length;

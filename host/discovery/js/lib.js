@@ -3,12 +3,14 @@
 // functions and constants. It runs in an isolated world: never rely on
 // main-world globals, never use instanceof against constructors.
 
-const KEPT = { button: 1, link: 1, checkbox: 1, radio: 1, switch: 1, textbox: 1, combobox: 1, menuitem: 1, dialog: 1, alert: 1, status: 1, heading: 1 };
-const ACTIONABLE = { button: 1, link: 1, checkbox: 1, radio: 1, switch: 1, textbox: 1, combobox: 1, menuitem: 1 };
+// tab is an addition to spec 000's kept actionable roles (issue 50): a
+// wallet's home tabs are what an agent clicks.
+const KEPT = { button: 1, link: 1, checkbox: 1, radio: 1, switch: 1, textbox: 1, combobox: 1, menuitem: 1, tab: 1, dialog: 1, alert: 1, status: 1, heading: 1 };
+const ACTIONABLE = { button: 1, link: 1, checkbox: 1, radio: 1, switch: 1, textbox: 1, combobox: 1, menuitem: 1, tab: 1 };
 // UNNAMED_DROPPED are the kept roles left out of the tree when their name is
 // empty.
 const UNNAMED_DROPPED = { heading: 1, status: 1 };
-const NAME_FROM_CONTENT = { button: 1, link: 1, checkbox: 1, radio: 1, switch: 1, menuitem: 1, heading: 1 };
+const NAME_FROM_CONTENT = { button: 1, link: 1, checkbox: 1, radio: 1, switch: 1, menuitem: 1, tab: 1, heading: 1 };
 
 function collapse(s) {
   return (s || '').replace(/\s+/g, ' ').trim();

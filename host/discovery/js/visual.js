@@ -5,7 +5,7 @@
 //     anti-aliased pixels), wait two frames the first time, wait for the
 //     fonts, and measure the viewport and the boxes of the scope and mask
 //     locators (document coordinates).
-//   under: name the elements under each box (document coordinates).
+//   under: the elements that overlap each box (document coordinates).
 const STYLE_ID = '__mmcp_visual_style';
 const docBox = (r) => ({ x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height });
 if (op === 'steady') {
@@ -35,42 +35,34 @@ if (op === 'steady') {
     masks: (arg.masks || []).map(box),
   };
 }
-// under
+// under: for each region, the visible elements that overlap it and may
+// be named (a testid or a kept role), in document order: their box, the
+// index of the nearest such element holding them (-1), and what names
+// them. Which of them hold changed pixels is decided in Go (visual.go).
 const refs = globalThis.__mmcpRefs;
 const refIndex = new Map();
 if (refs && arg.gen && refs.gen === arg.gen) refs.els.forEach((e, i) => refIndex.set(e, i));
 const items = [];
 for (const el of document.querySelectorAll('[data-testid],button,a[href],input,select,textarea,[role],h1,h2,h3,h4,h5,h6,img[alt]')) {
+  const role = roleOf(el);
+  const tid = el.getAttribute('data-testid');
+  if (tid === null && !KEPT[role]) continue;
   if (!visible(el)) continue;
-  items.push({ el, b: docBox(el.getBoundingClientRect()) });
+  items.push({ el, role, tid, b: docBox(el.getBoundingClientRect()) });
 }
-const overlap = (a, r) => Math.max(0, Math.min(a.x + a.width, r.x + r.width) - Math.max(a.x, r.x)) *
-  Math.max(0, Math.min(a.y + a.height, r.y + r.height) - Math.max(a.y, r.y));
-// innermost keeps the elements of hits that hold no other element of
-// hits, the most covered first.
-const innermost = (hits) => hits.filter((h) => !hits.some((o) => o !== h && h.el.contains(o.el)))
-  .sort((a, b) => b.cover - a.cover);
+const overlaps = (a, r) => Math.min(a.x + a.width, r.x + r.width) > Math.max(a.x, r.x) &&
+  Math.min(a.y + a.height, r.y + r.height) > Math.max(a.y, r.y);
 return arg.rects.map((r) => {
-  const area = Math.max(1, r.width * r.height);
-  const hits = [];
-  for (const it of items) {
-    const o = overlap(it.b, r);
-    if (!o) continue;
-    // Under the region: mostly covered by it, or covering most of it.
-    const cover = Math.max(o / Math.max(1, it.b.width * it.b.height), o / area);
-    if (cover >= 0.5) hits.push({ el: it.el, cover });
-  }
-  const testIds = innermost(hits.filter((h) => h.el.hasAttribute('data-testid')))
-    .slice(0, arg.max).map((h) => h.el.getAttribute('data-testid'));
-  const elements = [];
-  for (const h of innermost(hits.filter((h) => KEPT[roleOf(h.el)]))) {
-    const role = roleOf(h.el);
-    const e = { role, name: nameOf(h.el, role).slice(0, 80) };
-    const tid = h.el.getAttribute('data-testid');
-    if (tid) e.testId = tid;
-    if (refIndex.has(h.el)) e.a11yRef = 'e' + (refIndex.get(h.el) + 1);
-    elements.push(e);
-    if (elements.length >= arg.max) break;
-  }
-  return { testIds, elements };
+  const hits = items.filter((it) => overlaps(it.b, r)).slice(0, arg.limit);
+  return hits.map((it) => {
+    let parent = -1;
+    for (let j = hits.length - 1; j >= 0; j--) {
+      if (hits[j] !== it && hits[j].el.contains(it.el)) { parent = j; break; }
+    }
+    const e = { box: it.b, parent, role: it.role || 'generic',
+      name: (KEPT[it.role] ? nameOf(it.el, it.role) : collapse(textOf(it.el, 0))).slice(0, 80) };
+    if (it.tid) e.testId = it.tid;
+    if (refIndex.has(it.el)) e.a11yRef = 'e' + (refIndex.get(it.el) + 1);
+    return e;
+  });
 });
