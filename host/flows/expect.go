@@ -231,7 +231,7 @@ func (v *view) want(ctx context.Context, el Element, present bool) error {
 		case present && !found && there:
 			return fmt.Errorf("its text is %q", text)
 		case present && !found:
-			return errors.New("not on the page (or not visible, or without text)")
+			return errors.New("not on the page (or not rendered)")
 		case !present && found:
 			return fmt.Errorf("on the page, its text %q", text)
 		}
