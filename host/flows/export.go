@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,8 +86,8 @@ func Export(name string, meta *knowledge.SessionMeta, recs []knowledge.StepRecor
 		}
 		st := Step{Tool: rec.Tool.Name, Args: map[string]any{}}
 		n := len(f.Steps) + 1
-		for k, v := range rec.Tool.Input {
-			st.Args[k] = f.withheld(v, "FLOW", []string{k}, fmt.Sprintf("_%d", n))
+		for _, k := range slices.Sorted(maps.Keys(rec.Tool.Input)) {
+			st.Args[k] = f.withheld(rec.Tool.Input[k], "FLOW", []string{k}, fmt.Sprintf("_%d", n))
 		}
 		if t := rec.Tool.Target; t != nil && t.A11yRef != "" {
 			if t.Role == "" {
@@ -123,8 +124,8 @@ func (f *Flow) withheld(v any, prefix string, path []string, suffix string) any 
 		}
 	case map[string]any:
 		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = f.withheld(e, prefix, append(path[:len(path):len(path)], k), suffix)
+		for _, k := range slices.Sorted(maps.Keys(x)) { // Vars in a stable order
+			out[k] = f.withheld(x[k], prefix, append(path[:len(path):len(path)], k), suffix)
 		}
 		return out
 	case []any:

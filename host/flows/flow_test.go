@@ -352,7 +352,7 @@ func TestExport(t *testing.T) {
 		a["extra"].(map[string]any)["notes"].([]any)[1] != "${FLOW_EXTRA_NOTES_1_3}" {
 		t.Fatalf("step 3 %v", a)
 	}
-	if strings.Join(f.Vars, " ") != "FLOW_TEXT_2 FLOW_PRIVATE_KEY_3 FLOW_EXTRA_NOTES_1_3" {
+	if strings.Join(f.Vars, " ") != "FLOW_TEXT_2 FLOW_EXTRA_NOTES_1_3 FLOW_PRIVATE_KEY_3" {
 		t.Fatalf("vars %v", f.Vars)
 	}
 	b, err := f.YAML()
