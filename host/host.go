@@ -20,6 +20,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/host/visual"
 	"github.com/mmcp-dev/mmcp/internal/redact"
 	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/sdk/proc"
@@ -106,7 +107,7 @@ func (h *Host) Start(ctx context.Context) error {
 	h.runner.SetRecorder(h.sessions.Recorder())
 	return builtin.Register(h.runner, builtin.Deps{
 		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.Path,
-		Sessions: h.sessions, Plugins: h.plugins, Knowledge: k, Visual: c.VisualStore(), Log: h.log,
+		Sessions: h.sessions, Plugins: h.plugins, Knowledge: k, Visual: visual.StoreIn(c.VisualBaselines, c.ArtifactsDir), Log: h.log,
 	})
 }
 

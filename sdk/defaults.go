@@ -27,3 +27,13 @@ const (
 
 // DefaultRPCURL is the local chain's RPC URL on DefaultAnvilPort.
 var DefaultRPCURL = "http://127.0.0.1:" + strconv.Itoa(DefaultAnvilPort)
+
+// Environment variables the built-in plugins read (host/config's table
+// documents them).
+const (
+	// EnvAnvilPath names the Anvil binary the chain plugin starts.
+	EnvAnvilPath = "ANVIL_PATH"
+	// EnvNodeModules names a node_modules with Anvil and contract
+	// artifacts, used when the workspace has none.
+	EnvNodeModules = "MMCP_NODE_MODULES"
+)

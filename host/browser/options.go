@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/host/settings"
+
 	"github.com/hashicorp/go-hclog"
 )
 
@@ -78,9 +80,9 @@ type Options struct {
 var (
 	// DefaultViewport is the viewport most test suites and peer servers
 	// use.
-	DefaultViewport = Viewport{Width: 1280, Height: 720}
+	DefaultViewport = settings.DefaultViewport
 	// DefaultMaxTabs bounds the tabs of a session.
-	DefaultMaxTabs = 10
+	DefaultMaxTabs = settings.DefaultMaxTabs
 )
 
 // withDefaults fills the zero fields that have a default.

@@ -8,17 +8,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
 	"github.com/mmcp-dev/mmcp/host"
-	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/config"
-	"github.com/mmcp-dev/mmcp/host/knowledge"
-	"github.com/mmcp-dev/mmcp/host/launch"
-	hostsession "github.com/mmcp-dev/mmcp/host/session"
-	"github.com/mmcp-dev/mmcp/host/visual"
 )
 
 // Main is the whole of cmd/mmcp: it parses flags, runs the command and
@@ -26,16 +20,12 @@ import (
 // is written to stdout; logs go to stderr or --log-file.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var cfg config.Config
-	var pluginPath string
-	fs := globalFlagSet(&cfg, &pluginPath)
+	fs := globalFlagSet(&cfg)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { writeOverview(stderr) }
 	global, rest := splitGlobal(fs, args)
 	if err := fs.Parse(global); err != nil {
 		return 2
-	}
-	if pluginPath != "" {
-		cfg.PluginPath = filepath.SplitList(pluginPath)
 	}
 	rest = append(fs.Args(), rest...)
 	in := Input{Config: cfg, Stdin: stdin, Stdout: stdout, Stderr: stderr}
@@ -55,33 +45,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// closed pipe then just fail.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	return c.run(ctx, in, args)
-}
-
-// declareGlobalFlags declares the flags every command takes on fs, bound
-// to cfg (and the ':'-separated --plugin-path to pluginPath).
-func declareGlobalFlags(fs *flag.FlagSet, cfg *config.Config, pluginPath *string) {
-	fs.StringVar(&cfg.Repo, "repo", "", "workspace (extension checkout); env MMCP_REPO; default: nearest package.json above the working directory, else none (the embedded test wallet)")
-	fs.StringVar(&cfg.Extension, "extension", "", "extension mm_launch loads without extensionPath: a directory or 'testwallet'; env MMCP_EXTENSION (default: the workspace's build, or the test wallet with no workspace)")
-	fs.StringVar(&cfg.ArtifactsDir, "artifacts-dir", "", "artifacts directory (default <repo>/test-artifacts)")
-	fs.StringVar(pluginPath, "plugin-path", "", "extra plugin directories, ':'-separated; env MMCP_PLUGIN_PATH")
-	fs.StringVar(&cfg.ConfigFile, "config", "", "config file (default <repo>/.mmcp/config.json)")
-	fs.StringVar(&cfg.LogLevel, "log-level", "", "trace|debug|info|warn|error; env MMCP_LOG_LEVEL (default info)")
-	fs.StringVar(&cfg.LogFile, "log-file", "", "write the log to this file instead of stderr")
-	fs.StringVar(&cfg.ToolPrefix, "tool-prefix", "", "tool name prefix (default mm)")
-	fs.StringVar(&cfg.Chrome, "chrome", "", "Chrome/Chromium binary; env CHROME_PATH (default: usual install locations)")
-	fs.BoolVar(&cfg.Headless, "headless", false, "force headless Chrome (default: headed when a display is available)")
-	fs.StringVar(&cfg.CDPURL, "cdp-url", "", "attach to an already running Chrome (DevTools URL) instead of launching one")
-	fs.Var(&cfg.Viewport, "viewport", fmt.Sprintf("page viewport `WxH` of the launched Chrome (default %s)", browser.DefaultViewport))
-	fs.IntVar(&cfg.MaxTabs, "max-tabs", 0, fmt.Sprintf("most tabs a session holds (`N`); opening one more closes the oldest non-extension tab first (default %d)", browser.DefaultMaxTabs))
-	fs.IntVar(&cfg.MaxSessions, "max-sessions", 0, fmt.Sprintf("most wallet sessions the host runs at once (`N`; over HTTP each MCP client launches its own); env MMCP_MAX_SESSIONS (default %d)", hostsession.DefaultMaxSessions))
-	fs.BoolVar(&cfg.TrustWorkspacePlugins, "trust-workspace-plugins", false, "run the workspace's plugins (.mmcp/plugins, config paths) without a sha256 pin; env MMCP_TRUST_WORKSPACE_PLUGINS=1")
-	fs.IntVar(&cfg.MaxRequestBytes, "max-request-bytes", 0, fmt.Sprintf("largest MCP request (stdio line or HTTP body); larger ones answer MM_INVALID_INPUT; env MMCP_MAX_REQUEST_BYTES (default %d)", config.DefaultMaxRequestBytes))
-	fs.IntVar(&cfg.MaxRecordBytes, "max-record-bytes", 0, fmt.Sprintf("size cap of one step record; env MMCP_MAX_RECORD_BYTES (default %d)", knowledge.DefaultMaxRecordBytes))
-	fs.StringVar(&cfg.VisualBaselines, "visual-baselines", "", "directory of mm_visual_check's baselines; env MMCP_VISUAL_BASELINES (default <repo>/"+visual.DefaultBaselineDir+", or <artifacts>/visual-baselines with no workspace)")
-	fs.StringVar(&cfg.KnowledgeURL, "knowledge-url", "", "PostgreSQL URL of a shared knowledge store (libpq parameters; the password from PGPASSWORD or ~/.pgpass, never the URL); env MMCP_KNOWLEDGE_URL, config knowledge.url (default: the file store alone; 'off' turns off one set by env or config)")
-	fs.StringVar(&cfg.KnowledgeProject, "knowledge-project", "", "repository identity of shared knowledge records; env MMCP_KNOWLEDGE_PROJECT, config knowledge.project (default: the workspace's git remote URL)")
-	fs.StringVar(&cfg.Mode, "mode", "", fmt.Sprintf("environment mode each client starts in: e2e (local chain, fixture server, contracts, mocks, default password) or prod (a production-like run with none of those); mm_set_context switches it; env MMCP_MODE, config file \"mode\" (default %s)", launch.DefaultMode))
-	fs.DurationVar(&cfg.SettleTimeout, "settle-timeout", 0, "how long mm_launch waits for the extension's first screen and the unlock; env MMCP_SETTLE_TIMEOUT (default 30s)")
 }
 
 // splitGlobal takes the global flags out of args wherever they stand

@@ -96,16 +96,19 @@ Commands:
 		fmt.Fprintln(w, "  "+strings.TrimRight(c.Name+" "+c.Usage, " "))
 		fmt.Fprintln(w, "        "+c.Short)
 	}
-	fmt.Fprint(w, "\n`mmcp help COMMAND` (or `mmcp COMMAND --help`) explains one command and its own flags.\n\nFlags:\n")
-	fs := globalFlagSet(&config.Config{}, new(string))
-	fs.SetOutput(w)
-	fs.PrintDefaults()
+	fmt.Fprint(w, "\n`mmcp help COMMAND` (or `mmcp COMMAND --help`) explains one command and its own flags.\n\nFlags (any command):\n")
+	fs := globalFlagSet(&config.Config{})
+	for _, s := range config.Settings {
+		if s.Flag != "" {
+			fmt.Fprintf(w, "  --%s\n        %s\n", strings.TrimSpace(s.Flag+" "+s.Arg), fs.Lookup(s.Flag).Usage)
+		}
+	}
 }
 
-// globalFlagSet declares the flags every command takes on a fresh set,
-// bound to cfg (and the ':'-separated --plugin-path to pluginPath).
-func globalFlagSet(cfg *config.Config, pluginPath *string) *flag.FlagSet {
+// globalFlagSet is a fresh set of the flags every command takes (one a
+// setting of host/config's table), bound to cfg.
+func globalFlagSet(cfg *config.Config) *flag.FlagSet {
 	fs := flag.NewFlagSet("mmcp", flag.ContinueOnError)
-	declareGlobalFlags(fs, cfg, pluginPath)
+	config.DeclareFlags(fs, cfg)
 	return fs
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/flows"
 	hostsession "github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // defaultParallel is how many flows `mmcp test` runs at once without
@@ -111,7 +112,7 @@ func runTest(ctx context.Context, in Input) int {
 	if parallel > max(cfg.MaxSessions, hostsession.DefaultMaxSessions) {
 		cfg.MaxSessions = parallel
 	}
-	if cfg.LogLevel == "" && os.Getenv("MMCP_LOG_LEVEL") == "" {
+	if cfg.LogLevel == "" && os.Getenv(sdk.EnvLogLevel) == "" {
 		cfg.LogLevel = "warn" // the runner reports; the host's chatter goes only with --log-level
 	}
 	start := time.Now()

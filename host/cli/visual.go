@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+
+	"github.com/mmcp-dev/mmcp/host/visual"
 )
 
 func init() {
@@ -25,7 +27,7 @@ func runVisualApprove(_ context.Context, in Input) int {
 		fmt.Fprintln(stderr, "mmcp:", err)
 		return 1
 	}
-	path, err := cfg.VisualStore().Approve(pos[0])
+	path, err := visual.StoreIn(cfg.VisualBaselines, cfg.ArtifactsDir).Approve(pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, "mmcp visual approve:", err)
 		return 1

@@ -1,5 +1,8 @@
 // Package config is the host's configuration: flags, environment and the
-// config file, resolved against the workspace.
+// config file, resolved against the workspace. Every setting is one row
+// of Settings (table.go), from which the flags, the environment lookup,
+// the config file's keys and docs/reference.md's table are made; the
+// defaults are host/settings'.
 package config
 
 import (
@@ -8,16 +11,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/host/browser"
-	"github.com/mmcp-dev/mmcp/host/knowledge"
-	"github.com/mmcp-dev/mmcp/host/launch"
-	"github.com/mmcp-dev/mmcp/host/plugins"
-	"github.com/mmcp-dev/mmcp/host/session"
-	"github.com/mmcp-dev/mmcp/host/visual"
+	"github.com/mmcp-dev/mmcp/host/settings"
 )
 
 // Config is the host's configuration: flags, environment and the config
@@ -56,17 +54,17 @@ type Config struct {
 	// CDPURL is --cdp-url: attach to a running Chrome.
 	CDPURL string
 	// Viewport is --viewport WxH: the page viewport of a launched Chrome;
-	// zero means browser.DefaultViewport.
-	Viewport browser.Viewport
+	// zero means settings.DefaultViewport.
+	Viewport settings.Viewport
 	// MaxTabs is --max-tabs: how many tabs a session holds at most; 0
-	// means browser.DefaultMaxTabs.
+	// means settings.DefaultMaxTabs.
 	MaxTabs int
 	// MaxSessions is --max-sessions / MMCP_MAX_SESSIONS: how many wallet
-	// sessions run at once; 0 means session.DefaultMaxSessions.
+	// sessions run at once; 0 means settings.DefaultMaxSessions.
 	MaxSessions int
 	// SettleTimeout is --settle-timeout / MMCP_SETTLE_TIMEOUT: how long
 	// mm_launch waits for the extension's first recognized screen (and for
-	// the unlock); 0 means launch.DefaultSettleTimeout.
+	// the unlock); 0 means settings.DefaultSettleTimeout.
 	SettleTimeout time.Duration
 	// MaxRequestBytes is --max-request-bytes / MMCP_MAX_REQUEST_BYTES: the
 	// largest MCP request (one stdio line, one HTTP body); a larger one is
@@ -75,11 +73,11 @@ type Config struct {
 	MaxRequestBytes int
 	// VisualBaselines is --visual-baselines / MMCP_VISUAL_BASELINES: where
 	// mm_visual_check keeps its baselines; default
-	// <repo>/visual.DefaultBaselineDir, or <artifacts>/visual-baselines
+	// <repo>/settings.DefaultBaselineDir, or <artifacts>/visual-baselines
 	// with no workspace.
 	VisualBaselines string
 	// MaxRecordBytes is --max-record-bytes / MMCP_MAX_RECORD_BYTES: the
-	// size cap of one step record; 0 means knowledge.DefaultMaxRecordBytes.
+	// size cap of one step record; 0 means settings.DefaultMaxRecordBytes.
 	MaxRecordBytes int
 
 	// KnowledgeURL is --knowledge-url / MMCP_KNOWLEDGE_URL / the config
@@ -92,8 +90,8 @@ type Config struct {
 	// records; default the workspace's git remote URL.
 	KnowledgeProject string
 	// Mode is --mode / MMCP_MODE / the config file's "mode": the
-	// environment mode of spec 001 (launch.ModeE2E or launch.ModeProd)
-	// each MCP client starts in; default launch.DefaultMode.
+	// environment mode (settings.ModeE2E or settings.ModeProd) each MCP
+	// client starts in; default settings.DefaultMode.
 	Mode string
 
 	// TrustWorkspacePlugins is --trust-workspace-plugins /
@@ -102,15 +100,13 @@ type Config struct {
 	TrustWorkspacePlugins bool
 
 	// From the config file.
-	filePlugins  map[string]plugins.ConfigEntry
+	filePlugins  map[string]settings.PluginEntry
 	fileSettings map[string]json.RawMessage
-	fileMode     string
 }
 
-// fileConfig is the shape of .mmcp/config.json.
+// fileConfig is the shape of .mmcp/config.json's plugins; the settings'
+// keys (Setting.Key: mode, knowledge.url, ...) are read by name.
 type fileConfig struct {
-	// Mode is the environment mode (e2e, prod), below --mode and MMCP_MODE.
-	Mode string `json:"mode"`
 	// Plugins by name: a path (and sha256 pin) adds a plugin binary;
 	// settings are handed to the plugin of that name (built-ins too).
 	Plugins map[string]struct {
@@ -118,18 +114,54 @@ type fileConfig struct {
 		SHA256   string          `json:"sha256"`
 		Settings json.RawMessage `json:"settings"`
 	} `json:"plugins"`
-	// Knowledge configures the shared knowledge store.
-	Knowledge struct {
-		URL     string `json:"url"`
-		Project string `json:"project"`
-	} `json:"knowledge"`
 }
 
-// Resolve fills defaults and resolves paths. It reads the config file.
+// Resolve fills defaults and resolves paths. It reads the environment
+// and the config file.
 func (c *Config) Resolve() error {
-	if c.Repo == "" {
-		c.Repo = os.Getenv("MMCP_REPO")
+	for _, s := range Settings {
+		if err := s.fromEnv(c, os.Getenv); err != nil {
+			return err
+		}
 	}
+	if err := c.resolvePaths(); err != nil {
+		return err
+	}
+	if c.LogLevel == "" {
+		c.LogLevel = settings.DefaultLogLevel
+	}
+	if c.ToolPrefix == "" {
+		c.ToolPrefix = settings.DefaultToolPrefix
+	}
+	if strings.ContainsAny(c.ToolPrefix, " _.") {
+		return fmt.Errorf("--tool-prefix %q: use letters and digits only", c.ToolPrefix)
+	}
+	if c.MaxTabs < 0 || c.MaxTabs == 1 {
+		return fmt.Errorf("--max-tabs %d: want at least 2 (the wallet's home page and one more)", c.MaxTabs)
+	}
+	if c.MaxSessions < 0 {
+		return fmt.Errorf("--max-sessions %d: want at least 1", c.MaxSessions)
+	}
+	if err := sizeSetting(&c.MaxRequestBytes, "MMCP_MAX_REQUEST_BYTES", settings.DefaultMaxRequestBytes); err != nil {
+		return err
+	}
+	if err := sizeSetting(&c.MaxRecordBytes, "MMCP_MAX_RECORD_BYTES", settings.DefaultMaxRecordBytes); err != nil {
+		return err
+	}
+	if err := c.readFile(); err != nil {
+		return err
+	}
+	if c.Mode == "" {
+		c.Mode = settings.DefaultMode
+	}
+	if !slices.Contains(settings.Modes, c.Mode) {
+		return fmt.Errorf("environment mode %q (--mode, MMCP_MODE or the config file's \"mode\"): want %s", c.Mode, strings.Join(settings.Modes, " or "))
+	}
+	return nil
+}
+
+// resolvePaths finds the workspace and resolves every path against it.
+func (c *Config) resolvePaths() error {
 	if c.Repo == "" {
 		if wd, err := os.Getwd(); err == nil {
 			c.Repo = findWorkspace(wd)
@@ -146,104 +178,24 @@ func (c *Config) Resolve() error {
 		c.Repo = abs
 	}
 	if c.ArtifactsDir == "" {
-		c.ArtifactsDir = "test-artifacts"
+		c.ArtifactsDir = settings.DefaultArtifactsDir
 		if c.Repo == "" {
 			c.ArtifactsDir = StateDir()
 		}
 	}
 	c.ArtifactsDir = c.Path(c.ArtifactsDir)
 	if c.VisualBaselines == "" {
-		c.VisualBaselines = os.Getenv("MMCP_VISUAL_BASELINES")
-	}
-	if c.VisualBaselines == "" {
-		c.VisualBaselines = visual.DefaultBaselineDir
+		c.VisualBaselines = settings.DefaultBaselineDir
 		if c.Repo == "" {
 			c.VisualBaselines = filepath.Join(c.ArtifactsDir, "visual-baselines")
 		}
 	}
 	c.VisualBaselines = c.Path(c.VisualBaselines)
-	if c.Extension == "" {
-		c.Extension = os.Getenv("MMCP_EXTENSION")
-	}
 	if c.Extension != "" && c.Extension != TestWallet {
 		c.Extension = c.Path(c.Extension)
 	}
-	if len(c.PluginPath) == 0 {
-		if env := os.Getenv("MMCP_PLUGIN_PATH"); env != "" {
-			c.PluginPath = filepath.SplitList(env)
-		}
-	}
 	for i, p := range c.PluginPath {
 		c.PluginPath[i] = c.Path(p)
-	}
-	if c.LogLevel == "" {
-		c.LogLevel = os.Getenv("MMCP_LOG_LEVEL")
-	}
-	if c.LogLevel == "" {
-		c.LogLevel = "info"
-	}
-	if c.ToolPrefix == "" {
-		c.ToolPrefix = "mm"
-	}
-	if strings.ContainsAny(c.ToolPrefix, " _.") {
-		return fmt.Errorf("--tool-prefix %q: use letters and digits only", c.ToolPrefix)
-	}
-	if c.Chrome == "" {
-		c.Chrome = os.Getenv("CHROME_PATH")
-	}
-	if c.MaxTabs < 0 || c.MaxTabs == 1 {
-		return fmt.Errorf("--max-tabs %d: want at least 2 (the wallet's home page and one more)", c.MaxTabs)
-	}
-	if env := os.Getenv("MMCP_MAX_SESSIONS"); c.MaxSessions == 0 && env != "" {
-		n, err := strconv.Atoi(env)
-		if err != nil || n < 1 {
-			return fmt.Errorf("MMCP_MAX_SESSIONS %q: want a positive number", env)
-		}
-		c.MaxSessions = n
-	}
-	if c.MaxSessions < 0 {
-		return fmt.Errorf("--max-sessions %d: want at least 1", c.MaxSessions)
-	}
-	if env := os.Getenv("MMCP_SETTLE_TIMEOUT"); c.SettleTimeout == 0 && env != "" {
-		d, err := time.ParseDuration(env)
-		if err != nil || d <= 0 {
-			return fmt.Errorf("MMCP_SETTLE_TIMEOUT %q: want a positive duration such as 30s", env)
-		}
-		c.SettleTimeout = d
-	}
-	if env := os.Getenv("MMCP_TRUST_WORKSPACE_PLUGINS"); env != "" && !c.TrustWorkspacePlugins {
-		b, err := strconv.ParseBool(env)
-		if err != nil {
-			return fmt.Errorf("MMCP_TRUST_WORKSPACE_PLUGINS %q: want 1 or 0", env)
-		}
-		c.TrustWorkspacePlugins = b
-	}
-	if c.KnowledgeURL == "" {
-		c.KnowledgeURL = os.Getenv("MMCP_KNOWLEDGE_URL")
-	}
-	if c.KnowledgeProject == "" {
-		c.KnowledgeProject = os.Getenv("MMCP_KNOWLEDGE_PROJECT")
-	}
-	if err := sizeSetting(&c.MaxRequestBytes, "MMCP_MAX_REQUEST_BYTES", DefaultMaxRequestBytes); err != nil {
-		return err
-	}
-	if err := sizeSetting(&c.MaxRecordBytes, "MMCP_MAX_RECORD_BYTES", knowledge.DefaultMaxRecordBytes); err != nil {
-		return err
-	}
-	if c.Mode == "" {
-		c.Mode = os.Getenv("MMCP_MODE")
-	}
-	if err := c.readFile(); err != nil {
-		return err
-	}
-	if c.Mode == "" {
-		c.Mode = c.fileMode
-	}
-	if c.Mode == "" {
-		c.Mode = launch.DefaultMode
-	}
-	if launch.CheckMode(c.Mode) != nil {
-		return fmt.Errorf("environment mode %q (--mode, MMCP_MODE or the config file's \"mode\"): want %s", c.Mode, strings.Join(launch.Modes, " or "))
 	}
 	return nil
 }
@@ -260,22 +212,12 @@ func (c *Config) SharedKnowledge() string {
 	return c.KnowledgeURL
 }
 
-// DefaultMaxRequestBytes is the default of --max-request-bytes: room for a
-// custom fixture, far from a memory problem.
-const DefaultMaxRequestBytes = 4 << 20
+// DefaultMaxRequestBytes is the default of --max-request-bytes.
+const DefaultMaxRequestBytes = settings.DefaultMaxRequestBytes
 
-// sizeSetting fills a byte-size setting from its environment variable,
-// then from def.
+// sizeSetting checks a byte-size setting (the flag or env named env) and
+// fills def when nothing set it.
 func sizeSetting(v *int, env string, def int) error {
-	if *v == 0 {
-		if s := os.Getenv(env); s != "" {
-			n, err := strconv.Atoi(s)
-			if err != nil || n <= 0 {
-				return fmt.Errorf("%s %q: want a positive number of bytes", env, s)
-			}
-			*v = n
-		}
-	}
 	if *v < 0 {
 		return fmt.Errorf("%s: want a positive number of bytes, got %d", env, *v)
 	}
@@ -287,7 +229,7 @@ func sizeSetting(v *int, env string, def int) error {
 
 // TestWallet is the --extension value that selects the embedded test
 // wallet.
-const TestWallet = session.TestWallet
+const TestWallet = settings.TestWallet
 
 // StateDir is the per-user state directory, used for artifacts and the
 // knowledge store when there is no workspace: $XDG_STATE_HOME/mmcp, else
@@ -323,7 +265,7 @@ func (c *Config) readFile() error {
 		return nil
 	}
 	if !explicit {
-		c.ConfigFile = filepath.Join(c.Repo, ".mmcp", "config.json")
+		c.ConfigFile = filepath.Join(c.Repo, filepath.FromSlash(settings.DefaultConfigFile))
 	} else {
 		c.ConfigFile = c.Path(c.ConfigFile)
 	}
@@ -335,21 +277,24 @@ func (c *Config) readFile() error {
 		return fmt.Errorf("config file: %w", err)
 	}
 	var fc fileConfig
-	if err := json.Unmarshal(b, &fc); err != nil {
+	var keys map[string]json.RawMessage
+	err = json.Unmarshal(b, &fc)
+	if err == nil {
+		err = json.Unmarshal(b, &keys)
+	}
+	if err != nil {
 		return fmt.Errorf("config file %s: %w", c.ConfigFile, err)
 	}
-	if c.KnowledgeURL == "" {
-		c.KnowledgeURL = fc.Knowledge.URL
+	for _, s := range Settings {
+		if err := s.fromFile(c, keys); err != nil {
+			return fmt.Errorf("config file %s: %w", c.ConfigFile, err)
+		}
 	}
-	if c.KnowledgeProject == "" {
-		c.KnowledgeProject = fc.Knowledge.Project
-	}
-	c.fileMode = fc.Mode
-	c.filePlugins = map[string]plugins.ConfigEntry{}
+	c.filePlugins = map[string]settings.PluginEntry{}
 	c.fileSettings = map[string]json.RawMessage{}
 	for name, p := range fc.Plugins {
 		if p.Path != "" || p.SHA256 != "" {
-			c.filePlugins[name] = plugins.ConfigEntry{Path: p.Path, SHA256: p.SHA256}
+			c.filePlugins[name] = settings.PluginEntry{Path: p.Path, SHA256: p.SHA256}
 		}
 		if len(p.Settings) > 0 {
 			c.fileSettings[name] = p.Settings
@@ -373,13 +318,7 @@ func findWorkspace(dir string) string {
 }
 
 // PluginEntries are the config file's plugin entries, by name.
-func (c *Config) PluginEntries() map[string]plugins.ConfigEntry { return c.filePlugins }
+func (c *Config) PluginEntries() map[string]settings.PluginEntry { return c.filePlugins }
 
 // PluginSettings are the config file's per-plugin settings, by name.
 func (c *Config) PluginSettings() map[string]json.RawMessage { return c.fileSettings }
-
-// VisualStore is where mm_visual_check keeps its baselines and, under
-// <artifacts>/visual, the last screenshot and diff of each check.
-func (c *Config) VisualStore() visual.Store {
-	return visual.Store{Dir: c.VisualBaselines, Work: filepath.Join(c.ArtifactsDir, "visual")}
-}

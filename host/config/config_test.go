@@ -22,10 +22,11 @@ func workspace(t *testing.T) string {
 
 // clearEnv unsets every variable Resolve reads, for the test's duration.
 func clearEnv(t *testing.T) {
-	for _, k := range []string{"MMCP_REPO", "MMCP_EXTENSION", "MMCP_PLUGIN_PATH", "MMCP_LOG_LEVEL", "CHROME_PATH",
-		"MMCP_MAX_SESSIONS", "MMCP_SETTLE_TIMEOUT", "MMCP_TRUST_WORKSPACE_PLUGINS", "MMCP_MAX_REQUEST_BYTES", "MMCP_MAX_RECORD_BYTES", "MMCP_MODE"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
+	for _, st := range Settings {
+		if st.Env != "" && st.field != nil {
+			t.Setenv(st.Env, "")
+			os.Unsetenv(st.Env)
+		}
 	}
 }
 
@@ -231,5 +232,36 @@ func TestMode(t *testing.T) {
 	c = Config{Repo: ws}
 	if err := c.Resolve(); err == nil || !strings.Contains(err.Error(), "MMCP_MODE") || !strings.Contains(err.Error(), "e2e or prod") {
 		t.Fatalf("unknown mode: %v", err)
+	}
+}
+
+// The config file's knowledge.url and knowledge.project set the shared
+// store below the environment and the flags; a key of the wrong type is
+// refused naming it.
+func TestConfigFileKeys(t *testing.T) {
+	clearEnv(t)
+	ws := workspace(t)
+	if err := os.MkdirAll(filepath.Join(ws, ".mmcp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(doc string) {
+		if err := os.WriteFile(filepath.Join(ws, ".mmcp", "config.json"), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"knowledge": {"url": "postgres://file/k", "project": "file-project"}}`)
+	c := Config{Repo: ws}
+	if err := c.Resolve(); err != nil || c.KnowledgeURL != "postgres://file/k" || c.KnowledgeProject != "file-project" {
+		t.Fatalf("from the file: %q %q, %v", c.KnowledgeURL, c.KnowledgeProject, err)
+	}
+	t.Setenv("MMCP_KNOWLEDGE_URL", "postgres://env/k")
+	c = Config{Repo: ws, KnowledgeProject: "flag-project"}
+	if err := c.Resolve(); err != nil || c.KnowledgeURL != "postgres://env/k" || c.KnowledgeProject != "flag-project" {
+		t.Fatalf("env and flag over the file: %q %q, %v", c.KnowledgeURL, c.KnowledgeProject, err)
+	}
+	write(`{"mode": 1}`)
+	c = Config{Repo: ws}
+	if err := c.Resolve(); err == nil || !strings.Contains(err.Error(), "mode") {
+		t.Fatalf("a number for mode: %v", err)
 	}
 }

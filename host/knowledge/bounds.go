@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/host/settings"
 	"github.com/mmcp-dev/mmcp/internal/redact"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -16,7 +17,7 @@ import (
 // a quarter of it, or nested deeper than maxStoredDepth, is stored as its
 // size and shape; long error details are cut; then the observation's tree
 // and testids are shortened until the record fits.
-const DefaultMaxRecordBytes = 64 << 10
+const DefaultMaxRecordBytes = settings.DefaultMaxRecordBytes
 
 const (
 	// maxStoredDepth is the deepest nesting of an input or error details

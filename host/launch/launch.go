@@ -19,6 +19,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/host/settings"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -56,7 +57,7 @@ type Wallet interface {
 
 // DefaultSettleTimeout bounds the wait for the extension to show a
 // recognized screen, and the unlock.
-const DefaultSettleTimeout = 30 * time.Second
+const DefaultSettleTimeout = settings.DefaultSettleTimeout
 
 // stepLimits bound the steps that have no limit of their own (a build has
 // the build plugin's).

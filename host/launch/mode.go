@@ -1,23 +1,21 @@
 package launch
 
-import "github.com/mmcp-dev/mmcp/sdk"
+import (
+	"github.com/mmcp-dev/mmcp/host/settings"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
 
-// The environment modes of spec 001. ModeE2E is the end-to-end testing
-// environment: a local chain, the fixture server and its wallet states,
-// contract seeding, the mock server, the default password, fixed ports.
-// ModeProd is a production-like run of the extension with none of those:
-// the extension starts as installed (onboarding) and reaches the network
-// it is configured for.
+// The environment modes (host/settings says what each holds).
 const (
-	ModeE2E  = "e2e"
-	ModeProd = "prod"
+	ModeE2E  = settings.ModeE2E
+	ModeProd = settings.ModeProd
 	// DefaultMode is the mode of a host started without --mode, MMCP_MODE
 	// or the config file's "mode".
-	DefaultMode = ModeE2E
+	DefaultMode = settings.DefaultMode
 )
 
 // Modes lists the environment modes.
-var Modes = []string{ModeE2E, ModeProd}
+var Modes = settings.Modes
 
 // CheckMode is nil for a known mode, else MM_INVALID_CONFIG.
 func CheckMode(mode string) error {

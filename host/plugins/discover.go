@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mmcp-dev/mmcp/host/settings"
+
 	"github.com/hashicorp/go-hclog"
 )
 
@@ -34,12 +36,7 @@ type Spec struct {
 }
 
 // ConfigEntry is one plugin of the config file.
-type ConfigEntry struct {
-	// Path of the binary, relative to the workspace or absolute.
-	Path string `json:"path"`
-	// SHA256 pins the binary (hex).
-	SHA256 string `json:"sha256,omitempty"`
-}
+type ConfigEntry = settings.PluginEntry
 
 // Sources of discovery.
 type Sources struct {

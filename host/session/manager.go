@@ -13,12 +13,13 @@ import (
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/plugins"
+	"github.com/mmcp-dev/mmcp/host/settings"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // TestWallet is the Extension value that names the embedded test wallet.
-const TestWallet = "testwallet"
+const TestWallet = settings.TestWallet
 
 // Config is what sessions need of the host's configuration.
 type Config struct {
@@ -50,7 +51,7 @@ type Config struct {
 
 // DefaultMaxSessions is how many wallet sessions one host runs at once
 // unless --max-sessions says otherwise.
-const DefaultMaxSessions = 4
+const DefaultMaxSessions = settings.DefaultMaxSessions
 
 // Manager owns the wallet sessions of a host: at most one per owner (the
 // MCP connection a call comes from, see tools.Owner).

@@ -13,12 +13,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mmcp-dev/mmcp/host/settings"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // DefaultBaselineDir is where baselines live, relative to the workspace;
 // without a workspace they live in <artifacts>/visual-baselines.
-const DefaultBaselineDir = "test/visual-baselines"
+const DefaultBaselineDir = settings.DefaultBaselineDir
 
 // namePattern is what a check name may be: it names files.
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$`)
@@ -61,6 +62,12 @@ func (k Key) File() string {
 type Store struct {
 	Dir  string
 	Work string
+}
+
+// StoreIn is the store of baselines in dir whose last results go to
+// <artifactsDir>/visual.
+func StoreIn(dir, artifactsDir string) Store {
+	return Store{Dir: dir, Work: filepath.Join(artifactsDir, "visual")}
 }
 
 // last is <Work>/<name>.last.json: which baseline the check compared

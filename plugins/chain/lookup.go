@@ -44,7 +44,7 @@ func findAnvil(setting, workspace string, env lookupEnv) (string, error) {
 		tried = append(tried, p)
 		return isExecutable(p)
 	}
-	if p := env.getenv("ANVIL_PATH"); try(p) {
+	if p := env.getenv(sdk.EnvAnvilPath); try(p) {
 		return p, nil
 	}
 	if workspace != "" {
@@ -52,7 +52,7 @@ func findAnvil(setting, workspace string, env lookupEnv) (string, error) {
 			return p, nil
 		}
 	}
-	if nm := env.getenv("MMCP_NODE_MODULES"); nm != "" {
+	if nm := env.getenv(sdk.EnvNodeModules); nm != "" {
 		if p := filepath.Join(nm, ".bin", "anvil"); try(p) {
 			return p, nil
 		}

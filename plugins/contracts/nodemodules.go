@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // nodeModulesDirs lists the node_modules directories to search, in order.
@@ -20,7 +22,7 @@ func (p *Plugin) nodeModulesDirs() []string {
 	if ws != "" {
 		dirs = append(dirs, filepath.Join(ws, "node_modules"))
 	}
-	if env := p.getenv("MMCP_NODE_MODULES"); env != "" {
+	if env := p.getenv(sdk.EnvNodeModules); env != "" {
 		dirs = append(dirs, env)
 	}
 	if exe, err := p.executable(); err == nil {
