@@ -16,7 +16,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host"
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/config"
-	"github.com/mmcp-dev/mmcp/plugins/chain"
+	"github.com/mmcp-dev/mmcp/plugins/chain/anvilpath"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -146,7 +146,7 @@ func displayCheck(cfg config.Config) check {
 
 func anvilCheck(cfg config.Config) check {
 	c := check{Name: "anvil", Required: true}
-	bin, err := chain.FindAnvil("", cfg.Repo)
+	bin, err := anvilpath.Find("", cfg.Repo, anvilpath.OSEnv)
 	if err != nil {
 		c.Detail = sdk.AsError(err).Message
 		c.Fix = "npm i -g @foundry-rs/anvil-linux-amd64, or set ANVIL_PATH"

@@ -17,11 +17,11 @@ import (
 // anvilBin is $ANVIL_PATH or the repo's .tools Anvil.
 func anvilBin(t testing.TB) string {
 	t.Helper()
-	p := os.Getenv("ANVIL_PATH")
+	p := os.Getenv(sdk.EnvAnvilPath)
 	if p == "" {
 		p = filepath.Join(testutil.RepoRoot(t), ".tools", "node_modules", ".bin", "anvil")
 	}
-	if !isExecutable(p) {
+	if st, err := os.Stat(p); err != nil || st.Mode()&0o111 == 0 {
 		t.Fatalf("anvil not found at %s: run `npm ci --prefix .tools`", p)
 	}
 	return p

@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/rpc"
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/mmcp-dev/mmcp/plugins/chain/anvilpath"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -21,7 +22,7 @@ type Plugin struct {
 	sdk.ToolSet // the standalone tools (tools.go)
 
 	log hclog.Logger
-	env lookupEnv
+	env anvilpath.Env
 
 	conf sdk.Configured[Settings]
 
@@ -44,7 +45,7 @@ func New(log hclog.Logger) *Plugin {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	p := &Plugin{log: log, env: osLookupEnv}
+	p := &Plugin{log: log, env: anvilpath.OSEnv}
 	p.addTools()
 	return p
 }

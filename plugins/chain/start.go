@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/mmcp-dev/mmcp/plugins/chain/anvilpath"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -82,7 +83,7 @@ func (p *Plugin) attach(ctx context.Context, o sdk.ChainOptions) (*node, error) 
 // launch starts Anvil and waits for it to answer.
 func (p *Plugin) launch(ctx context.Context, o sdk.ChainOptions) (*node, error) {
 	cfg, settings := p.conf.Get()
-	bin, err := findAnvil(settings.AnvilPath, cfg.Workspace, p.env)
+	bin, err := anvilpath.Find(settings.AnvilPath, cfg.Workspace, p.env)
 	if err != nil {
 		return nil, err
 	}

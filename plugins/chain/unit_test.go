@@ -4,80 +4,22 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mmcp-dev/mmcp/internal/testutil"
+	"github.com/mmcp-dev/mmcp/plugins/chain/anvilpath"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
-
-func TestFindAnvilOrder(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	mk := func(rel string) string {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	envPath := mk("env/anvil")
-	ws := filepath.Join(dir, "ws")
-	wsBin := mk("ws/node_modules/.bin/anvil")
-	nmBin := mk("nm/.bin/anvil")
-	exeBin := mk("install/.tools/node_modules/.bin/anvil")
-	pathBin := mk("path/anvil")
-
-	vars := map[string]string{"ANVIL_PATH": envPath, "MMCP_NODE_MODULES": filepath.Join(dir, "nm")}
-	env := lookupEnv{
-		getenv:     func(k string) string { return vars[k] },
-		executable: func() (string, error) { return filepath.Join(dir, "install", "bin", "mmcp-plugin-chain"), nil },
-		lookPath:   func(string) (string, error) { return pathBin, nil },
-	}
-	steps := []struct {
-		want   string
-		remove func()
-	}{
-		{envPath, func() { delete(vars, "ANVIL_PATH") }},
-		{wsBin, func() { os.Remove(wsBin) }},
-		{nmBin, func() { delete(vars, "MMCP_NODE_MODULES") }},
-		{exeBin, func() { os.Remove(exeBin) }},
-		{pathBin, func() { env.lookPath = func(string) (string, error) { return "", errors.New("not found") } }},
-	}
-	for _, s := range steps {
-		got, err := findAnvil("", ws, env)
-		if err != nil || got != s.want {
-			t.Fatalf("findAnvil = %q, %v; want %q", got, err, s.want)
-		}
-		s.remove()
-	}
-	_, err := findAnvil("", ws, env)
-	e := testutil.WantCode(t, err, sdk.CodeDependenciesMissing)
-	if !strings.Contains(e.Message, "npm i @foundry-rs/anvil-linux-amd64") {
-		t.Fatalf("message does not say how to install: %s", e.Message)
-	}
-
-	// The setting wins, relative to the workspace; a wrong one is a config error.
-	if got, err := findAnvil("../path/anvil", ws, env); err != nil || got != filepath.Join(ws, "../path/anvil") {
-		t.Fatalf("setting: %q, %v", got, err)
-	}
-	_, err = findAnvil("nope/anvil", ws, env)
-	testutil.WantCode(t, err, sdk.CodeInvalidConfig)
-}
 
 func TestStartWithoutAnvilIsDependenciesMissing(t *testing.T) {
 	t.Parallel()
 	p := New(nil)
-	p.env = lookupEnv{
-		getenv:     func(string) string { return "" },
-		executable: func() (string, error) { return "/nonexistent/bin/x", nil },
-		lookPath:   func(string) (string, error) { return "", errors.New("no") },
+	p.env = anvilpath.Env{
+		Getenv:     func(string) string { return "" },
+		Executable: func() (string, error) { return "/nonexistent/bin/x", nil },
+		LookPath:   func(string) (string, error) { return "", errors.New("no") },
 	}
 	if err := p.Configure(context.Background(), sdk.Config{Workspace: t.TempDir()}); err != nil {
 		t.Fatal(err)

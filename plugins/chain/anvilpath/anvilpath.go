@@ -1,4 +1,7 @@
-package chain
+// Package anvilpath finds the Anvil binary the way the chain plugin does,
+// for the plugin and for mmcp doctor (which must not link the plugin). It
+// imports nothing but sdk.
+package anvilpath
 
 import (
 	"os"
@@ -11,21 +14,21 @@ import (
 // installHint tells a user how to get Anvil.
 const installHint = "install it with `npm i @foundry-rs/anvil-linux-amd64` (in the workspace or in mmcp's .tools), set $ANVIL_PATH, or set the chain plugin's anvilPath setting"
 
-// lookupEnv is what findAnvil needs from the process environment; tests
-// replace it.
-type lookupEnv struct {
-	getenv     func(string) string
-	executable func() (string, error)
-	lookPath   func(string) (string, error)
+// Env is what Find needs from the process environment; tests replace it.
+type Env struct {
+	Getenv     func(string) string
+	Executable func() (string, error)
+	LookPath   func(string) (string, error)
 }
 
-var osLookupEnv = lookupEnv{getenv: os.Getenv, executable: os.Executable, lookPath: exec.LookPath}
+// OSEnv is the process environment.
+var OSEnv = Env{Getenv: os.Getenv, Executable: os.Executable, LookPath: exec.LookPath}
 
-// findAnvil returns the Anvil binary: the anvilPath setting, $ANVIL_PATH,
+// Find returns the Anvil binary: the anvilPath setting, $ANVIL_PATH,
 // <workspace>/node_modules/.bin/anvil, $MMCP_NODE_MODULES/.bin/anvil,
 // <dir of the plugin binary>/../.tools/node_modules/.bin/anvil, then PATH.
 // None found is MM_DEPENDENCIES_MISSING listing the places tried.
-func findAnvil(setting, workspace string, env lookupEnv) (string, error) {
+func Find(setting, workspace string, env Env) (string, error) {
 	if setting != "" {
 		p := setting
 		if !filepath.IsAbs(p) && workspace != "" {
@@ -44,7 +47,7 @@ func findAnvil(setting, workspace string, env lookupEnv) (string, error) {
 		tried = append(tried, p)
 		return isExecutable(p)
 	}
-	if p := env.getenv(sdk.EnvAnvilPath); try(p) {
+	if p := env.Getenv(sdk.EnvAnvilPath); try(p) {
 		return p, nil
 	}
 	if workspace != "" {
@@ -52,18 +55,18 @@ func findAnvil(setting, workspace string, env lookupEnv) (string, error) {
 			return p, nil
 		}
 	}
-	if nm := env.getenv(sdk.EnvNodeModules); nm != "" {
+	if nm := env.Getenv(sdk.EnvNodeModules); nm != "" {
 		if p := filepath.Join(nm, ".bin", "anvil"); try(p) {
 			return p, nil
 		}
 	}
-	if exe, err := env.executable(); err == nil {
+	if exe, err := env.Executable(); err == nil {
 		p := filepath.Join(filepath.Dir(exe), "..", ".tools", "node_modules", ".bin", "anvil")
 		if try(filepath.Clean(p)) {
 			return filepath.Clean(p), nil
 		}
 	}
-	if p, err := env.lookPath("anvil"); err == nil {
+	if p, err := env.LookPath("anvil"); err == nil {
 		return p, nil
 	}
 	tried = append(tried, "$PATH")
@@ -74,10 +77,4 @@ func findAnvil(setting, workspace string, env lookupEnv) (string, error) {
 func isExecutable(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
-}
-
-// FindAnvil is findAnvil with the process environment: where the chain
-// plugin will find Anvil for a workspace (mmcp doctor asks it).
-func FindAnvil(setting, workspace string) (string, error) {
-	return findAnvil(setting, workspace, osLookupEnv)
 }
