@@ -17,6 +17,3 @@ func redactArgs(args map[string]any) (map[string]any, []string) {
 // phrase or private key shown on screen) in text logged from a result, an
 // error or a sidecar.
 func scrub(s string, secrets []string) string { return redact.Scrub(s, secrets) }
-
-// redacted is how a withheld value is logged: "[redacted N chars]".
-func redacted(v any) string { return redact.Placeholder(v) }

@@ -7,9 +7,8 @@ import (
 )
 
 type testSettings struct {
-	Port  int    `json:"port,omitempty"`
-	Dir   string `json:"dir,omitempty"`
-	inner int
+	Port int    `json:"port,omitempty"`
+	Dir  string `json:"dir,omitempty"`
 }
 
 func (s *testSettings) check() error {

@@ -59,10 +59,8 @@ func (s *Store) Search(ctx context.Context, current string, q SearchQuery) (*Sea
 	// First pass: scores only; matched fields are spelled out for the
 	// results that make the cut.
 	type hit struct {
-		e      *stepEntry
-		score  int
-		sScore int
-		sMask  uint64
+		e     *stepEntry
+		score int
 	}
 	var hits []hit
 	for i, se := range sel.sessions {

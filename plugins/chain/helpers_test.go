@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
@@ -26,11 +25,6 @@ func anvilBin(t testing.TB) string {
 	}
 	return p
 }
-
-// freePort returns a port nothing listens on right now.
-// nextPort walks a range below the kernel's ephemeral ports, so that a
-// port picked here is not taken meanwhile by some client connection.
-var nextPort atomic.Int64
 
 // newPlugin returns a configured plugin with the repo's Anvil and a debug
 // log captured in the returned buffer; it is stopped at the end of the test.

@@ -8,9 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/ethereum/go-ethereum"
@@ -39,10 +37,6 @@ func anvilBin(t testing.TB) string {
 	}
 	return filepath.Join(testutil.RepoRoot(t), ".tools", "node_modules", ".bin", "anvil")
 }
-
-// nextPort walks a range below the kernel's ephemeral ports, so that a
-// port picked here is not taken meanwhile by some client connection.
-var nextPort atomic.Int64
 
 // startChain runs a fresh Anvil (automine unless blockTime) for the test.
 func startChain(t testing.TB, blockTime int) string {
@@ -137,15 +131,6 @@ func writeJSON(t testing.TB, dir, rel string, v any) {
 
 // answer42 is creation code whose contract returns 42 for any call.
 const answer42 = "0x600a600c600039600a6000f3" + "602a60005260206000f3"
-
-func hasAll(s string, subs ...string) bool {
-	for _, x := range subs {
-		if !strings.Contains(s, x) {
-			return false
-		}
-	}
-	return true
-}
 
 // lockedWriter serializes writes to w.
 type lockedWriter struct {
