@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
@@ -14,12 +15,19 @@ import (
 )
 
 // SteadyOptions are what a visual check captures: the viewport (default),
-// the whole page, or one element; masks are located too.
+// the whole page, or one element; masks (and the preset's) are located
+// too; the page is scrolled to the top unless KeepScroll.
 type SteadyOptions struct {
-	FullPage bool
-	Scope    *discovery.Target
-	Masks    []discovery.Target
+	FullPage   bool
+	Scope      *discovery.Target
+	Masks      []discovery.Target
+	Preset     string
+	KeepScroll bool
 }
+
+// Bounds on the captures a steady capture takes until two in a row are
+// the same.
+const maxSteadyFrames = 5
 
 // SteadyCapture is a capture for a visual check.
 type SteadyCapture struct {
@@ -33,6 +41,10 @@ type SteadyCapture struct {
 	OriginX, OriginY float64
 	// Browser is the browser's product and major version ("chrome131").
 	Browser string
+	// Frames is how many captures were taken; Stable is whether the last
+	// two were the same (at most maxSteadyFrames are taken).
+	Frames int
+	Stable bool
 }
 
 // CaptureSteady takes a screenshot for a visual check: the page steadied
@@ -46,7 +58,7 @@ func (s *Chrome) CaptureSteady(ctx context.Context, refs *discovery.RefMap, o St
 		return SteadyCapture{}, err
 	}
 	s.front(ctx, page)
-	f, err := discovery.Steady(ctx, page, refs, o.Scope, o.Masks)
+	f, err := discovery.Steady(ctx, page, refs, discovery.SteadyArgs{Scope: o.Scope, Masks: o.Masks, Preset: o.Preset, KeepScroll: o.KeepScroll})
 	if err != nil {
 		var e *sdk.Error
 		if errors.As(err, &e) {
@@ -76,11 +88,24 @@ func (s *Chrome) CaptureSteady(ctx context.Context, refs *discovery.RefMap, o St
 		req.CaptureBeyondViewport = !inView
 		out.OriginX, out.OriginY = x, y
 	}
-	shot, err := req.Call(page.Context(ctx))
-	if err != nil {
-		return SteadyCapture{}, sdk.Errorf(sdk.CodeScreenshotFailed, "capture: %v", err)
+	if len(f.Scrolled) > 0 {
+		defer func() {
+			if err := discovery.Unscroll(ctx, page); err != nil {
+				s.log.Debug("visual check: scroll back", "error", err)
+			}
+		}()
 	}
-	out.PNG = shot.Data
+	// Two equal frames in a row: a page still settling (a late image, a
+	// balance read) gives another capture.
+	for out.Frames < maxSteadyFrames && !out.Stable {
+		shot, err := req.Call(page.Context(ctx))
+		if err != nil {
+			return SteadyCapture{}, sdk.Errorf(sdk.CodeScreenshotFailed, "capture: %v", err)
+		}
+		out.Frames++
+		out.Stable = out.PNG != nil && bytes.Equal(out.PNG, shot.Data)
+		out.PNG = shot.Data
+	}
 	return out, nil
 }
 

@@ -1,9 +1,11 @@
 package builtin
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"math"
+	"slices"
 	"runtime"
 
 	"github.com/mmcp-dev/mmcp/host/browser"
@@ -25,6 +27,31 @@ type visualInput struct {
 	Threshold    float64            `json:"threshold"`
 	Update       bool               `json:"update"`
 	IncludeImage bool               `json:"includeImage"`
+	// Masks is the mask preset: "wallet" (the default) or "none".
+	Masks string `json:"masks"`
+	// Scroll is where the page is for the capture: "top" (the default)
+	// or "keep".
+	Scroll        string  `json:"scroll"`
+	MaxDiffPixels int     `json:"maxDiffPixels"`
+	MaxDiffRatio  float64 `json:"maxDiffRatio"`
+}
+
+// visualMask is a box the mask preset covered, in image pixels.
+type visualMask struct {
+	visual.Rect
+	Kind   string `json:"kind"`
+	Text   string `json:"text,omitempty"`
+	TestID string `json:"testId,omitempty"`
+}
+
+// visualCapture says how the capture was taken: where the page was
+// scrolled from (put back afterwards), and how many captures it took to
+// see two equal frames in a row.
+type visualCapture struct {
+	Scroll   string               `json:"scroll"`
+	Scrolled []discovery.Scrolled `json:"scrolled"`
+	Frames   int                  `json:"frames"`
+	Stable   bool                 `json:"stable"`
 }
 
 // visualRegion is one changed region and what lies under it.
@@ -46,12 +73,17 @@ type visualResult struct {
 	BaselinePath   string         `json:"baselinePath"`
 	ScreenshotPath string         `json:"screenshotPath"`
 	DiffPath       string         `json:"diffPath,omitempty"`
+	// MaskPreset and PresetMasks are the preset and the boxes it masked.
+	MaskPreset  string           `json:"maskPreset"`
+	PresetMasks []visualMask     `json:"presetMasks"`
+	Tolerance   visual.Tolerance `json:"tolerance"`
+	Capture     visualCapture    `json:"capture"`
 }
 
 // visualTools is mm_visual_check.
 func (g *reg) visualTools() {
 	add(g, "visual_check", tools.Tool{
-		Description: "Compare a steady screenshot (animations, transitions and caret off; fonts loaded) of the viewport, the full page or one element (a11yRef/testId/selector) with the baseline of name: first call or update:true writes it (baseline-created/-updated), later calls answer match or changed with diffPixels, diffRatio and the changed regions (pixel boxes, with the testIds, roles, names and refs under them). mask boxes are painted over in both images; includeImage returns the diff image.",
+		Description: "Compare a steady screenshot (animations, transitions and caret off; fonts loaded; scrolled to the top unless scroll:keep; two equal frames in a row) of the viewport, the full page or one element (a11yRef/testId/selector) with the baseline of name: first call or update:true writes it (baseline-created/-updated), later calls answer match or changed with diffPixels, diffRatio and the changed regions (pixel boxes, the edited element first, with the testIds, roles, names and refs under them). The wallet mask preset (on unless masks:none) paints over text that differs between sessions (network with its port, addresses, balances, fiat, dates, times, identicons), listed in presetMasks; mask boxes are painted over too. maxDiffPixels/maxDiffRatio tolerate a change that small; includeImage returns the diff image.",
 		Label:       knowledge.LabelDiscovery, Record: true,
 	}, inSession(g.Sessions.Page, func(ctx context.Context, c *tools.Call, s *session.Session, in visualInput) (any, error) {
 		return g.visualCheck(ctx, c, s, in)
@@ -62,7 +94,10 @@ func (g *reg) visualCheck(ctx context.Context, c *tools.Call, s *session.Session
 	if err := visual.ValidName(in.Name); err != nil {
 		return nil, err
 	}
-	opts := browser.SteadyOptions{FullPage: in.Scope == "fullPage", Masks: in.Mask}
+	opts := browser.SteadyOptions{FullPage: in.Scope == "fullPage", Masks: in.Mask, KeepScroll: in.Scroll == "keep"}
+	if in.Masks != "none" {
+		opts.Preset = "wallet"
+	}
 	if in.A11yRef != "" || in.TestID != "" || in.Selector != "" {
 		if opts.FullPage {
 			return nil, sdk.Errorf(sdk.CodeInvalidInput, "scope fullPage and an element (a11yRef, testId or selector) exclude each other: give one").
@@ -82,20 +117,37 @@ func (g *reg) visualCheck(ctx context.Context, c *tools.Call, s *session.Session
 	}
 	key := visual.Key{Name: in.Name, Browser: shot.Browser, Platform: runtime.GOOS,
 		Width: int(f.Width), Height: int(f.Height), Scale: scale}
-	masks := make([]visual.Rect, len(f.Masks))
+	masks := make([]visual.Rect, len(f.Masks), len(f.Masks)+len(f.Preset))
 	for i, b := range f.Masks {
 		masks[i] = toImage(b, shot.OriginX, shot.OriginY, scale)
 	}
+	preset := []visualMask{}
+	for _, m := range f.Preset {
+		r := toImage(m.Box, shot.OriginX, shot.OriginY, scale)
+		if r.X+r.Width <= 0 || r.Y+r.Height <= 0 {
+			continue // above or left of the capture
+		}
+		masks = append(masks, r)
+		preset = append(preset, visualMask{Rect: r, Kind: m.Kind, Text: m.Text, TestID: m.TestID})
+	}
+	tol := visual.Tolerance{MaxDiffPixels: in.MaxDiffPixels, MaxDiffRatio: in.MaxDiffRatio}
 	out, err := g.Visual.Check(visual.CheckInput{
 		Key: key, Shot: shot.PNG, Masks: masks, Update: in.Update, Diff: in.IncludeImage,
-		Options: visual.Options{Threshold: in.Threshold},
+		Options: visual.Options{Threshold: in.Threshold}, Tolerance: tol,
 	})
 	if err != nil {
 		return nil, err
 	}
 	res := visualResult{Name: in.Name, Status: out.Status, DiffPixels: out.DiffPixels, DiffRatio: out.DiffRatio,
 		Regions: []visualRegion{}, Width: out.Width, Height: out.Height, Scale: scale,
-		BaselinePath: out.BaselinePath, ScreenshotPath: out.ScreenshotPath, DiffPath: out.DiffPath}
+		BaselinePath: out.BaselinePath, ScreenshotPath: out.ScreenshotPath, DiffPath: out.DiffPath,
+		MaskPreset: cmp.Or(opts.Preset, "none"), PresetMasks: preset, Tolerance: tol,
+		Capture: visualCapture{Scroll: cmp.Or(in.Scroll, "top"), Scrolled: f.Scrolled, Frames: shot.Frames, Stable: shot.Stable}}
+	// only the preset's boxes inside the capture were applied
+	res.PresetMasks = slices.DeleteFunc(res.PresetMasks, func(m visualMask) bool { return m.X >= out.Width || m.Y >= out.Height })
+	if res.Capture.Scrolled == nil {
+		res.Capture.Scrolled = []discovery.Scrolled{}
+	}
 	if len(out.Regions) > 0 {
 		boxes := make([]discovery.Box, len(out.Regions))
 		for i, r := range out.Regions {

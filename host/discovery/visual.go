@@ -21,7 +21,7 @@ type Box struct {
 
 // Frame is what Steady measured: the viewport, its scroll position, the
 // document's size, the device pixel ratio, and the boxes of the scope and
-// mask targets.
+// mask targets and of the preset's masks.
 type Frame struct {
 	Width     float64 `json:"width"`
 	Height    float64 `json:"height"`
@@ -30,10 +30,33 @@ type Frame struct {
 	ScrollY   float64 `json:"scrollY"`
 	DocWidth  float64 `json:"docWidth"`
 	DocHeight float64 `json:"docHeight"`
+	// Scrolled are the scroll positions Steady moved to the top, to put
+	// back with Unscroll after the capture.
+	Scrolled []Scrolled `json:"scrolled"`
 	// Scope is the scope target's box, nil without one.
 	Scope *Box `json:"-"`
 	// Masks are the mask targets' boxes, in order.
 	Masks []Box `json:"-"`
+	// Preset are the boxes the mask preset found.
+	Preset []PresetMask `json:"preset"`
+}
+
+// Scrolled is one scroll position Steady moved: the window's, or an
+// element's (named as the page describes it).
+type Scrolled struct {
+	What string  `json:"what"`
+	X    float64 `json:"x"`
+	Y    float64 `json:"y"`
+}
+
+// PresetMask is a box the mask preset covers: what it is (network,
+// address, balance, fiat, time, date, identicon), the text found and the
+// testid around it.
+type PresetMask struct {
+	Kind   string `json:"kind"`
+	Box    Box    `json:"box"`
+	Text   string `json:"text,omitempty"`
+	TestID string `json:"testId,omitempty"`
 }
 
 // boxOrMissing is a located box, or why a target has none.
@@ -43,18 +66,34 @@ type boxOrMissing struct {
 	Reason  string `json:"reason"`
 }
 
+// SteadyArgs are what Steady locates and how it places the page.
+type SteadyArgs struct {
+	// Scope is the element to capture; nil for the viewport or page.
+	Scope *Target
+	// Masks are the targets painted over.
+	Masks []Target
+	// Preset names a mask preset ("wallet"), "" for none.
+	Preset string
+	// KeepScroll leaves the page where it is scrolled; otherwise the
+	// window and every scrolled element go to the top for the capture.
+	KeepScroll bool
+}
+
 // Steady prepares p for a deterministic capture: animations, transitions
 // and the caret off (a style that stays until the document goes: removed,
 // the page re-rasters slightly differently), fonts loaded, two frames
-// painted; it measures the viewport and locates the scope (may be nil)
-// and the masks. A target that matches nothing is MM_TARGET_NOT_FOUND.
-func Steady(ctx context.Context, p *rod.Page, refs *RefMap, scope *Target, masks []Target) (Frame, error) {
+// painted, the window and scrolled elements at the top (unless
+// a.KeepScroll; Frame.Scrolled says what moved); it measures the viewport
+// and locates the scope (may be nil), the masks and the preset's masks. A
+// target that matches nothing is MM_TARGET_NOT_FOUND.
+func Steady(ctx context.Context, p *rod.Page, refs *RefMap, a SteadyArgs) (Frame, error) {
 	p = p.Context(ctx)
 	main, err := mainFrame(p)
 	if err != nil {
 		return Frame{}, err
 	}
-	arg := map[string]any{"masks": []any{}}
+	scope, masks := a.Scope, a.Masks
+	arg := map[string]any{"masks": []any{}, "preset": a.Preset, "top": !a.KeepScroll}
 	if scope != nil {
 		if arg["scope"], err = locator(p, refs, *scope); err != nil {
 			return Frame{}, err
@@ -91,6 +130,16 @@ func Steady(ctx context.Context, p *rod.Page, refs *RefMap, scope *Target, masks
 		f.Masks = append(f.Masks, b)
 	}
 	return f, nil
+}
+
+// Unscroll puts back the scroll positions Steady moved to the top.
+func Unscroll(ctx context.Context, p *rod.Page) error {
+	p = p.Context(ctx)
+	main, err := mainFrame(p)
+	if err != nil {
+		return err
+	}
+	return evalIn(p, main, jsVisual, idem, nil, "unscroll", map[string]any{})
 }
 
 // locator is the page-side locator of a target.

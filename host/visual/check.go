@@ -32,6 +32,34 @@ type CheckInput struct {
 	Update bool
 	// Diff asks for the diff image even when the check matches.
 	Diff bool
+	// Tolerance is how many changed pixels still match.
+	Tolerance Tolerance
+}
+
+// Tolerance bounds the changed pixels a check still answers match with:
+// every limit above 0 must hold; with none, any changed pixel is a
+// change.
+type Tolerance struct {
+	// MaxDiffPixels is the most changed pixels that match (0: no limit
+	// of its own).
+	MaxDiffPixels int `json:"maxDiffPixels"`
+	// MaxDiffRatio is the largest share of changed pixels, 0..1, that
+	// matches (0: no limit of its own).
+	MaxDiffRatio float64 `json:"maxDiffRatio"`
+}
+
+// Allows is whether n changed pixels of total are within t.
+func (t Tolerance) Allows(n, total int) bool {
+	if n == 0 {
+		return true
+	}
+	if t.MaxDiffPixels <= 0 && t.MaxDiffRatio <= 0 {
+		return false
+	}
+	if t.MaxDiffPixels > 0 && n > t.MaxDiffPixels {
+		return false
+	}
+	return t.MaxDiffRatio <= 0 || float64(n) <= t.MaxDiffRatio*float64(total)
 }
 
 // Outcome is what a check found.
@@ -151,7 +179,7 @@ func (s Store) Check(in CheckInput) (Outcome, error) {
 	}
 	out.DiffPixels, out.DiffRatio, out.Regions, out.diff = res.DiffPixels, res.Ratio(), Regions(res), res
 	out.Status = StatusMatch
-	if res.DiffPixels > 0 {
+	if !in.Tolerance.Allows(res.DiffPixels, res.Width*res.Height) {
 		out.Status = StatusChanged
 	}
 	if res.DiffPixels > 0 || in.Diff {

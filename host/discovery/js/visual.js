@@ -5,9 +5,85 @@
 //     anti-aliased pixels), wait two frames the first time, wait for the
 //     fonts, and measure the viewport and the boxes of the scope and mask
 //     locators (document coordinates).
+//   unscroll: put back what steady scrolled to the top.
 //   under: the elements that overlap each box (document coordinates).
 const STYLE_ID = '__mmcp_visual_style';
 const docBox = (r) => ({ x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height });
+// The wallet preset: text that differs between sessions of the same
+// screen, found by what it is (its words), not by testid: a network
+// named after its port, account addresses and hashes, balances and fiat
+// values, dates and times; and identicons (drawn from the address).
+const WALLET_TEXT = [
+  ['network', /\b(?:Localhost|localhost|127\.0\.0\.1)[ :]\d{2,5}\b/g],
+  ['address', /\b0x[0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?\b/g],
+  ['address', /\b0x[0-9a-fA-F]{2,10}(?:\.{2,3}|\u2026)[0-9a-fA-F]{2,10}\b/g],
+  ['balance', /(?:<\s?)?-?\d[\d,]*(?:\.\d+)?\s?(?:[A-Z][A-Z0-9]{1,5})\b/g],
+  ['balance', /(?:^|\s)-\s[A-Z][A-Z0-9]{1,5}\b/g],
+  ['fiat', /[$\u20ac\u00a3\u00a5]\s?-?\d[\d,]*(?:\.\d+)?/g],
+  ['time', /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\b/g],
+  ['date', /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}(?:, \d{4})?\b/g],
+];
+const IDENTICON = '.identicon,[class*="jazzicon"],[class*="avatar-account"],[data-testid*="identicon"],[data-testid*="avatar-account"]';
+// lineOf is the element whose box bounds what a text's width moves: the
+// text's element, or, when it is inline or an item of a flex or grid
+// row, the row it sits in; item is that row's child holding the text.
+const lineOf = (el) => {
+  let item = el;
+  let c = el;
+  while (c.parentElement && c.parentElement !== document.body) {
+    const d = getComputedStyle(c).display;
+    const pd = getComputedStyle(c.parentElement).display;
+    if (!d.startsWith('inline') && !/flex|grid/.test(pd)) break;
+    item = c;
+    c = c.parentElement;
+  }
+  return { line: c, item };
+};
+const walletMasks = () => {
+  const out = [];
+  const seen = new Set();
+  const add = (kind, r, text, tid) => {
+    if (r.width <= 0 || r.height <= 0) return;
+    const b = docBox(r);
+    const key = kind + ':' + [b.x, b.y, b.width, b.height].map(Math.round).join(',');
+    if (seen.has(key)) return;
+    seen.add(key);
+    const m = { kind, box: b };
+    if (text) m.text = text.slice(0, 80);
+    if (tid) m.testId = tid;
+    out.push(m);
+  };
+  const tw = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+  for (let n = tw.nextNode(); n; n = tw.nextNode()) {
+    const t = n.data;
+    if (!t.trim() || !n.parentElement || !visible(n.parentElement)) continue;
+    for (const [kind, re] of WALLET_TEXT) {
+      re.lastIndex = 0;
+      for (let m = re.exec(t); m; m = re.exec(t)) {
+        const lead = m[0].length - m[0].trimStart().length;
+        const rg = document.createRange();
+        rg.setStart(n, m.index + lead);
+        rg.setEnd(n, m.index + m[0].length);
+        const tr = rg.getBoundingClientRect();
+        if (!tr.width) continue;
+        // From the text to the end of its row: a wider text moves what
+        // follows it there; a flex row's item bounds it vertically.
+        const { line, item } = lineOf(n.parentElement);
+        const lr = line.getBoundingClientRect();
+        const ir = item === line ? tr : item.getBoundingClientRect();
+        const left = Math.min(tr.left, ir.left);
+        const top = Math.min(tr.top, ir.top);
+        const bottom = Math.max(tr.bottom, ir.bottom);
+        add(kind, new DOMRect(left, top, Math.max(lr.right, tr.right) - left, bottom - top), m[0].trim(),
+          n.parentElement.closest('[data-testid]')?.getAttribute('data-testid'));
+      }
+    }
+  }
+  for (const el of document.querySelectorAll(IDENTICON)) {
+    if (visible(el)) add('identicon', el.getBoundingClientRect(), '', el.getAttribute('data-testid'));
+  }
+  return out;
+};
 if (op === 'steady') {
   if (!document.getElementById(STYLE_ID)) {
     const st = document.createElement('style');
@@ -19,6 +95,29 @@ if (op === 'steady') {
     await frameTick();
     await frameTick();
   }
+  // A defined position: the window and every scrolled element at the
+  // top, kept to put back after the capture (unscroll).
+  const scrolled = [];
+  if (arg.top) {
+    const saved = [];
+    const se = document.scrollingElement || document.documentElement;
+    if (scrollX || scrollY) {
+      saved.push({ el: null, x: scrollX, y: scrollY });
+      scrolled.push({ what: 'window', x: scrollX, y: scrollY });
+    }
+    for (const el of document.querySelectorAll('*')) {
+      if (el === se || (!el.scrollTop && !el.scrollLeft)) continue;
+      saved.push({ el, x: el.scrollLeft, y: el.scrollTop });
+      scrolled.push({ what: describe(el), x: el.scrollLeft, y: el.scrollTop });
+    }
+    for (const s of saved) {
+      if (s.el) s.el.scrollTo(0, 0);
+      else scrollTo(0, 0);
+    }
+    globalThis.__mmcpScrolled = saved;
+    // the moved layers painted before the capture
+    if (saved.length) await frameTick();
+  }
   if (document.fonts && document.fonts.status !== 'loaded') {
     await Promise.race([document.fonts.ready, new Promise((r) => setTimeout(r, 3000))]);
   }
@@ -29,11 +128,21 @@ if (op === 'steady') {
   };
   const de = document.documentElement;
   return {
+    preset: arg.preset === 'wallet' ? walletMasks() : [],
+    scrolled,
     width: innerWidth, height: innerHeight, dpr: devicePixelRatio, scrollX, scrollY,
     docWidth: Math.max(de.scrollWidth, innerWidth), docHeight: Math.max(de.scrollHeight, innerHeight),
     scope: arg.scope ? box(arg.scope) : null,
     masks: (arg.masks || []).map(box),
   };
+}
+if (op === 'unscroll') {
+  for (const s of globalThis.__mmcpScrolled || []) {
+    if (!s.el) scrollTo(s.x, s.y);
+    else if (s.el.isConnected) s.el.scrollTo(s.x, s.y);
+  }
+  globalThis.__mmcpScrolled = null;
+  return null;
 }
 // under: for each region, the visible elements that overlap it and may
 // be named (a testid or a kept role), in document order: their box, the
