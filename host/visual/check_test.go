@@ -137,3 +137,26 @@ func TestCheckArtifactModes(t *testing.T) {
 		t.Errorf("baseline: %o, want 644", m)
 	}
 }
+
+// A change within the tolerance matches: every limit above 0 must hold;
+// with none, any changed pixel is a change.
+func TestToleranceAllows(t *testing.T) {
+	for _, c := range []struct {
+		tol  Tolerance
+		n    int
+		want bool
+	}{
+		{Tolerance{}, 0, true},
+		{Tolerance{}, 1, false},
+		{Tolerance{MaxDiffPixels: 10}, 10, true},
+		{Tolerance{MaxDiffPixels: 10}, 11, false},
+		{Tolerance{MaxDiffRatio: 0.01}, 10, true},
+		{Tolerance{MaxDiffRatio: 0.01}, 11, false},
+		{Tolerance{MaxDiffPixels: 100, MaxDiffRatio: 0.01}, 11, false},
+		{Tolerance{MaxDiffPixels: 5, MaxDiffRatio: 0.5}, 6, false},
+	} {
+		if got := c.tol.Allows(c.n, 1000); got != c.want {
+			t.Errorf("%+v allows %d of 1000: %v, want %v", c.tol, c.n, got, c.want)
+		}
+	}
+}
