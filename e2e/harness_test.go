@@ -54,7 +54,47 @@ func run(m *testing.M) int {
 	}
 	testPlugins = filepath.Join(tmp, "testplugins")
 	mustGo(root, "build", "-o", filepath.Join(testPlugins, "testplugin"), "./e2e/testplugin")
-	return m.Run()
+	// Every host the suite starts (over stdio, HTTP, the CLI, the SDKs)
+	// notes each step record it writes or refuses for not matching the
+	// StepRecord v1 schema (knowledge.Store.SetAudit).
+	audit := filepath.Join(tmp, "records.audit")
+	os.Setenv("MMCP_RECORD_AUDIT", audit)
+	code := m.Run()
+	if !checkRecordAudit(audit) && code == 0 {
+		code = 1
+	}
+	return code
+}
+
+// checkRecordAudit reports the record kinds the suite's hosts wrote and
+// fails (false) when a host refused a record that does not validate
+// against the StepRecord v1 schema.
+func checkRecordAudit(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return true // no host wrote a record (a filtered run)
+	}
+	kinds := map[string]int{}
+	var refused []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		status, rest, _ := strings.Cut(line, " ")
+		tool, _, _ := strings.Cut(rest, " ")
+		switch status {
+		case "ok":
+			kinds[tool]++
+		case "refused":
+			refused = append(refused, rest)
+		}
+	}
+	n := 0
+	for _, c := range kinds {
+		n += c
+	}
+	fmt.Fprintf(os.Stderr, "e2e: %d step records of %d tools validated against StepRecord v1\n", n, len(kinds))
+	for _, r := range refused {
+		fmt.Fprintf(os.Stderr, "e2e: FAIL: a step record does not match StepRecord v1: %s\n", r)
+	}
+	return len(refused) == 0
 }
 
 func mustGo(dir string, args ...string) {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mmcp-dev/mmcp/host/knowledge"
 )
 
 // visualOut is mm_visual_check's result.
@@ -129,7 +131,8 @@ func TestVisualCheck(t *testing.T) {
 	if len(found.Matches) == 0 || found.Matches[0].Tool != "mm_visual_check" || !slices.Contains(found.Matches[0].MatchedFields, "label:visual:changed:home") {
 		t.Fatalf("knowledge search for changed checks: %+v", found.Matches)
 	}
-	// The records keep the outcome, never the images.
+	// The records keep the outcome as labels and the kept screenshot,
+	// never the images, and match the spec's StepRecord v1 schema.
 	recs, _ := filepath.Glob(filepath.Join(ws, "test-artifacts", "llm-knowledge", "*", "steps", "*mm_visual_check.json"))
 	changedRecs := 0
 	for _, p := range recs {
@@ -137,20 +140,22 @@ func TestVisualCheck(t *testing.T) {
 		if strings.Contains(string(b), "iVBOR") {
 			t.Fatalf("record %s holds a PNG", p)
 		}
+		if err := knowledge.ValidateRecord(b); err != nil {
+			t.Fatalf("record %s: %v", p, err)
+		}
 		var rec struct {
+			Labels    []string `json:"labels"`
 			Artifacts struct {
-				Visual struct {
-					Status  string `json:"status"`
-					Regions []struct {
-						TestIDs []string `json:"testIds"`
-					} `json:"regions"`
-				} `json:"visual"`
+				Screenshot struct {
+					Path string `json:"path"`
+				} `json:"screenshot"`
 			} `json:"artifacts"`
 		}
 		if err := jsonUnmarshal(b, &rec); err != nil {
 			t.Fatalf("record %s: %v", p, err)
 		}
-		if v := rec.Artifacts.Visual; v.Status == "changed" && len(v.Regions) > 0 && slices.Contains(v.Regions[0].TestIDs, "eth-overview-send") {
+		if slices.Contains(rec.Labels, "visual:changed:home") && slices.Contains(rec.Labels, "visual-region:eth-overview-send") &&
+			filepath.Base(rec.Artifacts.Screenshot.Path) == "home.png" {
 			changedRecs++
 		}
 	}

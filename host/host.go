@@ -91,6 +91,7 @@ func (h *Host) Start(ctx context.Context) error {
 		return err
 	}
 	k.SetMaxRecordBytes(h.cfg.MaxRecordBytes)
+	k.SetAudit(os.Getenv(knowledge.EnvRecordAudit))
 	if err := h.shareKnowledge(ctx, k); err != nil {
 		return err
 	}

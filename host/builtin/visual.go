@@ -172,23 +172,31 @@ func (g *reg) visualCheck(ctx context.Context, c *tools.Call, s *session.Session
 			res.Regions = append(res.Regions, vr)
 		}
 	}
-	c.Visual, c.Labels = visualRecord(res), []string{"visual:" + res.Status + ":" + res.Name}
+	c.Screenshot = &tools.ScreenshotRef{Path: out.ScreenshotPath, Width: out.Width, Height: out.Height}
+	c.Labels = visualLabels(res)
 	if in.IncludeImage && out.DiffPNG != nil {
 		c.Images = append(c.Images, tools.Image{MIMEType: "image/png", Base64: base64.StdEncoding.EncodeToString(out.DiffPNG)})
 	}
 	return res, nil
 }
 
-// visualRecord is the check's outcome as the step record keeps it: no
-// images, regions with their testIds only. The record's label
-// "visual:<status>:<name>" lets mm_knowledge_search find the checks that
-// changed ("visual:changed").
-func visualRecord(r visualResult) map[string]any {
-	regions := make([]map[string]any, len(r.Regions))
-	for i, g := range r.Regions {
-		regions[i] = map[string]any{"x": g.X, "y": g.Y, "width": g.Width, "height": g.Height, "testIds": g.TestIDs}
+// visualLabels are the check's outcome as the step record keeps it (its
+// artifacts block holds only the kept screenshot): "visual:<status>:<name>"
+// lets mm_knowledge_search find the checks that changed
+// ("visual:changed"), and "visual-region:<testId>" the testIds under the
+// changed regions. Never the images.
+func visualLabels(r visualResult) []string {
+	out := []string{"visual:" + r.Status + ":" + r.Name}
+	seen := map[string]bool{}
+	for _, g := range r.Regions {
+		for _, id := range g.TestIDs {
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, "visual-region:"+id)
+			}
+		}
 	}
-	return map[string]any{"name": r.Name, "status": r.Status, "diffPixels": r.DiffPixels, "diffRatio": r.DiffRatio, "regions": regions}
+	return out
 }
 
 // toImage turns a box in document coordinates into image pixels of a

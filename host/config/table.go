@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/settings"
 	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/sdk/pluginhost"
@@ -123,6 +124,8 @@ var Settings = []Setting{
 	{Flag: "knowledge-project", Arg: "NAME", Env: "MMCP_KNOWLEDGE_PROJECT", Key: "knowledge.project", field: func(c *Config) any { return &c.KnowledgeProject },
 		Default: "the workspace's git remote URL",
 		Usage:   "the repository identity of the shared store's records"},
+	{Env: knowledge.EnvRecordAudit,
+		Doc:     "a file the knowledge store appends a line to for every step record it writes (`ok <tool> <path>`) or refuses for not matching StepRecord v1 (`refused <tool> <session>: <why>`); the e2e suite sets it"},
 	{Env: pluginhost.EnvReattach,
 		Doc: "plugins to attach to instead of starting (see [Running or debugging one plugin](plugins.md#running-or-debugging-one-plugin-on-its-own))"},
 	{Env: sdk.EnvAnvilPath, Doc: "the Anvil binary (chain plugin)"},

@@ -1,6 +1,10 @@
 package knowledge
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/mmcp-dev/mmcp/internal/redact"
+)
 
 // Step labels of spec 004 section 4.2.
 const (
@@ -15,6 +19,49 @@ const (
 // schema has no value for ("screen:connect"); the index reads it back as
 // the step's screen.
 const screenLabel = "screen:"
+
+// Labels that keep what the StepRecord v1 schema has no field for (its
+// build, tool.target and artifacts blocks are closed).
+const (
+	// buildLabel prefixes the build id the step ran on ("build:<id>").
+	buildLabel = "build:"
+	// targetRoleLabel and targetNameLabel keep the role and accessible
+	// name an a11yRef target was given with.
+	targetRoleLabel = "target-role:"
+	targetNameLabel = "target-name:"
+)
+
+// extensionLabels moves rec's build id and target role and name into its
+// labels, so the record validates against the spec's schema.
+func extensionLabels(rec *StepRecord) {
+	if b := rec.Build; b != nil && b.BuildID != "" {
+		rec.Labels = append(rec.Labels, buildLabel+b.BuildID)
+		nb := *b
+		nb.BuildID = ""
+		rec.Build = &nb
+	}
+	if t := rec.Tool.Target; t != nil && t.A11yRef != "" && t.Role != "" {
+		rec.Labels = append(rec.Labels, targetRoleLabel+t.Role, targetNameLabel+redact.Mask(t.Name))
+	}
+}
+
+// restoreFromLabels is extensionLabels read back: the build id and the
+// target's role and name from rec's labels.
+func restoreFromLabels(rec *StepRecord) {
+	for _, l := range rec.Labels {
+		switch {
+		case strings.HasPrefix(l, buildLabel):
+			if rec.Build == nil {
+				rec.Build = &BuildInfo{}
+			}
+			rec.Build.BuildID = l[len(buildLabel):]
+		case strings.HasPrefix(l, targetRoleLabel) && rec.Tool.Target != nil:
+			rec.Tool.Target.Role = l[len(targetRoleLabel):]
+		case strings.HasPrefix(l, targetNameLabel) && rec.Tool.Target != nil:
+			rec.Tool.Target.Name = l[len(targetNameLabel):]
+		}
+	}
+}
 
 // Labels derives a step's labels from its tool's class (the Label of the
 // tool's definition: discovery, navigation, interaction or ""), target and

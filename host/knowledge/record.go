@@ -19,7 +19,8 @@ type StepRecord struct {
 	Environment *Environment `json:"environment,omitempty"`
 	// Git is the workspace's git state.
 	Git *GitInfo `json:"git,omitempty"`
-	// Build is the extension build in use.
+	// Build is the extension build in use. Its content hash goes into
+	// the labels ("build:<id>"): the schema closes this block.
 	Build *BuildInfo `json:"build,omitempty"`
 	// Tool is the call itself, with sanitized input.
 	Tool ToolCall `json:"tool"`
@@ -62,9 +63,10 @@ type BuildInfo struct {
 	BuildType string `json:"buildType,omitempty"`
 	// ExtensionPathResolved is the absolute path of the unpacked extension.
 	ExtensionPathResolved string `json:"extensionPathResolved,omitempty"`
-	// BuildID is the content hash of the build the step ran on
-	// (sdk.BuildID); it changes with every in-place reload of a rebuilt
-	// extension.
+	// BuildID is the content hash of the build (sdk.BuildID); it changes
+	// with every in-place reload of a rebuilt extension. session.json
+	// keeps the launched build's; a step record carries it as the label
+	// "build:<id>" (Record moves it there: the schema closes this block).
 	BuildID string `json:"buildId,omitempty"`
 }
 
@@ -100,9 +102,12 @@ type Target struct {
 	// A11yRef is an accessibility ref such as "e5".
 	A11yRef string `json:"a11yRef,omitempty"`
 	// Role and Name are the role and accessible name the a11yRef was
-	// given with: a target that outlives the snapshot (flow export).
-	Role string `json:"role,omitempty"`
-	Name string `json:"name,omitempty"`
+	// given with: a target that outlives the snapshot (flow export). The
+	// schema closes the target block: Record keeps them as the labels
+	// "target-role:<role>" and "target-name:<name>", and reading a record
+	// (SessionSteps) restores them from there.
+	Role string `json:"-"`
+	Name string `json:"-"`
 }
 
 // Timing is the timing block of a StepRecord.
@@ -133,10 +138,6 @@ type OutcomeError struct {
 type Artifacts struct {
 	// Screenshot references a screenshot file taken by the call.
 	Screenshot *Screenshot `json:"screenshot,omitempty"`
-	// Visual is a visual check's outcome: name, status, diffPixels,
-	// diffRatio and the changed regions with their testIds (never the
-	// images).
-	Visual any `json:"visual,omitempty"`
 }
 
 // Screenshot references one screenshot file.

@@ -1,7 +1,9 @@
 package knowledge
 
 import (
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -114,5 +116,31 @@ func TestToolSchemas(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// specSchemaSHA256 is the SHA-256 of spec 000 section 8's StepRecord v1
+// schema, canonical (keys sorted, no spaces, as encoding/json writes a
+// map): the embedded schema is that schema plus spec 004's optional
+// labels, nothing else, so a record valid here is valid for the spec.
+const specSchemaSHA256 = "b25808701ec232147bc0df66935e63a8ba87664bb3287b17a398d922ca2ba480"
+
+func TestSchemaIsTheSpecs(t *testing.T) {
+	t.Parallel()
+	var doc map[string]any
+	if err := json.Unmarshal(StepRecordSchema, &doc); err != nil {
+		t.Fatal(err)
+	}
+	props := doc["properties"].(map[string]any)
+	if _, ok := props["labels"]; !ok {
+		t.Fatal("the schema lost spec 004's labels")
+	}
+	delete(props, "labels")
+	b, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%x", sha256.Sum256(b)); got != specSchemaSHA256 {
+		t.Fatalf("the embedded StepRecord schema differs from the spec's (sha256 %s, want %s): records must stay valid for the spec's own schema; carry extra facts in labels or session.json", got, specSchemaSHA256)
 	}
 }

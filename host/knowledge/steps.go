@@ -48,6 +48,7 @@ func (s *Store) SessionSteps(ctx context.Context, id string) (*SessionMeta, []St
 		if err := json.Unmarshal(b, &rec); err != nil {
 			return nil, nil, fmt.Errorf("step record %s: %w", n, err)
 		}
+		restoreFromLabels(&rec)
 		steps = append(steps, rec)
 	}
 	var meta *SessionMeta

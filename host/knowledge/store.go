@@ -26,7 +26,8 @@ type Store struct {
 	log  hclog.Logger
 	now  func() time.Time
 
-	maxBytes int // the size cap of a step record
+	maxBytes int    // the size cap of a step record
+	audit    string // SetAudit's file, or ""
 
 	shared Shared  // answers queries when set (SetShared)
 	ob     *outbox // sends new files to shared
@@ -164,6 +165,7 @@ func (s *Store) Record(rec StepRecord) (string, error) {
 	}
 	rec.Observation.State.ErrorMessage = nil
 	maskObservation(&rec.Observation)
+	extensionLabels(&rec)
 	b, err := json.MarshalIndent(rec, "", "  ")
 	for err == nil && len(b) > s.maxBytes && shrinkObservation(&rec.Observation) {
 		b, err = json.MarshalIndent(rec, "", "  ")
@@ -172,6 +174,7 @@ func (s *Store) Record(rec StepRecord) (string, error) {
 		return "", fmt.Errorf("encode step record: %w", err)
 	}
 	if err := ValidateRecord(b); err != nil {
+		s.audited("refused %s %s: %v", rec.Tool.Name, rec.SessionID, err)
 		return "", sdk.Errorf(sdk.CodeKnowledgeError, "step record for %s not written: %v", rec.Tool.Name, err)
 	}
 	raw, err := parseStep(b)
@@ -195,6 +198,7 @@ func (s *Store) Record(rec StepRecord) (string, error) {
 		s.ix.addStep(se, filepath.Base(path), raw, fileStamp{})
 	}
 	s.enqueue(rec.SessionID + "/steps/" + filepath.Base(path))
+	s.audited("ok %s %s", rec.Tool.Name, path)
 	return path, nil
 }
 

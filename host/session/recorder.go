@@ -74,12 +74,6 @@ func (r *Recorder) Record(_ context.Context, s tools.Step) {
 	if s.Screenshot != nil {
 		rec.Artifacts = &knowledge.Artifacts{Screenshot: &knowledge.Screenshot{Path: s.Screenshot.Path, Width: s.Screenshot.Width, Height: s.Screenshot.Height}}
 	}
-	if s.Visual != nil {
-		if rec.Artifacts == nil {
-			rec.Artifacts = &knowledge.Artifacts{}
-		}
-		rec.Artifacts.Visual = s.Visual
-	}
 	if _, err := r.m.knowledge.Record(rec); err != nil {
 		r.m.log.Warn("step record not written", "tool", s.Tool, "error", err)
 	}

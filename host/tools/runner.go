@@ -65,7 +65,6 @@ type Step struct {
 	Err         *sdk.Error
 	Observation *observation.Observation
 	Screenshot  *ScreenshotRef
-	Visual      any
 	Labels      []string
 }
 
@@ -436,7 +435,7 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time
 		TextRedacted: c.TextRedacted, TextLength: c.TextLength, TextKept: keep,
 		Withheld: secrets,
 		Started:  start, Duration: took, Err: mmErr,
-		Screenshot: c.Screenshot, Visual: c.Visual, Labels: c.Labels,
+		Screenshot: c.Screenshot, Labels: c.Labels,
 	}
 	slot := r.reserve()
 	return func() <-chan struct{} {

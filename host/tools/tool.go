@@ -133,8 +133,6 @@ type Call struct {
 	Screenshot *ScreenshotRef
 	// Images are returned to the client as MCP image content.
 	Images []Image
-	// Visual is a visual check's outcome for the record (no images).
-	Visual any
 	// Labels are labels to add to the record's derived ones.
 	Labels []string
 
