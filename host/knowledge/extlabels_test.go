@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
 // A launch or reload record carries the build id, and a click by ref the
@@ -26,7 +28,7 @@ func TestBuildIDAndRefTargetStayValid(t *testing.T) {
 	click := step("mm-ext-1", t0.Add(time.Second), "mm_click", "home", "", true)
 	click.Tool.Target = &Target{A11yRef: "e7", Role: "button", Name: "Send"}
 	click.Tool.Input = map[string]any{"a11yRef": "e7"}
-	click.Build = launch.Build
+	click.Build = &BuildInfo{BuildType: BuildType, ExtensionPathResolved: "/ws/dist/chrome"} // same build: no label
 	p = mustRecord(t, s, click)
 	b, _ = os.ReadFile(p)
 	if strings.Contains(string(b), `"role"`) {
@@ -38,6 +40,9 @@ func TestBuildIDAndRefTargetStayValid(t *testing.T) {
 	}
 	if recs[0].Build == nil || recs[0].Build.BuildID != "0123456789abcdef" {
 		t.Errorf("build id not read back: %+v", recs[0].Build)
+	}
+	if recs[1].Build == nil || recs[1].Build.BuildID != "0123456789abcdef" {
+		t.Errorf("the click's build id is not the launch's: %+v", recs[1].Build)
 	}
 	if tg := recs[1].Tool.Target; tg == nil || tg.Role != "button" || tg.Name != "Send" || tg.A11yRef != "e7" {
 		t.Errorf("ref target not read back: %+v", tg)
@@ -67,5 +72,24 @@ func TestRecordAudit(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ok mm_get_state ") || !strings.HasPrefix(lines[1], "refused mm_click mm-aud-1: ") {
 		t.Fatalf("audit:\n%s", b)
+	}
+}
+
+// A tab's selected state is in the tool's answer; the record's node
+// (StepRecord v1's A11yNodeTrimmed is closed) leaves it out, without
+// changing the answer's nodes.
+func TestRecordDropsSelected(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	yes := true
+	r := step("mm-sel-1", t0, "mm_accessibility_snapshot", "home", "", true)
+	r.Observation.A11y.Nodes = []observation.A11yNode{{Ref: "e1", Role: "tab", Name: "Tokens", Selected: &yes}}
+	p := mustRecord(t, s, r)
+	b, _ := os.ReadFile(p)
+	if strings.Contains(string(b), "selected") {
+		t.Fatalf("record keeps selected: %s", b)
+	}
+	if r.Observation.A11y.Nodes[0].Selected == nil {
+		t.Fatal("the answer's node was changed")
 	}
 }

@@ -23,7 +23,8 @@ const screenLabel = "screen:"
 // Labels that keep what the StepRecord v1 schema has no field for (its
 // build, tool.target and artifacts blocks are closed).
 const (
-	// buildLabel prefixes the build id the step ran on ("build:<id>").
+	// buildLabel prefixes the build id a session's steps run on from this
+	// step on ("build:<id>"): the recorder sets it where the id changes.
 	buildLabel = "build:"
 	// targetRoleLabel and targetNameLabel keep the role and accessible
 	// name an a11yRef target was given with.
@@ -45,22 +46,26 @@ func extensionLabels(rec *StepRecord) {
 	}
 }
 
-// restoreFromLabels is extensionLabels read back: the build id and the
-// target's role and name from rec's labels.
-func restoreFromLabels(rec *StepRecord) {
+// restoreFromLabels is extensionLabels read back: the target's role and
+// name from rec's labels, and the build id of the step: its own
+// "build:<id>" label, else build, the id of the steps before it (a
+// label marks where the session's build changed). It answers the step's
+// build id.
+func restoreFromLabels(rec *StepRecord, build string) string {
 	for _, l := range rec.Labels {
 		switch {
 		case strings.HasPrefix(l, buildLabel):
-			if rec.Build == nil {
-				rec.Build = &BuildInfo{}
-			}
-			rec.Build.BuildID = l[len(buildLabel):]
+			build = l[len(buildLabel):]
 		case strings.HasPrefix(l, targetRoleLabel) && rec.Tool.Target != nil:
 			rec.Tool.Target.Role = l[len(targetRoleLabel):]
 		case strings.HasPrefix(l, targetNameLabel) && rec.Tool.Target != nil:
 			rec.Tool.Target.Name = l[len(targetNameLabel):]
 		}
 	}
+	if build != "" && rec.Build != nil {
+		rec.Build.BuildID = build
+	}
+	return build
 }
 
 // Labels derives a step's labels from its tool's class (the Label of the

@@ -65,8 +65,10 @@ type BuildInfo struct {
 	ExtensionPathResolved string `json:"extensionPathResolved,omitempty"`
 	// BuildID is the content hash of the build (sdk.BuildID); it changes
 	// with every in-place reload of a rebuilt extension. session.json
-	// keeps the launched build's; a step record carries it as the label
-	// "build:<id>" (Record moves it there: the schema closes this block).
+	// keeps the launched build's; a step record carries it, where it
+	// changed, as the label "build:<id>" (Record moves it there: the
+	// schema closes this block), and SessionSteps fills it in for every
+	// step from the latest such label.
 	BuildID string `json:"buildId,omitempty"`
 }
 

@@ -36,6 +36,7 @@ func (s *Store) SessionSteps(ctx context.Context, id string) (*SessionMeta, []St
 	}
 	sort.Strings(names)
 	steps := make([]StepRecord, 0, len(names))
+	build := "" // the build id of the steps so far
 	for _, n := range names {
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
@@ -48,7 +49,7 @@ func (s *Store) SessionSteps(ctx context.Context, id string) (*SessionMeta, []St
 		if err := json.Unmarshal(b, &rec); err != nil {
 			return nil, nil, fmt.Errorf("step record %s: %w", n, err)
 		}
-		restoreFromLabels(&rec)
+		build = restoreFromLabels(&rec, build)
 		steps = append(steps, rec)
 	}
 	var meta *SessionMeta

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -214,6 +215,20 @@ func normalizeObservation(o *observation.Observation) {
 	for i := range o.A11y.Nodes {
 		if o.A11y.Nodes[i].Path == nil {
 			o.A11y.Nodes[i].Path = []string{}
+		}
+	}
+	// StepRecord v1 closes A11yNodeTrimmed to ref, role, name, disabled,
+	// checked, expanded and path: a tab's selected state stays in the
+	// tool's answer. The nodes may be the answer's too: copied, not
+	// changed in place.
+	for i := range o.A11y.Nodes {
+		if o.A11y.Nodes[i].Selected != nil {
+			nodes := slices.Clone(o.A11y.Nodes)
+			for j := range nodes {
+				nodes[j].Selected = nil
+			}
+			o.A11y.Nodes = nodes
+			break
 		}
 	}
 	if o.State.CurrentScreen == "" {

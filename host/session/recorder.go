@@ -49,7 +49,11 @@ func (r *Recorder) Record(_ context.Context, s tools.Step) {
 		Timing:      &knowledge.Timing{DurationMs: s.Duration.Milliseconds()},
 		Outcome:     knowledge.Outcome{OK: s.Err == nil},
 	}
-	rec.Build = r.buildInfo(r.m.byID(s.SessionID))
+	sess := r.m.byID(s.SessionID)
+	rec.Build = r.buildInfo(sess)
+	if rec.Build != nil && !sess.buildChanged(rec.Build.BuildID) {
+		rec.Build.BuildID = "" // labelled where it changed only
+	}
 	var input map[string]any
 	if json.Unmarshal(s.Input, &input) == nil {
 		rec.Tool.Input = input

@@ -44,6 +44,9 @@ type Session struct {
 	// buildID is the content hash of the build the session runs
 	// (sdk.BuildID), set at launch and by every reload.
 	buildID atomic.Pointer[string]
+	// recordedBuild is the build id the session's step records named
+	// last (buildChanged).
+	recordedBuild atomic.Pointer[string]
 	// refs is the ref map of the latest answer the agent saw
 	// (mm_accessibility_snapshot, mm_describe_screen); a tab switch drops
 	// it.
@@ -68,6 +71,17 @@ func (s *Session) BuildID() string {
 }
 
 func (s *Session) setBuildID(id string) { s.buildID.Store(&id) }
+
+// buildChanged reports whether id is a build id the session's records
+// have not named yet ("" never is), and notes it: the record that
+// carries it labels where the build changed.
+func (s *Session) buildChanged(id string) bool {
+	if id == "" {
+		return false
+	}
+	prev := s.recordedBuild.Swap(&id)
+	return prev == nil || *prev != id
+}
 
 func newID() string {
 	b := make([]byte, 3)
