@@ -125,7 +125,7 @@ var Settings = []Setting{
 		Default: "the workspace's git remote URL",
 		Usage:   "the repository identity of the shared store's records"},
 	{Env: knowledge.EnvRecordAudit,
-		Doc:     "a file the knowledge store appends a line to for every step record it writes (`ok <tool> <path>`) or refuses for not matching StepRecord v1 (`refused <tool> <session>: <why>`); the e2e suite sets it"},
+		Doc: "a file the knowledge store appends a line to for every step record it writes (`ok <tool> <path>`) or refuses for not matching StepRecord v1 (`refused <tool> <session>: <why>`); the e2e suite sets it"},
 	{Env: pluginhost.EnvReattach,
 		Doc: "plugins to attach to instead of starting (see [Running or debugging one plugin](plugins.md#running-or-debugging-one-plugin-on-its-own))"},
 	{Env: sdk.EnvAnvilPath, Doc: "the Anvil binary (chain plugin)"},
