@@ -61,7 +61,7 @@ func BenchmarkPluginRoundTrip(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		if _, err := conn.Builder().IsBuilt(ctx); err != nil {
+		if _, err := conn.Builder().IsBuilt(ctx, sdk.IsBuiltRequest{}); err != nil {
 			b.Fatal(err)
 		}
 		ds = append(ds, time.Since(start))

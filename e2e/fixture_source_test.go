@@ -50,11 +50,11 @@ func fakeCheckout(t *testing.T, name string) string {
 func TestWorkspaceFixtureBuilder(t *testing.T) {
 	ws := fakeCheckout(t, "ok")
 	// The fake builder's default state: a real one, which it marks.
-	base, err := fixture.New(nil).DefaultState(context.Background(), sdk.StateOptions{})
+	base, err := fixture.New(nil).DefaultState(context.Background(), sdk.DefaultStateRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(ws, "test", "e2e", "fixtures", "default-fixture.json"), base, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(ws, "test", "e2e", "fixtures", "default-fixture.json"), base.State, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless"}})

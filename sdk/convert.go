@@ -47,7 +47,8 @@ func toPBWatchStatus(s WatchStatus) *pb.WatchStatus {
 	out := &pb.WatchStatus{Running: s.Running, State: s.State, Command: s.Command, Pid: int32(s.Pid),
 		ExtensionPath: s.ExtensionPath, Rebuilds: s.Rebuilds, Error: s.Error}
 	if r := s.Last; r != nil {
-		out.Last = &pb.Rebuild{Seq: r.Seq, DurationMs: r.DurationMs, FinishedAt: r.FinishedAt, By: r.By, BuildId: r.BuildID}
+		out.Last = &pb.Rebuild{Seq: r.Seq, DurationMs: r.DurationMs, FinishedAt: r.FinishedAt, By: r.By, BuildId: r.BuildID,
+			Warnings: r.Warnings}
 	}
 	return out
 }

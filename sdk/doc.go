@@ -21,6 +21,15 @@
 //     wallet or version the built-in MetaMask profile does not know
 //     (examples/screens-plugin).
 //
+// Every capability method takes a context and one request struct (plus
+// Events when it streams progress) and answers one response struct and an
+// error, e.g. SetBalance(ctx, SetBalanceRequest{Address, Wei})
+// (SetBalanceResponse, error): a field can be added to either side later
+// without changing any plugin's signature. Method names are unique across
+// the capabilities, so one type may implement several. Chain is
+// ChainLifecycle (StartChain, StopChain, ChainStatus) plus ChainControl
+// (Snapshot, Revert, SetBalance, Mine).
+//
 // Domain failures are returned as *Error values with an MM_* code; they reach
 // the agent verbatim in the error envelope. Any other error means the plugin
 // itself failed.

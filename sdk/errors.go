@@ -2,8 +2,8 @@ package sdk
 
 import "github.com/mmcp-dev/mmcp/sdk/mmerr"
 
-// Error codes of the mmcp envelope (spec 000 section 7 and spec 001). A
-// plugin returns them inside an *Error; the host copies them verbatim into
+// Error codes of the mmcp error envelope (docs/reference.md lists each with
+// its way forward). A plugin returns them inside an *Error; the host copies them verbatim into
 // the MCP error envelope.
 const (
 	CodeInvalidInput          = "MM_INVALID_INPUT"
@@ -56,7 +56,7 @@ const (
 	CodeBaselineSizeMismatch = "MM_BASELINE_SIZE_MISMATCH"
 	// A call arrived while the same client's mm_launch runs.
 	CodeLaunchInProgress = "MM_LAUNCH_IN_PROGRESS"
-	// Environment modes (spec 001): a launch argument the session's mode
+	// Environment modes: a launch argument the session's mode
 	// lacks (prod has no chain, fixtures, contracts or ports), and a mode
 	// switch while the session runs.
 	CodeNotInMode            = "MM_NOT_IN_MODE"

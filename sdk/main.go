@@ -167,9 +167,9 @@ func callCmd(p Plugin, args []string, out io.Writer) int {
 		fmt.Fprintln(os.Stderr, "configure:", err)
 		return 1
 	}
-	v, err := tp.CallTool(ctx, pos[0], argJSON, stderrEvents{})
+	r, err := tp.CallTool(ctx, CallToolRequest{Name: pos[0], Arguments: argJSON}, stderrEvents{})
 	code := 0
-	var res any = map[string]any{"ok": true, "result": v}
+	var res any = map[string]any{"ok": true, "result": r.Result}
 	if err != nil {
 		res = map[string]any{"ok": false, "error": AsError(err)}
 		code = 1

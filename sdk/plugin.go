@@ -14,7 +14,7 @@ const APIVersion = 1
 // by shipping a plugin that declares the same capability.
 type Capability string
 
-// The capabilities of spec 001.
+// The capabilities a plugin may declare.
 const (
 	CapBuild Capability = "build"
 	// CapBuildWatch is the Build capability's watch lifecycle (Watcher).
@@ -96,7 +96,22 @@ type Tool struct {
 type ToolProvider interface {
 	// Tools lists the plugin's tools; called once at start.
 	Tools() []Tool
-	// CallTool runs one tool. The result is any JSON-marshalable value; a
-	// domain failure is an *Error.
-	CallTool(ctx context.Context, name string, args json.RawMessage, ev Events) (any, error)
+	// CallTool runs one tool. A domain failure is an *Error.
+	CallTool(ctx context.Context, req CallToolRequest, ev Events) (CallToolResponse, error)
+}
+
+// CallToolRequest is one call of a plugin's tool.
+type CallToolRequest struct {
+	// Name is the tool's name as the plugin lists it (without the
+	// "<plugin>_" prefix agents see).
+	Name string `json:"name"`
+	// Arguments is the call's JSON object, already checked against the
+	// tool's schema by the host.
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// CallToolResponse is the tool's answer.
+type CallToolResponse struct {
+	// Result is any JSON-marshalable value.
+	Result any `json:"result"`
 }

@@ -20,18 +20,18 @@ func (e *echo) Tools() []sdk.Tool {
 	return []sdk.Tool{{Name: "say", Description: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)}}
 }
 
-func (e *echo) CallTool(_ context.Context, name string, args json.RawMessage, ev sdk.Events) (any, error) {
-	if name == "binary" {
+func (e *echo) CallTool(_ context.Context, req sdk.CallToolRequest, ev sdk.Events) (sdk.CallToolResponse, error) {
+	if req.Name == "binary" {
 		// A build tool's output tail is bytes, not always UTF-8.
 		ev.Log("info", "line \xff1")
-		return nil, sdk.Errorf(sdk.CodeBuildFailed, "build failed: \xfe\xff tail").WithDetails(map[string]any{"tail": "\xff"})
+		return sdk.CallToolResponse{}, sdk.Errorf(sdk.CodeBuildFailed, "build failed: \xfe\xff tail").WithDetails(map[string]any{"tail": "\xff"})
 	}
-	if name != "say" {
-		return nil, sdk.Errorf(sdk.CodeInvalidInput, "no tool %q", name).WithDetails(map[string]any{"tool": name})
+	if req.Name != "say" {
+		return sdk.CallToolResponse{}, sdk.Errorf(sdk.CodeInvalidInput, "no tool %q", req.Name).WithDetails(map[string]any{"tool": req.Name})
 	}
 	ev.Progress(1, 2, "half")
 	ev.Log("info", "said")
-	return map[string]json.RawMessage{"args": args}, nil
+	return sdk.CallToolResponse{Result: map[string]json.RawMessage{"args": req.Arguments}}, nil
 }
 
 type events struct{ progress, logs []string }

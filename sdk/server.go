@@ -93,8 +93,8 @@ func (s *toolsServer) CallTool(r *pb.CallToolRequest, stream pb.Tools_CallToolSe
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	v, err := s.impl.CallTool(stream.Context(), r.Name, args, ev)
-	return ev.finish(v, err)
+	res, err := s.impl.CallTool(stream.Context(), CallToolRequest{Name: r.Name, Arguments: args}, ev)
+	return ev.finish(res.Result, err)
 }
 
 type buildServer struct {
@@ -104,20 +104,18 @@ type buildServer struct {
 
 func (s *buildServer) Build(r *pb.BuildRequest, stream pb.Build_BuildServer) error {
 	ev := &streamEvents{send: stream.Send}
-	res, err := s.impl.Build(stream.Context(), BuildOptions{BuildType: r.BuildType, Force: r.Force}, ev)
+	res, err := s.impl.Build(stream.Context(), BuildRequest{BuildType: r.BuildType, Force: r.Force}, ev)
 	return ev.finish(res, err)
 }
 
 func (s *buildServer) IsBuilt(ctx context.Context, _ *pb.Empty) (*pb.IsBuiltResponse, error) {
-	ok, err := s.impl.IsBuilt(ctx)
-	e := wire.ToPBError(err)
-	return &pb.IsBuiltResponse{Built: ok, Error: e}, nil
+	res, err := s.impl.IsBuilt(ctx, IsBuiltRequest{})
+	return &pb.IsBuiltResponse{Built: res.Built, Error: wire.ToPBError(err)}, nil
 }
 
 func (s *buildServer) ExtensionPath(ctx context.Context, _ *pb.Empty) (*pb.PathResponse, error) {
-	p, err := s.impl.ExtensionPath(ctx)
-	e := wire.ToPBError(err)
-	return &pb.PathResponse{Path: p, Error: e}, nil
+	res, err := s.impl.ExtensionPath(ctx, ExtensionPathRequest{})
+	return &pb.PathResponse{Path: res.Path, Error: wire.ToPBError(err)}, nil
 }
 
 // watcher is the Build service's watch half: impl's Watcher, or an
@@ -131,32 +129,32 @@ func (s *buildServer) watcher() (Watcher, error) {
 
 func (s *buildServer) StartWatch(ctx context.Context, _ *pb.Empty) (*pb.WatchStatusResponse, error) {
 	w, err := s.watcher()
-	var st WatchStatus
+	var res StartWatchResponse
 	if err == nil {
-		st, err = w.StartWatch(ctx)
+		res, err = w.StartWatch(ctx, StartWatchRequest{})
 	}
-	e := wire.ToPBError(err)
-	return &pb.WatchStatusResponse{Status: toPBWatchStatus(st), Error: e}, nil
+	return &pb.WatchStatusResponse{Status: toPBWatchStatus(res.Status), Error: wire.ToPBError(err)}, nil
 }
 
 func (s *buildServer) StopWatch(ctx context.Context, _ *pb.Empty) (*pb.WatchStatusResponse, error) {
 	w, err := s.watcher()
-	var st WatchStatus
+	var res StopWatchResponse
 	if err == nil {
-		st, err = w.StopWatch(ctx)
+		res, err = w.StopWatch(ctx, StopWatchRequest{})
 	}
-	e := wire.ToPBError(err)
-	return &pb.WatchStatusResponse{Status: toPBWatchStatus(st), Error: e}, nil
+	return &pb.WatchStatusResponse{Status: toPBWatchStatus(res.Status), Error: wire.ToPBError(err)}, nil
 }
 
+// WaitReady's stream result is the Rebuild's JSON (the wire's shape since
+// version 1), not the WaitReadyResponse's.
 func (s *buildServer) WaitReady(r *pb.WaitReadyRequest, stream pb.Build_WaitReadyServer) error {
 	ev := &streamEvents{send: stream.Send}
 	w, err := s.watcher()
 	if err != nil {
 		return ev.finish(nil, err)
 	}
-	res, err := w.WaitReady(stream.Context(), r.TimeoutMs, ev)
-	return ev.finish(res, err)
+	res, err := w.WaitReady(stream.Context(), WaitReadyRequest{TimeoutMs: r.TimeoutMs}, ev)
+	return ev.finish(res.Rebuild, err)
 }
 
 type chainServer struct {
@@ -165,41 +163,38 @@ type chainServer struct {
 }
 
 func (s *chainServer) Start(ctx context.Context, r *pb.ChainOptions) (*pb.ChainStatusResponse, error) {
-	st, err := s.impl.Start(ctx, fromPBChainOptions(r))
-	e := wire.ToPBError(err)
-	return &pb.ChainStatusResponse{Status: toPBChainStatus(st), Error: e}, nil
+	res, err := s.impl.StartChain(ctx, StartChainRequest{ChainOptions: fromPBChainOptions(r)})
+	return &pb.ChainStatusResponse{Status: toPBChainStatus(res.Status), Error: wire.ToPBError(err)}, nil
 }
 
 func (s *chainServer) Stop(ctx context.Context, _ *pb.Empty) (*pb.ErrorOnly, error) {
-	e := wire.ToPBError(s.impl.Stop(ctx))
-	return &pb.ErrorOnly{Error: e}, nil
+	_, err := s.impl.StopChain(ctx, StopChainRequest{})
+	return &pb.ErrorOnly{Error: wire.ToPBError(err)}, nil
 }
 
 func (s *chainServer) Status(ctx context.Context, _ *pb.Empty) (*pb.ChainStatusResponse, error) {
-	st, err := s.impl.Status(ctx)
-	e := wire.ToPBError(err)
-	return &pb.ChainStatusResponse{Status: toPBChainStatus(st), Error: e}, nil
+	res, err := s.impl.ChainStatus(ctx, ChainStatusRequest{})
+	return &pb.ChainStatusResponse{Status: toPBChainStatus(res.Status), Error: wire.ToPBError(err)}, nil
 }
 
 func (s *chainServer) Snapshot(ctx context.Context, _ *pb.Empty) (*pb.SnapshotResponse, error) {
-	id, err := s.impl.Snapshot(ctx)
-	e := wire.ToPBError(err)
-	return &pb.SnapshotResponse{Id: id, Error: e}, nil
+	res, err := s.impl.Snapshot(ctx, SnapshotRequest{})
+	return &pb.SnapshotResponse{Id: res.ID, Error: wire.ToPBError(err)}, nil
 }
 
 func (s *chainServer) Revert(ctx context.Context, r *pb.RevertRequest) (*pb.ErrorOnly, error) {
-	e := wire.ToPBError(s.impl.Revert(ctx, r.Id))
-	return &pb.ErrorOnly{Error: e}, nil
+	_, err := s.impl.Revert(ctx, RevertRequest{ID: r.Id})
+	return &pb.ErrorOnly{Error: wire.ToPBError(err)}, nil
 }
 
 func (s *chainServer) SetBalance(ctx context.Context, r *pb.SetBalanceRequest) (*pb.ErrorOnly, error) {
-	e := wire.ToPBError(s.impl.SetBalance(ctx, r.Address, r.Wei))
-	return &pb.ErrorOnly{Error: e}, nil
+	_, err := s.impl.SetBalance(ctx, SetBalanceRequest{Address: r.Address, Wei: r.Wei})
+	return &pb.ErrorOnly{Error: wire.ToPBError(err)}, nil
 }
 
 func (s *chainServer) Mine(ctx context.Context, r *pb.MineRequest) (*pb.ErrorOnly, error) {
-	e := wire.ToPBError(s.impl.Mine(ctx, int(r.Blocks)))
-	return &pb.ErrorOnly{Error: e}, nil
+	_, err := s.impl.Mine(ctx, MineRequest{Blocks: int(r.Blocks)})
+	return &pb.ErrorOnly{Error: wire.ToPBError(err)}, nil
 }
 
 type contractsServer struct {
@@ -208,13 +203,12 @@ type contractsServer struct {
 }
 
 func (s *contractsServer) Deploy(ctx context.Context, r *pb.DeployRequest) (*pb.DeployResponse, error) {
-	d, err := s.impl.Deploy(ctx, r.RpcUrl, r.Name, fromPBDeployOptions(r.Options))
-	e := wire.ToPBError(err)
-	return &pb.DeployResponse{Deployment: toPBDeployment(d), Error: e}, nil
+	res, err := s.impl.Deploy(ctx, DeployRequest{RPCURL: r.RpcUrl, Name: r.Name, Options: fromPBDeployOptions(r.Options)})
+	return &pb.DeployResponse{Deployment: toPBDeployment(res.Deployment), Error: wire.ToPBError(err)}, nil
 }
 
 func (s *contractsServer) DeployMany(ctx context.Context, r *pb.DeployManyRequest) (*pb.DeployManyResponse, error) {
-	res, err := s.impl.DeployMany(ctx, r.RpcUrl, r.Names, fromPBDeployOptions(r.Options))
+	res, err := s.impl.DeployMany(ctx, DeployManyRequest{RPCURL: r.RpcUrl, Names: r.Names, Options: fromPBDeployOptions(r.Options)})
 	out := &pb.DeployManyResponse{Deployed: toPBDeployments(res.Deployed), Error: wire.ToPBError(err)}
 	for _, f := range res.Failed {
 		out.Failed = append(out.Failed, &pb.DeployFailure{ContractName: f.ContractName, Error: wire.ValidUTF8(f.Error)})
@@ -223,20 +217,18 @@ func (s *contractsServer) DeployMany(ctx context.Context, r *pb.DeployManyReques
 }
 
 func (s *contractsServer) Deployed(ctx context.Context, _ *pb.Empty) (*pb.DeploymentsResponse, error) {
-	ds, err := s.impl.Deployed(ctx)
-	e := wire.ToPBError(err)
-	return &pb.DeploymentsResponse{Deployments: toPBDeployments(ds), Error: e}, nil
+	res, err := s.impl.Deployed(ctx, DeployedRequest{})
+	return &pb.DeploymentsResponse{Deployments: toPBDeployments(res.Deployments), Error: wire.ToPBError(err)}, nil
 }
 
 func (s *contractsServer) Available(ctx context.Context, _ *pb.Empty) (*pb.AvailableResponse, error) {
-	names, err := s.impl.Available(ctx)
-	e := wire.ToPBError(err)
-	return &pb.AvailableResponse{Names: names, Error: e}, nil
+	res, err := s.impl.Available(ctx, AvailableRequest{})
+	return &pb.AvailableResponse{Names: res.Names, Error: wire.ToPBError(err)}, nil
 }
 
 func (s *contractsServer) Clear(ctx context.Context, _ *pb.Empty) (*pb.ErrorOnly, error) {
-	e := wire.ToPBError(s.impl.Clear(ctx))
-	return &pb.ErrorOnly{Error: e}, nil
+	_, err := s.impl.Clear(ctx, ClearRequest{})
+	return &pb.ErrorOnly{Error: wire.ToPBError(err)}, nil
 }
 
 type fixtureServer struct {
@@ -245,37 +237,36 @@ type fixtureServer struct {
 }
 
 func (s *fixtureServer) Start(ctx context.Context, r *pb.FixtureStartRequest) (*pb.FixtureStartResponse, error) {
-	st, err := s.impl.Start(ctx, r.StateJson, FixtureOptions{Port: int(r.Port), Contracts: r.Contracts, Origin: r.Origin})
-	e := wire.ToPBError(err)
-	return &pb.FixtureStartResponse{Url: st.URL, Port: int32(st.Port), OriginPort: int32(st.OriginPort), UnlockPassword: st.UnlockPassword, Error: e}, nil
+	res, err := s.impl.StartFixture(ctx, StartFixtureRequest{State: r.StateJson,
+		FixtureOptions: FixtureOptions{Port: int(r.Port), Contracts: r.Contracts, Origin: r.Origin}})
+	st := res.Status
+	return &pb.FixtureStartResponse{Url: st.URL, Port: int32(st.Port), OriginPort: int32(st.OriginPort),
+		UnlockPassword: st.UnlockPassword, Error: wire.ToPBError(err)}, nil
 }
 
 func (s *fixtureServer) Forget(ctx context.Context, r *pb.FixtureForgetRequest) (*pb.ErrorOnly, error) {
-	e := wire.ToPBError(s.impl.Forget(ctx, r.Origin))
-	return &pb.ErrorOnly{Error: e}, nil
+	_, err := s.impl.Forget(ctx, ForgetRequest{Origin: r.Origin})
+	return &pb.ErrorOnly{Error: wire.ToPBError(err)}, nil
 }
 
 func (s *fixtureServer) Stop(ctx context.Context, _ *pb.Empty) (*pb.ErrorOnly, error) {
-	e := wire.ToPBError(s.impl.Stop(ctx))
-	return &pb.ErrorOnly{Error: e}, nil
+	_, err := s.impl.StopFixture(ctx, StopFixtureRequest{})
+	return &pb.ErrorOnly{Error: wire.ToPBError(err)}, nil
 }
 
 func (s *fixtureServer) DefaultState(ctx context.Context, r *pb.StateOptions) (*pb.StateResponse, error) {
-	st, err := s.impl.DefaultState(ctx, fromPBStateOptions(r))
-	e := wire.ToPBError(err)
-	return &pb.StateResponse{StateJson: st, Error: e}, nil
+	res, err := s.impl.DefaultState(ctx, DefaultStateRequest{StateOptions: fromPBStateOptions(r)})
+	return &pb.StateResponse{StateJson: res.State, Error: wire.ToPBError(err)}, nil
 }
 
 func (s *fixtureServer) OnboardingState(ctx context.Context, r *pb.StateOptions) (*pb.StateResponse, error) {
-	st, err := s.impl.OnboardingState(ctx, fromPBStateOptions(r))
-	e := wire.ToPBError(err)
-	return &pb.StateResponse{StateJson: st, Error: e}, nil
+	res, err := s.impl.OnboardingState(ctx, OnboardingStateRequest{StateOptions: fromPBStateOptions(r)})
+	return &pb.StateResponse{StateJson: res.State, Error: wire.ToPBError(err)}, nil
 }
 
 func (s *fixtureServer) ResolvePreset(ctx context.Context, r *pb.ResolvePresetRequest) (*pb.StateResponse, error) {
-	st, err := s.impl.ResolvePreset(ctx, r.Name, fromPBStateOptions(r.Options))
-	e := wire.ToPBError(err)
-	return &pb.StateResponse{StateJson: st, Error: e}, nil
+	res, err := s.impl.ResolvePreset(ctx, ResolvePresetRequest{Name: r.Name, StateOptions: fromPBStateOptions(r.Options)})
+	return &pb.StateResponse{StateJson: res.State, Error: wire.ToPBError(err)}, nil
 }
 
 type mockServer struct {
@@ -284,24 +275,16 @@ type mockServer struct {
 }
 
 func (s *mockServer) Start(ctx context.Context, r *pb.MockServerOptions) (*pb.MockServerStatusResponse, error) {
-	st, err := s.impl.Start(ctx, MockServerOptions{Port: int(r.Port)})
-	e := wire.ToPBError(err)
-	return &pb.MockServerStatusResponse{Status: toPBMockStatus(st), Error: e}, nil
+	res, err := s.impl.StartMockServer(ctx, StartMockServerRequest{MockServerOptions: MockServerOptions{Port: int(r.Port)}})
+	return &pb.MockServerStatusResponse{Status: toPBMockStatus(res.Status), Error: wire.ToPBError(err)}, nil
 }
 
 func (s *mockServer) Stop(ctx context.Context, _ *pb.Empty) (*pb.ErrorOnly, error) {
-	e := wire.ToPBError(s.impl.Stop(ctx))
-	return &pb.ErrorOnly{Error: e}, nil
-}
-
-func (s *mockServer) IsRunning(ctx context.Context, _ *pb.Empty) (*pb.IsRunningResponse, error) {
-	ok, err := s.impl.IsRunning(ctx)
-	e := wire.ToPBError(err)
-	return &pb.IsRunningResponse{Running: ok, Error: e}, nil
+	_, err := s.impl.StopMockServer(ctx, StopMockServerRequest{})
+	return &pb.ErrorOnly{Error: wire.ToPBError(err)}, nil
 }
 
 func (s *mockServer) Status(ctx context.Context, _ *pb.Empty) (*pb.MockServerStatusResponse, error) {
-	st, err := s.impl.Status(ctx)
-	e := wire.ToPBError(err)
-	return &pb.MockServerStatusResponse{Status: toPBMockStatus(st), Error: e}, nil
+	res, err := s.impl.MockServerStatus(ctx, MockServerStatusRequest{})
+	return &pb.MockServerStatusResponse{Status: toPBMockStatus(res.Status), Error: wire.ToPBError(err)}, nil
 }

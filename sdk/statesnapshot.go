@@ -16,22 +16,21 @@ type stateSnapshotServer struct {
 }
 
 func (s *stateSnapshotServer) Probe(ctx context.Context, _ *pb.Empty) (*pb.StateProbeResponse, error) {
-	p, err := s.impl.Probe(ctx)
-	e := wire.ToPBError(err)
-	return &pb.StateProbeResponse{Elements: p.Elements, Script: p.Script, Error: e}, nil
+	res, err := s.impl.Probe(ctx, ProbeRequest{})
+	return &pb.StateProbeResponse{Elements: res.Probe.Elements, Script: res.Probe.Script, Error: wire.ToPBError(err)}, nil
 }
 
 func (s *stateSnapshotServer) DetectScreen(ctx context.Context, r *pb.PageSnapshot) (*pb.ScreenResponse, error) {
-	screen, err := s.impl.DetectScreen(ctx, fromPBPage(r))
-	e := wire.ToPBError(err)
-	return &pb.ScreenResponse{Screen: screen, Error: e}, nil
+	res, err := s.impl.DetectScreen(ctx, DetectScreenRequest{Page: fromPBPage(r)})
+	return &pb.ScreenResponse{Screen: res.Screen, Error: wire.ToPBError(err)}, nil
 }
 
 func (s *stateSnapshotServer) State(ctx context.Context, r *pb.StateRequest) (*pb.WalletStatusResponse, error) {
-	ws, err := s.impl.State(ctx, fromPBPage(r.GetPage()), SnapshotOptions{ExtensionID: r.GetExtensionId(), ChainID: r.GetChainId()})
-	e := wire.ToPBError(err)
+	res, err := s.impl.State(ctx, StateRequest{Page: fromPBPage(r.GetPage()),
+		SnapshotOptions: SnapshotOptions{ExtensionID: r.GetExtensionId(), ChainID: r.GetChainId()}})
+	ws := res.Status
 	return &pb.WalletStatusResponse{IsUnlocked: ws.IsUnlocked, AccountAddress: ws.AccountAddress, NetworkName: ws.NetworkName,
-		ChainId: ws.ChainID, Balance: ws.Balance, ErrorMessage: ws.ErrorMessage, Error: e}, nil
+		ChainId: ws.ChainID, Balance: ws.Balance, ErrorMessage: ws.ErrorMessage, Error: wire.ToPBError(err)}, nil
 }
 
 func fromPBPage(p *pb.PageSnapshot) PageSnapshot {

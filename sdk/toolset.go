@@ -73,15 +73,16 @@ func AddTool[In any](ts *ToolSet, name, description, schema string, fn func(ctx 
 func (ts *ToolSet) Tools() []Tool { return ts.tools }
 
 // CallTool implements ToolProvider.
-func (ts *ToolSet) CallTool(ctx context.Context, name string, args json.RawMessage, ev Events) (any, error) {
-	run, ok := ts.run[name]
+func (ts *ToolSet) CallTool(ctx context.Context, req CallToolRequest, ev Events) (CallToolResponse, error) {
+	run, ok := ts.run[req.Name]
 	if !ok {
-		return nil, Errorf(CodeInvalidInput, "unknown tool %q", name)
+		return CallToolResponse{}, Errorf(CodeInvalidInput, "unknown tool %q", req.Name)
 	}
 	if ev == nil {
 		ev = NopEvents{}
 	}
-	return run(ctx, args, ev)
+	v, err := run(ctx, req.Arguments, ev)
+	return CallToolResponse{Result: v}, err
 }
 
 // SchemaDefaults collects the "default" of each top-level property of an

@@ -38,29 +38,29 @@ func TestToolSetAppliesDefaultsAndValidates(t *testing.T) {
 	if len(ts.Tools()) != 1 || ts.Tools()[0].Name != "greet" {
 		t.Fatalf("tools %+v", ts.Tools())
 	}
-	out, err := ts.CallTool(context.Background(), "greet", json.RawMessage(`{"name":"ann"}`), nil)
+	out, err := callTool(ts, "greet", json.RawMessage(`{"name":"ann"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := json.Marshal(out); string(b) != `{"name":"ann","times":2}` {
 		t.Fatalf("result %s", b)
 	}
-	out, _ = ts.CallTool(context.Background(), "greet", json.RawMessage(`{"name":"ann","times":5}`), nil)
+	out, _ = callTool(ts, "greet", json.RawMessage(`{"name":"ann","times":5}`))
 	if b, _ := json.Marshal(out); string(b) != `{"name":"ann","times":5}` {
 		t.Fatalf("given value lost to the default: %s", b)
 	}
 	for _, args := range []string{`{}`, `{"name":""}`, `{"name":"a","times":0}`, `{"name":"a","extra":1}`, `not json`} {
-		_, err := ts.CallTool(context.Background(), "greet", json.RawMessage(args), nil)
+		_, err := callTool(ts, "greet", json.RawMessage(args))
 		if codeOf(err) != CodeInvalidInput {
 			t.Errorf("%s: %v, want %s", args, err, CodeInvalidInput)
 		}
 	}
 	var e *Error
-	_, err = ts.CallTool(context.Background(), "greet", json.RawMessage(`{"name":"a","times":0}`), nil)
+	_, err = callTool(ts, "greet", json.RawMessage(`{"name":"a","times":0}`))
 	if errors.As(err, &e); e.Details["field"] != "times" {
 		t.Errorf("details %v do not name the field", e.Details)
 	}
-	if _, err := ts.CallTool(context.Background(), "nope", nil, nil); codeOf(err) != CodeInvalidInput {
+	if _, err := callTool(ts, "nope", nil); codeOf(err) != CodeInvalidInput {
 		t.Errorf("unknown tool: %v", err)
 	}
 }
@@ -83,4 +83,10 @@ func TestAddToolRefusesMistakes(t *testing.T) {
 		AddTool(ts, "x", "", `{"type":"object"}`, noop)
 		AddTool(ts, "x", "", `{"type":"object"}`, noop)
 	})
+}
+
+// callTool calls ts's tool name with args and answers its result.
+func callTool(ts *ToolSet, name string, args json.RawMessage) (any, error) {
+	r, err := ts.CallTool(context.Background(), CallToolRequest{Name: name, Arguments: args}, nil)
+	return r.Result, err
 }

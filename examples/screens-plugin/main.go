@@ -43,39 +43,47 @@ const appScript = `(async () => {
 
 // Probe says what the host reads from each wallet page: a few elements by
 // CSS selector (presence and text) and the app-state script.
-func (screens) Probe(context.Context) (sdk.StateProbe, error) {
-	return sdk.StateProbe{
+func (screens) Probe(context.Context, sdk.ProbeRequest) (sdk.ProbeResponse, error) {
+	return sdk.ProbeResponse{Probe: sdk.StateProbe{
 		Elements: map[string]string{
 			"password": `[data-testid="unlock-password"]`,
 			"account":  `[data-testid="account-menu-icon"]`,
 			"network":  `[data-testid="network-display"]`,
 		},
 		Script: appScript,
-	}, nil
+	}}, nil
 }
 
 // DetectScreen names the screen from the page's hash route and elements.
-func (screens) DetectScreen(_ context.Context, page sdk.PageSnapshot) (string, error) {
+func (screens) DetectScreen(_ context.Context, req sdk.DetectScreenRequest) (sdk.DetectScreenResponse, error) {
+	return sdk.DetectScreenResponse{Screen: screenOf(req.Page)}, nil
+}
+
+func screenOf(page sdk.PageSnapshot) string {
 	route := ""
 	if i := strings.IndexByte(page.URL, '#'); i >= 0 {
 		route = strings.TrimPrefix(page.URL[i+1:], "/")
 	}
 	switch {
 	case page.Elements["password"].Present:
-		return "login", nil
+		return "login"
 	case page.Role == "notification":
-		return "approval", nil
+		return "approval"
 	case strings.HasPrefix(route, "settings"):
-		return "preferences", nil
+		return "preferences"
 	case route == "" && page.Elements["account"].Present:
-		return "dashboard", nil
+		return "dashboard"
 	}
-	return "other", nil
+	return "other"
 }
 
 // State reads the lock state, account and chain from the app state, and
 // the network name from the page.
-func (screens) State(_ context.Context, page sdk.PageSnapshot, _ sdk.SnapshotOptions) (sdk.WalletStatus, error) {
+func (screens) State(_ context.Context, req sdk.StateRequest) (sdk.StateResponse, error) {
+	return sdk.StateResponse{Status: statusOf(req.Page)}, nil
+}
+
+func statusOf(page sdk.PageSnapshot) sdk.WalletStatus {
 	var ws sdk.WalletStatus
 	if n := page.Elements["network"]; n.Present && n.Text != "" {
 		ws.NetworkName = &n.Text
@@ -86,7 +94,7 @@ func (screens) State(_ context.Context, page sdk.PageSnapshot, _ sdk.SnapshotOpt
 		ChainID  *string `json:"chainId"`
 	}
 	if len(page.AppState) == 0 || json.Unmarshal(page.AppState, &app) != nil {
-		return ws, nil // the wallet's UI has not started yet
+		return ws // the wallet's UI has not started yet
 	}
 	ws.IsUnlocked, ws.AccountAddress = &app.Unlocked, app.Address
 	if app.ChainID != nil {
@@ -94,7 +102,7 @@ func (screens) State(_ context.Context, page sdk.PageSnapshot, _ sdk.SnapshotOpt
 			ws.ChainID = &id
 		}
 	}
-	return ws, nil
+	return ws
 }
 
 func main() { sdk.Main(screens{}) }

@@ -21,7 +21,7 @@ func (g *reg) buildTool() {
 		// The arguments as given, without the schema's defaults: the
 		// build plugin owns the default build type (its settings may
 		// change it), so the host sends a zero value.
-		var in sdk.BuildOptions
+		var in sdk.BuildRequest
 		if err := json.Unmarshal(c.Args, &in); err != nil {
 			return nil, err
 		}

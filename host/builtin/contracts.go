@@ -19,11 +19,11 @@ func (g *reg) contractTools() {
 		ContractName string `json:"contractName"`
 		sdk.DeployOptions
 	}) (any, error) {
-		d, err := cs.Deploy(ctx, rpcURL, in.ContractName, in.DeployOptions)
+		res, err := cs.Deploy(ctx, sdk.DeployRequest{RPCURL: rpcURL, Name: in.ContractName, Options: in.DeployOptions})
 		if err != nil {
 			return nil, err
 		}
-		return contractView(d), nil
+		return contractView(res.Deployment), nil
 	}))
 	add(g, "seed_contracts", tools.Tool{
 		Description: "Deploy several test contracts in order to the session's local chain; goes on past a failure and reports it in failed[].",
@@ -32,7 +32,7 @@ func (g *reg) contractTools() {
 		Contracts []string `json:"contracts"`
 		Hardfork  string   `json:"hardfork"`
 	}) (any, error) {
-		res, err := cs.DeployMany(ctx, rpcURL, in.Contracts, sdk.DeployOptions{Hardfork: in.Hardfork})
+		res, err := cs.DeployMany(ctx, sdk.DeployManyRequest{RPCURL: rpcURL, Names: in.Contracts, Options: sdk.DeployOptions{Hardfork: in.Hardfork}})
 		if err != nil {
 			return nil, err
 		}

@@ -24,7 +24,8 @@ func (g *reg) watchTools() {
 		if err := g.needRepo("build_watch_start"); err != nil {
 			return nil, err
 		}
-		return g.Plugins.Watcher().StartWatch(ctx)
+		res, err := g.Plugins.Watcher().StartWatch(ctx, sdk.StartWatchRequest{})
+		return res.Status, err
 	})
 	add(g, "build_watch_wait_ready", tools.Tool{
 		Description: "Wait for the watch build's next finished rebuild (the first build right after start), then, when a session runs on that build (or reload is true), reload the extension in place: same Chrome, chain, dapp tabs and session, unlocked again, back on the wallet screen it was on. Answers build ms, reload ms, the screen now shown and the new build's console errors. A broken build answers MM_BUILD_FAILED with the watcher's error; a broken wallet MM_RELOAD_FAILED with console errors and a screenshot.",
@@ -37,17 +38,18 @@ func (g *reg) watchTools() {
 			return nil, err
 		}
 		w := g.Plugins.Watcher()
-		r, err := w.WaitReady(ctx, in.TimeoutMs, launch.Events{OnProgress: c.Progress, Logger: g.Log.Named("watch")})
+		ready, err := w.WaitReady(ctx, sdk.WaitReadyRequest{TimeoutMs: in.TimeoutMs}, launch.Events{OnProgress: c.Progress, Logger: g.Log.Named("watch")})
 		if err != nil {
 			return nil, err
 		}
+		r := ready.Rebuild
 		out := map[string]any{"rebuild": r, "buildMs": r.DurationMs, "buildId": r.BuildID, "reloaded": false}
 		s, _ := g.Sessions.Active(ctx)
-		dir, err := g.Plugins.Builder().ExtensionPath(ctx) // where the watcher builds
+		where, err := g.Plugins.Builder().ExtensionPath(ctx, sdk.ExtensionPathRequest{}) // where the watcher builds
 		if err != nil {
 			return nil, err
 		}
-		reload := session.RunsOn(s, dir)
+		reload := session.RunsOn(s, where.Path)
 		if in.Reload != nil {
 			reload = *in.Reload
 		}
@@ -73,7 +75,8 @@ func (g *reg) watchTools() {
 		if err := g.needRepo("build_watch_stop"); err != nil {
 			return nil, err
 		}
-		return g.Plugins.Watcher().StopWatch(ctx)
+		res, err := g.Plugins.Watcher().StopWatch(ctx, sdk.StopWatchRequest{})
+		return res.Status, err
 	})
 	add(g, "reload_extension", tools.Tool{
 		Description: "Reload the unpacked extension in the running Chrome after its files changed: no new Chrome, chain or fixture; dapp tabs stay open; the wallet is unlocked again and reopened on the screen it was on (home otherwise). MM_RELOAD_FAILED with console errors and a screenshot when the new build breaks the wallet.",

@@ -72,7 +72,7 @@ var stepLimits = map[string]time.Duration{
 // Deps are what a launch uses. A nil capability means no plugin provides it.
 type Deps struct {
 	Builder   sdk.Builder
-	Chain     sdk.Chain
+	Chain     sdk.ChainLifecycle
 	Fixture   sdk.Fixture
 	Contracts sdk.ContractSeeder
 	// MockServer, when a plugin provides it, answers the browser's
@@ -329,16 +329,16 @@ func (l *launcher) extension(ctx context.Context) error {
 		l.p.Extension, l.p.ExtensionSource = ext, source
 		return nil
 	}
-	ext, err := l.d.Builder.ExtensionPath(ctx)
+	where, err := l.d.Builder.ExtensionPath(ctx, sdk.ExtensionPathRequest{})
 	if err != nil {
 		return err
 	}
-	ext = l.d.Path(ext)
-	built, err := l.d.Builder.IsBuilt(ctx)
+	ext := l.d.Path(where.Path)
+	built, err := l.d.Builder.IsBuilt(ctx, sdk.IsBuiltRequest{})
 	if err != nil {
 		return err
 	}
-	if built {
+	if built.Built {
 		l.p.Extension, l.p.ExtensionSource = ext, "the build plugin's build"
 		return nil
 	}
@@ -346,7 +346,7 @@ func (l *launcher) extension(ctx context.Context) error {
 		return sdk.Errorf(sdk.CodeLaunchFailed, "no extension build at %s (manifest.json missing): run %s, pass extensionPath, or launch with autoBuild true", ext, l.d.Tool("build")).
 			WithDetails(map[string]any{"extensionPath": ext})
 	}
-	res, err := l.d.Builder.Build(ctx, sdk.BuildOptions{}, Events{OnProgress: l.subProgress, Logger: l.d.Log})
+	res, err := l.d.Builder.Build(ctx, sdk.BuildRequest{}, Events{OnProgress: l.subProgress, Logger: l.d.Log})
 	if err != nil {
 		return err
 	}
@@ -364,10 +364,11 @@ func (l *launcher) chain(ctx context.Context) error {
 		}
 		return nil
 	}
-	st, err := l.d.Chain.Start(ctx, sdk.ChainOptions{Port: l.in.Ports.Anvil, FreePort: l.d.FreePort && l.in.Ports.Anvil == 0})
+	res, err := l.d.Chain.StartChain(ctx, sdk.StartChainRequest{ChainOptions: sdk.ChainOptions{Port: l.in.Ports.Anvil, FreePort: l.d.FreePort && l.in.Ports.Anvil == 0}})
 	if err != nil {
 		return err
 	}
+	st := res.Status
 	l.p.Chain = &st
 	l.done("chain", fmt.Sprintf("local chain ready at %s (chain id %d)", st.RPCURL, st.ChainID))
 	return nil
@@ -392,18 +393,18 @@ func (l *launcher) contracts(ctx context.Context) error {
 
 // deploy deploys names on the session's chain, emptying the registry
 // first (a new session).
-func (l *launcher) deploy(ctx context.Context, names []string) (sdk.DeployManyResult, error) {
+func (l *launcher) deploy(ctx context.Context, names []string) (sdk.DeployManyResponse, error) {
 	if l.d.Contracts == nil {
-		return sdk.DeployManyResult{}, sdk.Errorf(sdk.CodeCapabilityMissing, "deploying contracts needs mmcp-plugin-contracts").
+		return sdk.DeployManyResponse{}, sdk.Errorf(sdk.CodeCapabilityMissing, "deploying contracts needs mmcp-plugin-contracts").
 			WithDetails(map[string]any{"capability": string(sdk.CapContractSeeding), "install": "mmcp-plugin-contracts"})
 	}
 	if !l.p.Contracts {
-		if err := l.d.Contracts.Clear(ctx); err != nil {
-			return sdk.DeployManyResult{}, err
+		if _, err := l.d.Contracts.Clear(ctx, sdk.ClearRequest{}); err != nil {
+			return sdk.DeployManyResponse{}, err
 		}
 		l.p.Contracts = true
 	}
-	res, err := l.d.Contracts.DeployMany(ctx, l.p.Chain.RPCURL, names, sdk.DeployOptions{})
+	res, err := l.d.Contracts.DeployMany(ctx, sdk.DeployManyRequest{RPCURL: l.p.Chain.RPCURL, Names: names})
 	for _, dep := range res.Deployed {
 		l.p.Deployed[dep.ContractName] = dep.ContractAddress
 	}
@@ -428,7 +429,9 @@ func (l *launcher) fixture(ctx context.Context) error {
 	}
 	l.state = state
 	for {
-		st, err := l.d.Fixture.Start(ctx, state, sdk.FixtureOptions{Port: l.in.Ports.FixtureServer, Contracts: l.p.Deployed, Origin: l.d.FixtureOrigin})
+		started, err := l.d.Fixture.StartFixture(ctx, sdk.StartFixtureRequest{State: state,
+			FixtureOptions: sdk.FixtureOptions{Port: l.in.Ports.FixtureServer, Contracts: l.p.Deployed, Origin: l.d.FixtureOrigin}})
+		st := started.Status
 		name := missingContract(err)
 		if name == "" {
 			if err != nil {
@@ -471,13 +474,16 @@ func (l *launcher) walletState(ctx context.Context) (sdk.WalletState, error) {
 	f := l.d.Fixture
 	switch {
 	case l.in.FixturePreset != "":
-		return f.ResolvePreset(ctx, l.in.FixturePreset, opts)
+		res, err := f.ResolvePreset(ctx, sdk.ResolvePresetRequest{Name: l.in.FixturePreset, StateOptions: opts})
+		return res.State, err
 	case l.in.StateMode == "custom":
 		return wrapFixture(l.in.Fixture)
 	case l.in.StateMode == "onboarding":
-		return f.OnboardingState(ctx, opts)
+		res, err := f.OnboardingState(ctx, sdk.OnboardingStateRequest{StateOptions: opts})
+		return res.State, err
 	default:
-		return f.DefaultState(ctx, opts)
+		res, err := f.DefaultState(ctx, sdk.DefaultStateRequest{StateOptions: opts})
+		return res.State, err
 	}
 }
 
@@ -492,10 +498,11 @@ func (l *launcher) mocks(ctx context.Context) error {
 	if l.d.MockServer == nil {
 		return nil
 	}
-	st, err := l.d.MockServer.Start(ctx, sdk.MockServerOptions{})
+	res, err := l.d.MockServer.StartMockServer(ctx, sdk.StartMockServerRequest{})
 	if err != nil {
 		return err
 	}
+	st := res.Status
 	l.p.MockServer = &st
 	l.done("mocks", fmt.Sprintf("mock server at %s answers the browser's external requests", st.Address))
 	return nil
@@ -629,23 +636,28 @@ func Teardown(d Deps, p *Parts) {
 		p.Wallet = nil
 	}
 	if p.MockServer != nil && d.MockServer != nil {
-		warn("stopping the mock server", d.MockServer.Stop(ctx))
+		_, err := d.MockServer.StopMockServer(ctx, sdk.StopMockServerRequest{})
+		warn("stopping the mock server", err)
 		p.MockServer = nil
 	}
 	if p.Fixture != nil && d.Fixture != nil {
 		if p.FixtureOrigin != "" {
-			warn("dropping the session's wallet state", d.Fixture.Forget(ctx, p.FixtureOrigin))
+			_, err := d.Fixture.Forget(ctx, sdk.ForgetRequest{Origin: p.FixtureOrigin})
+			warn("dropping the session's wallet state", err)
 		} else {
-			warn("stopping the fixture server", d.Fixture.Stop(ctx))
+			_, err := d.Fixture.StopFixture(ctx, sdk.StopFixtureRequest{})
+			warn("stopping the fixture server", err)
 		}
 		p.Fixture = nil
 	}
 	if p.Contracts && d.Contracts != nil {
-		warn("clearing the contracts registry", d.Contracts.Clear(ctx))
+		_, err := d.Contracts.Clear(ctx, sdk.ClearRequest{})
+		warn("clearing the contracts registry", err)
 		p.Contracts = false
 	}
 	if p.Chain != nil && d.Chain != nil {
-		warn("stopping the chain", d.Chain.Stop(ctx))
+		_, err := d.Chain.StopChain(ctx, sdk.StopChainRequest{})
+		warn("stopping the chain", err)
 		p.Chain = nil
 	}
 }

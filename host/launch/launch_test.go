@@ -73,36 +73,38 @@ func (w *world) deps() Deps {
 
 type builder struct{ w *world }
 
-func (b builder) Build(_ context.Context, _ sdk.BuildOptions, ev sdk.Events) (sdk.BuildResult, error) {
+func (b builder) Build(_ context.Context, _ sdk.BuildRequest, ev sdk.Events) (sdk.BuildResponse, error) {
 	ev.Progress(1, 2, "building")
-	return sdk.BuildResult{BuildType: "build:test", ExtensionPath: "out/ext"}, b.w.call("build.build")
+	return sdk.BuildResponse{BuildType: "build:test", ExtensionPath: "out/ext"}, b.w.call("build.build")
 }
-func (b builder) IsBuilt(context.Context) (bool, error) { return b.w.built, b.w.call("build.isBuilt") }
-func (b builder) ExtensionPath(context.Context) (string, error) {
-	return "out/ext", b.w.call("build.path")
+func (b builder) IsBuilt(context.Context, sdk.IsBuiltRequest) (sdk.IsBuiltResponse, error) {
+	return sdk.IsBuiltResponse{Built: b.w.built}, b.w.call("build.isBuilt")
+}
+func (b builder) ExtensionPath(context.Context, sdk.ExtensionPathRequest) (sdk.ExtensionPathResponse, error) {
+	return sdk.ExtensionPathResponse{Path: "out/ext"}, b.w.call("build.path")
 }
 
+// chain is the launch's chain lifecycle.
 type chain struct{ w *world }
 
-func (c chain) Start(_ context.Context, o sdk.ChainOptions) (sdk.ChainStatus, error) {
-	c.w.chainOpts = o
-	return sdk.ChainStatus{Running: true, Port: c.w.chainPort, ChainID: c.w.chainID,
-		RPCURL: fmt.Sprintf("http://127.0.0.1:%d", c.w.chainPort)}, c.w.call("chain.start")
+func (c chain) StartChain(_ context.Context, req sdk.StartChainRequest) (sdk.StartChainResponse, error) {
+	c.w.chainOpts = req.ChainOptions
+	return sdk.StartChainResponse{Status: sdk.ChainStatus{Running: true, Port: c.w.chainPort, ChainID: c.w.chainID,
+		RPCURL: fmt.Sprintf("http://127.0.0.1:%d", c.w.chainPort)}}, c.w.call("chain.start")
 }
-func (c chain) Stop(context.Context) error                      { return c.w.call("chain.stop") }
-func (c chain) Status(context.Context) (sdk.ChainStatus, error) { return sdk.ChainStatus{}, nil }
-func (c chain) Snapshot(context.Context) (string, error)        { return "", nil }
-func (c chain) Revert(context.Context, string) error            { return nil }
-func (c chain) SetBalance(context.Context, string, string) error {
-	return nil
+func (c chain) StopChain(context.Context, sdk.StopChainRequest) (sdk.StopChainResponse, error) {
+	return sdk.StopChainResponse{}, c.w.call("chain.stop")
 }
-func (c chain) Mine(context.Context, int) error { return nil }
+func (c chain) ChainStatus(context.Context, sdk.ChainStatusRequest) (sdk.ChainStatusResponse, error) {
+	return sdk.ChainStatusResponse{}, nil
+}
 
 type fixture struct{ w *world }
 
 const vaultState = `{"data":{"KeyringController":{"vault":"{\"data\":\"x\"}"}},"meta":{"version":74}}`
 
-func (f fixture) Start(_ context.Context, _ sdk.WalletState, o sdk.FixtureOptions) (sdk.FixtureStatus, error) {
+func (f fixture) StartFixture(_ context.Context, req sdk.StartFixtureRequest) (sdk.StartFixtureResponse, error) {
+	o := req.FixtureOptions
 	f.w.fixtureOpts = o
 	st := sdk.FixtureStatus{URL: "http://localhost:12345/state.json", Port: 12345, UnlockPassword: fixturePassword}
 	if f.w.noPassword {
@@ -111,48 +113,60 @@ func (f fixture) Start(_ context.Context, _ sdk.WalletState, o sdk.FixtureOption
 	if o.Origin != "" {
 		st.OriginPort = 40001
 	}
-	return st, f.w.call("fixture.start")
+	return sdk.StartFixtureResponse{Status: st}, f.w.call("fixture.start")
 }
-func (f fixture) Stop(context.Context) error           { return f.w.call("fixture.stop") }
-func (f fixture) Forget(context.Context, string) error { return f.w.call("fixture.forget") }
-func (f fixture) DefaultState(_ context.Context, o sdk.StateOptions) (sdk.WalletState, error) {
-	f.w.stateOpts = o
-	return json.RawMessage(vaultState), f.w.call("fixture.state")
+func (f fixture) StopFixture(context.Context, sdk.StopFixtureRequest) (sdk.StopFixtureResponse, error) {
+	return sdk.StopFixtureResponse{}, f.w.call("fixture.stop")
 }
-func (f fixture) OnboardingState(_ context.Context, o sdk.StateOptions) (sdk.WalletState, error) {
-	f.w.stateOpts = o
-	return json.RawMessage(`{"data":{}}`), f.w.call("fixture.state")
+func (f fixture) Forget(context.Context, sdk.ForgetRequest) (sdk.ForgetResponse, error) {
+	return sdk.ForgetResponse{}, f.w.call("fixture.forget")
 }
-func (f fixture) ResolvePreset(_ context.Context, _ string, o sdk.StateOptions) (sdk.WalletState, error) {
-	f.w.stateOpts = o
-	return json.RawMessage(vaultState), f.w.call("fixture.state")
+func (f fixture) DefaultState(_ context.Context, req sdk.DefaultStateRequest) (sdk.DefaultStateResponse, error) {
+	f.w.stateOpts = req.StateOptions
+	return sdk.DefaultStateResponse{State: json.RawMessage(vaultState)}, f.w.call("fixture.state")
+}
+func (f fixture) OnboardingState(_ context.Context, req sdk.OnboardingStateRequest) (sdk.OnboardingStateResponse, error) {
+	f.w.stateOpts = req.StateOptions
+	return sdk.OnboardingStateResponse{State: json.RawMessage(`{"data":{}}`)}, f.w.call("fixture.state")
+}
+func (f fixture) ResolvePreset(_ context.Context, req sdk.ResolvePresetRequest) (sdk.ResolvePresetResponse, error) {
+	f.w.stateOpts = req.StateOptions
+	return sdk.ResolvePresetResponse{State: json.RawMessage(vaultState)}, f.w.call("fixture.state")
 }
 
 type seeder struct{ w *world }
 
-func (s seeder) Deploy(context.Context, string, string, sdk.DeployOptions) (sdk.Deployment, error) {
-	return sdk.Deployment{}, nil
+func (s seeder) Deploy(context.Context, sdk.DeployRequest) (sdk.DeployResponse, error) {
+	return sdk.DeployResponse{}, nil
 }
-func (s seeder) DeployMany(_ context.Context, _ string, names []string, _ sdk.DeployOptions) (sdk.DeployManyResult, error) {
-	var res sdk.DeployManyResult
-	for _, n := range names {
+func (s seeder) DeployMany(_ context.Context, req sdk.DeployManyRequest) (sdk.DeployManyResponse, error) {
+	var res sdk.DeployManyResponse
+	for _, n := range req.Names {
 		res.Deployed = append(res.Deployed, sdk.Deployment{ContractName: n, ContractAddress: "0x01"})
 	}
 	return res, s.w.call("contracts.deploy")
 }
-func (s seeder) Deployed(context.Context) ([]sdk.Deployment, error) { return nil, nil }
-func (s seeder) Available(context.Context) ([]string, error)        { return nil, nil }
-func (s seeder) Clear(context.Context) error                        { return s.w.call("contracts.clear") }
+func (s seeder) Deployed(context.Context, sdk.DeployedRequest) (sdk.DeployedResponse, error) {
+	return sdk.DeployedResponse{}, nil
+}
+func (s seeder) Available(context.Context, sdk.AvailableRequest) (sdk.AvailableResponse, error) {
+	return sdk.AvailableResponse{}, nil
+}
+func (s seeder) Clear(context.Context, sdk.ClearRequest) (sdk.ClearResponse, error) {
+	return sdk.ClearResponse{}, s.w.call("contracts.clear")
+}
 
 type mocks struct{ w *world }
 
-func (m mocks) Start(context.Context, sdk.MockServerOptions) (sdk.MockServerStatus, error) {
-	return sdk.MockServerStatus{Running: true, Address: "127.0.0.1:40123", Port: 40123, SPKIHash: "c3BraQ=="}, m.w.call("mocks.start")
+func (m mocks) StartMockServer(context.Context, sdk.StartMockServerRequest) (sdk.StartMockServerResponse, error) {
+	return sdk.StartMockServerResponse{Status: sdk.MockServerStatus{Running: true, Address: "127.0.0.1:40123", Port: 40123, SPKIHash: "c3BraQ=="}},
+		m.w.call("mocks.start")
 }
-func (m mocks) Stop(context.Context) error              { return m.w.call("mocks.stop") }
-func (m mocks) IsRunning(context.Context) (bool, error) { return true, nil }
-func (m mocks) Status(context.Context) (sdk.MockServerStatus, error) {
-	return sdk.MockServerStatus{}, nil
+func (m mocks) StopMockServer(context.Context, sdk.StopMockServerRequest) (sdk.StopMockServerResponse, error) {
+	return sdk.StopMockServerResponse{}, m.w.call("mocks.stop")
+}
+func (m mocks) MockServerStatus(context.Context, sdk.MockServerStatusRequest) (sdk.MockServerStatusResponse, error) {
+	return sdk.MockServerStatusResponse{}, nil
 }
 
 type wallet struct{ w *world }

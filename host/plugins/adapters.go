@@ -51,112 +51,118 @@ func use[T any](ctx context.Context, m user, c sdk.Capability, fn func(*pluginho
 
 type builder struct{ m user }
 
-func (b builder) Build(ctx context.Context, o sdk.BuildOptions, ev sdk.Events) (sdk.BuildResult, error) {
-	return use(ctx, b.m, sdk.CapBuild, func(c *pluginhost.Conn) (sdk.BuildResult, error) { return c.Builder().Build(ctx, o, ev) })
+func (b builder) Build(ctx context.Context, req sdk.BuildRequest, ev sdk.Events) (sdk.BuildResponse, error) {
+	return use(ctx, b.m, sdk.CapBuild, func(c *pluginhost.Conn) (sdk.BuildResponse, error) { return c.Builder().Build(ctx, req, ev) })
 }
 
-func (b builder) IsBuilt(ctx context.Context) (bool, error) {
-	return use(ctx, b.m, sdk.CapBuild, func(c *pluginhost.Conn) (bool, error) { return c.Builder().IsBuilt(ctx) })
+func (b builder) IsBuilt(ctx context.Context, req sdk.IsBuiltRequest) (sdk.IsBuiltResponse, error) {
+	return use(ctx, b.m, sdk.CapBuild, func(c *pluginhost.Conn) (sdk.IsBuiltResponse, error) { return c.Builder().IsBuilt(ctx, req) })
 }
 
-func (b builder) ExtensionPath(ctx context.Context) (string, error) {
-	return use(ctx, b.m, sdk.CapBuild, func(c *pluginhost.Conn) (string, error) { return c.Builder().ExtensionPath(ctx) })
+func (b builder) ExtensionPath(ctx context.Context, req sdk.ExtensionPathRequest) (sdk.ExtensionPathResponse, error) {
+	return use(ctx, b.m, sdk.CapBuild, func(c *pluginhost.Conn) (sdk.ExtensionPathResponse, error) {
+		return c.Builder().ExtensionPath(ctx, req)
+	})
 }
 
 type watcher struct{ m user }
 
-func (w watcher) StartWatch(ctx context.Context) (sdk.WatchStatus, error) {
-	return use(ctx, w.m, sdk.CapBuildWatch, func(c *pluginhost.Conn) (sdk.WatchStatus, error) { return c.Watcher().StartWatch(ctx) })
+func (w watcher) StartWatch(ctx context.Context, req sdk.StartWatchRequest) (sdk.StartWatchResponse, error) {
+	return use(ctx, w.m, sdk.CapBuildWatch, func(c *pluginhost.Conn) (sdk.StartWatchResponse, error) { return c.Watcher().StartWatch(ctx, req) })
 }
 
-func (w watcher) WaitReady(ctx context.Context, timeoutMs int64, ev sdk.Events) (sdk.Rebuild, error) {
-	return use(ctx, w.m, sdk.CapBuildWatch, func(c *pluginhost.Conn) (sdk.Rebuild, error) { return c.Watcher().WaitReady(ctx, timeoutMs, ev) })
+func (w watcher) WaitReady(ctx context.Context, req sdk.WaitReadyRequest, ev sdk.Events) (sdk.WaitReadyResponse, error) {
+	return use(ctx, w.m, sdk.CapBuildWatch, func(c *pluginhost.Conn) (sdk.WaitReadyResponse, error) { return c.Watcher().WaitReady(ctx, req, ev) })
 }
 
-func (w watcher) StopWatch(ctx context.Context) (sdk.WatchStatus, error) {
-	return use(ctx, w.m, sdk.CapBuildWatch, func(c *pluginhost.Conn) (sdk.WatchStatus, error) { return c.Watcher().StopWatch(ctx) })
+func (w watcher) StopWatch(ctx context.Context, req sdk.StopWatchRequest) (sdk.StopWatchResponse, error) {
+	return use(ctx, w.m, sdk.CapBuildWatch, func(c *pluginhost.Conn) (sdk.StopWatchResponse, error) { return c.Watcher().StopWatch(ctx, req) })
 }
 
 type chain struct{ m user }
 
-func (ch chain) Start(ctx context.Context, o sdk.ChainOptions) (sdk.ChainStatus, error) {
-	return use(ctx, ch.m, sdk.CapChain, func(c *pluginhost.Conn) (sdk.ChainStatus, error) { return c.Chain().Start(ctx, o) })
+func (ch chain) StartChain(ctx context.Context, req sdk.StartChainRequest) (sdk.StartChainResponse, error) {
+	return use(ctx, ch.m, sdk.CapChain, func(c *pluginhost.Conn) (sdk.StartChainResponse, error) { return c.Chain().StartChain(ctx, req) })
 }
 
-func (ch chain) Stop(ctx context.Context) error {
-	return ch.m.Use(ctx, sdk.CapChain, func(c *pluginhost.Conn) error { return c.Chain().Stop(ctx) })
+func (ch chain) StopChain(ctx context.Context, req sdk.StopChainRequest) (sdk.StopChainResponse, error) {
+	return use(ctx, ch.m, sdk.CapChain, func(c *pluginhost.Conn) (sdk.StopChainResponse, error) { return c.Chain().StopChain(ctx, req) })
 }
 
-func (ch chain) Status(ctx context.Context) (sdk.ChainStatus, error) {
-	return use(ctx, ch.m, sdk.CapChain, func(c *pluginhost.Conn) (sdk.ChainStatus, error) { return c.Chain().Status(ctx) })
+func (ch chain) ChainStatus(ctx context.Context, req sdk.ChainStatusRequest) (sdk.ChainStatusResponse, error) {
+	return use(ctx, ch.m, sdk.CapChain, func(c *pluginhost.Conn) (sdk.ChainStatusResponse, error) { return c.Chain().ChainStatus(ctx, req) })
 }
 
-func (ch chain) Snapshot(ctx context.Context) (string, error) {
-	return use(ctx, ch.m, sdk.CapChain, func(c *pluginhost.Conn) (string, error) { return c.Chain().Snapshot(ctx) })
+func (ch chain) Snapshot(ctx context.Context, req sdk.SnapshotRequest) (sdk.SnapshotResponse, error) {
+	return use(ctx, ch.m, sdk.CapChain, func(c *pluginhost.Conn) (sdk.SnapshotResponse, error) { return c.Chain().Snapshot(ctx, req) })
 }
 
-func (ch chain) Revert(ctx context.Context, id string) error {
-	return ch.m.Use(ctx, sdk.CapChain, func(c *pluginhost.Conn) error { return c.Chain().Revert(ctx, id) })
+func (ch chain) Revert(ctx context.Context, req sdk.RevertRequest) (sdk.RevertResponse, error) {
+	return use(ctx, ch.m, sdk.CapChain, func(c *pluginhost.Conn) (sdk.RevertResponse, error) { return c.Chain().Revert(ctx, req) })
 }
 
-func (ch chain) SetBalance(ctx context.Context, address, wei string) error {
-	return ch.m.Use(ctx, sdk.CapChain, func(c *pluginhost.Conn) error { return c.Chain().SetBalance(ctx, address, wei) })
+func (ch chain) SetBalance(ctx context.Context, req sdk.SetBalanceRequest) (sdk.SetBalanceResponse, error) {
+	return use(ctx, ch.m, sdk.CapChain, func(c *pluginhost.Conn) (sdk.SetBalanceResponse, error) { return c.Chain().SetBalance(ctx, req) })
 }
 
-func (ch chain) Mine(ctx context.Context, blocks int) error {
-	return ch.m.Use(ctx, sdk.CapChain, func(c *pluginhost.Conn) error { return c.Chain().Mine(ctx, blocks) })
+func (ch chain) Mine(ctx context.Context, req sdk.MineRequest) (sdk.MineResponse, error) {
+	return use(ctx, ch.m, sdk.CapChain, func(c *pluginhost.Conn) (sdk.MineResponse, error) { return c.Chain().Mine(ctx, req) })
 }
 
 type fixture struct{ m user }
 
-func (f fixture) Start(ctx context.Context, st sdk.WalletState, o sdk.FixtureOptions) (sdk.FixtureStatus, error) {
-	return use(ctx, f.m, sdk.CapFixture, func(c *pluginhost.Conn) (sdk.FixtureStatus, error) { return c.Fixture().Start(ctx, st, o) })
+func (f fixture) StartFixture(ctx context.Context, req sdk.StartFixtureRequest) (sdk.StartFixtureResponse, error) {
+	return use(ctx, f.m, sdk.CapFixture, func(c *pluginhost.Conn) (sdk.StartFixtureResponse, error) { return c.Fixture().StartFixture(ctx, req) })
 }
 
-func (f fixture) Stop(ctx context.Context) error {
-	return f.m.Use(ctx, sdk.CapFixture, func(c *pluginhost.Conn) error { return c.Fixture().Stop(ctx) })
+func (f fixture) StopFixture(ctx context.Context, req sdk.StopFixtureRequest) (sdk.StopFixtureResponse, error) {
+	return use(ctx, f.m, sdk.CapFixture, func(c *pluginhost.Conn) (sdk.StopFixtureResponse, error) { return c.Fixture().StopFixture(ctx, req) })
 }
 
-func (f fixture) Forget(ctx context.Context, origin string) error {
-	return f.m.Use(ctx, sdk.CapFixture, func(c *pluginhost.Conn) error { return c.Fixture().Forget(ctx, origin) })
+func (f fixture) Forget(ctx context.Context, req sdk.ForgetRequest) (sdk.ForgetResponse, error) {
+	return use(ctx, f.m, sdk.CapFixture, func(c *pluginhost.Conn) (sdk.ForgetResponse, error) { return c.Fixture().Forget(ctx, req) })
 }
 
-func (f fixture) DefaultState(ctx context.Context, o sdk.StateOptions) (sdk.WalletState, error) {
-	return use(ctx, f.m, sdk.CapFixture, func(c *pluginhost.Conn) (sdk.WalletState, error) { return c.Fixture().DefaultState(ctx, o) })
+func (f fixture) DefaultState(ctx context.Context, req sdk.DefaultStateRequest) (sdk.DefaultStateResponse, error) {
+	return use(ctx, f.m, sdk.CapFixture, func(c *pluginhost.Conn) (sdk.DefaultStateResponse, error) { return c.Fixture().DefaultState(ctx, req) })
 }
 
-func (f fixture) OnboardingState(ctx context.Context, o sdk.StateOptions) (sdk.WalletState, error) {
-	return use(ctx, f.m, sdk.CapFixture, func(c *pluginhost.Conn) (sdk.WalletState, error) { return c.Fixture().OnboardingState(ctx, o) })
+func (f fixture) OnboardingState(ctx context.Context, req sdk.OnboardingStateRequest) (sdk.OnboardingStateResponse, error) {
+	return use(ctx, f.m, sdk.CapFixture, func(c *pluginhost.Conn) (sdk.OnboardingStateResponse, error) {
+		return c.Fixture().OnboardingState(ctx, req)
+	})
 }
 
-func (f fixture) ResolvePreset(ctx context.Context, name string, o sdk.StateOptions) (sdk.WalletState, error) {
-	return use(ctx, f.m, sdk.CapFixture, func(c *pluginhost.Conn) (sdk.WalletState, error) { return c.Fixture().ResolvePreset(ctx, name, o) })
+func (f fixture) ResolvePreset(ctx context.Context, req sdk.ResolvePresetRequest) (sdk.ResolvePresetResponse, error) {
+	return use(ctx, f.m, sdk.CapFixture, func(c *pluginhost.Conn) (sdk.ResolvePresetResponse, error) {
+		return c.Fixture().ResolvePreset(ctx, req)
+	})
 }
 
 type seeder struct{ m user }
 
-func (s seeder) Deploy(ctx context.Context, rpcURL, name string, o sdk.DeployOptions) (sdk.Deployment, error) {
-	return use(ctx, s.m, sdk.CapContractSeeding, func(c *pluginhost.Conn) (sdk.Deployment, error) {
-		return c.ContractSeeder().Deploy(ctx, rpcURL, name, o)
+func (s seeder) Deploy(ctx context.Context, req sdk.DeployRequest) (sdk.DeployResponse, error) {
+	return use(ctx, s.m, sdk.CapContractSeeding, func(c *pluginhost.Conn) (sdk.DeployResponse, error) { return c.ContractSeeder().Deploy(ctx, req) })
+}
+
+func (s seeder) DeployMany(ctx context.Context, req sdk.DeployManyRequest) (sdk.DeployManyResponse, error) {
+	return use(ctx, s.m, sdk.CapContractSeeding, func(c *pluginhost.Conn) (sdk.DeployManyResponse, error) {
+		return c.ContractSeeder().DeployMany(ctx, req)
 	})
 }
 
-func (s seeder) DeployMany(ctx context.Context, rpcURL string, names []string, o sdk.DeployOptions) (sdk.DeployManyResult, error) {
-	return use(ctx, s.m, sdk.CapContractSeeding, func(c *pluginhost.Conn) (sdk.DeployManyResult, error) {
-		return c.ContractSeeder().DeployMany(ctx, rpcURL, names, o)
+func (s seeder) Deployed(ctx context.Context, req sdk.DeployedRequest) (sdk.DeployedResponse, error) {
+	return use(ctx, s.m, sdk.CapContractSeeding, func(c *pluginhost.Conn) (sdk.DeployedResponse, error) { return c.ContractSeeder().Deployed(ctx, req) })
+}
+
+func (s seeder) Available(ctx context.Context, req sdk.AvailableRequest) (sdk.AvailableResponse, error) {
+	return use(ctx, s.m, sdk.CapContractSeeding, func(c *pluginhost.Conn) (sdk.AvailableResponse, error) {
+		return c.ContractSeeder().Available(ctx, req)
 	})
 }
 
-func (s seeder) Deployed(ctx context.Context) ([]sdk.Deployment, error) {
-	return use(ctx, s.m, sdk.CapContractSeeding, func(c *pluginhost.Conn) ([]sdk.Deployment, error) { return c.ContractSeeder().Deployed(ctx) })
-}
-
-func (s seeder) Available(ctx context.Context) ([]string, error) {
-	return use(ctx, s.m, sdk.CapContractSeeding, func(c *pluginhost.Conn) ([]string, error) { return c.ContractSeeder().Available(ctx) })
-}
-
-func (s seeder) Clear(ctx context.Context) error {
-	return s.m.Use(ctx, sdk.CapContractSeeding, func(c *pluginhost.Conn) error { return c.ContractSeeder().Clear(ctx) })
+func (s seeder) Clear(ctx context.Context, req sdk.ClearRequest) (sdk.ClearResponse, error) {
+	return use(ctx, s.m, sdk.CapContractSeeding, func(c *pluginhost.Conn) (sdk.ClearResponse, error) { return c.ContractSeeder().Clear(ctx, req) })
 }
 
 // StateSnapshot is the state snapshot capability (screens and wallet state
@@ -165,32 +171,36 @@ func (m *Manager) StateSnapshot() sdk.StateSnapshotter { return stateSnapshot{m}
 
 type stateSnapshot struct{ m user }
 
-func (s stateSnapshot) Probe(ctx context.Context) (sdk.StateProbe, error) {
-	return use(ctx, s.m, sdk.CapStateSnapshot, func(c *pluginhost.Conn) (sdk.StateProbe, error) { return c.StateSnapshot().Probe(ctx) })
+func (s stateSnapshot) Probe(ctx context.Context, req sdk.ProbeRequest) (sdk.ProbeResponse, error) {
+	return use(ctx, s.m, sdk.CapStateSnapshot, func(c *pluginhost.Conn) (sdk.ProbeResponse, error) { return c.StateSnapshot().Probe(ctx, req) })
 }
 
-func (s stateSnapshot) DetectScreen(ctx context.Context, page sdk.PageSnapshot) (string, error) {
-	return use(ctx, s.m, sdk.CapStateSnapshot, func(c *pluginhost.Conn) (string, error) { return c.StateSnapshot().DetectScreen(ctx, page) })
+func (s stateSnapshot) DetectScreen(ctx context.Context, req sdk.DetectScreenRequest) (sdk.DetectScreenResponse, error) {
+	return use(ctx, s.m, sdk.CapStateSnapshot, func(c *pluginhost.Conn) (sdk.DetectScreenResponse, error) {
+		return c.StateSnapshot().DetectScreen(ctx, req)
+	})
 }
 
-func (s stateSnapshot) State(ctx context.Context, page sdk.PageSnapshot, o sdk.SnapshotOptions) (sdk.WalletStatus, error) {
-	return use(ctx, s.m, sdk.CapStateSnapshot, func(c *pluginhost.Conn) (sdk.WalletStatus, error) { return c.StateSnapshot().State(ctx, page, o) })
+func (s stateSnapshot) State(ctx context.Context, req sdk.StateRequest) (sdk.StateResponse, error) {
+	return use(ctx, s.m, sdk.CapStateSnapshot, func(c *pluginhost.Conn) (sdk.StateResponse, error) { return c.StateSnapshot().State(ctx, req) })
 }
 
 type mockServer struct{ m user }
 
-func (ms mockServer) Start(ctx context.Context, o sdk.MockServerOptions) (sdk.MockServerStatus, error) {
-	return use(ctx, ms.m, sdk.CapMockServer, func(c *pluginhost.Conn) (sdk.MockServerStatus, error) { return c.MockServer().Start(ctx, o) })
+func (ms mockServer) StartMockServer(ctx context.Context, req sdk.StartMockServerRequest) (sdk.StartMockServerResponse, error) {
+	return use(ctx, ms.m, sdk.CapMockServer, func(c *pluginhost.Conn) (sdk.StartMockServerResponse, error) {
+		return c.MockServer().StartMockServer(ctx, req)
+	})
 }
 
-func (ms mockServer) Stop(ctx context.Context) error {
-	return ms.m.Use(ctx, sdk.CapMockServer, func(c *pluginhost.Conn) error { return c.MockServer().Stop(ctx) })
+func (ms mockServer) StopMockServer(ctx context.Context, req sdk.StopMockServerRequest) (sdk.StopMockServerResponse, error) {
+	return use(ctx, ms.m, sdk.CapMockServer, func(c *pluginhost.Conn) (sdk.StopMockServerResponse, error) {
+		return c.MockServer().StopMockServer(ctx, req)
+	})
 }
 
-func (ms mockServer) IsRunning(ctx context.Context) (bool, error) {
-	return use(ctx, ms.m, sdk.CapMockServer, func(c *pluginhost.Conn) (bool, error) { return c.MockServer().IsRunning(ctx) })
-}
-
-func (ms mockServer) Status(ctx context.Context) (sdk.MockServerStatus, error) {
-	return use(ctx, ms.m, sdk.CapMockServer, func(c *pluginhost.Conn) (sdk.MockServerStatus, error) { return c.MockServer().Status(ctx) })
+func (ms mockServer) MockServerStatus(ctx context.Context, req sdk.MockServerStatusRequest) (sdk.MockServerStatusResponse, error) {
+	return use(ctx, ms.m, sdk.CapMockServer, func(c *pluginhost.Conn) (sdk.MockServerStatusResponse, error) {
+		return c.MockServer().MockServerStatus(ctx, req)
+	})
 }

@@ -44,53 +44,67 @@ func installFakes(t *testing.T, names ...string) string {
 // crashBlocks makes fakeChain.Mine exit the plugin process.
 const crashBlocks = 666
 
-// fakeChain is a per-session plugin: its Status and its pid tool say which
+// fakeChain is a per-session plugin: its ChainStatus and its pid tool say which
 // process answered.
 type fakeChain struct{}
 
 func (fakeChain) Info() sdk.Info                              { return sdk.Info{Name: "fakechain", Version: "0.0.1"} }
 func (fakeChain) Configure(context.Context, sdk.Config) error { return nil }
 func (fakeChain) Stop(context.Context) error                  { return nil }
-func (fakeChain) Start(context.Context, sdk.ChainOptions) (sdk.ChainStatus, error) {
-	return sdk.ChainStatus{Running: true, Port: os.Getpid()}, nil
+func (fakeChain) StartChain(context.Context, sdk.StartChainRequest) (sdk.StartChainResponse, error) {
+	return sdk.StartChainResponse{Status: sdk.ChainStatus{Running: true, Port: os.Getpid()}}, nil
 }
-func (fakeChain) Status(context.Context) (sdk.ChainStatus, error) {
-	return sdk.ChainStatus{Running: true, Port: os.Getpid()}, nil
+func (fakeChain) StopChain(context.Context, sdk.StopChainRequest) (sdk.StopChainResponse, error) {
+	return sdk.StopChainResponse{}, nil
 }
-func (fakeChain) Snapshot(context.Context) (string, error)         { return "0x1", nil }
-func (fakeChain) Revert(context.Context, string) error             { return nil }
-func (fakeChain) SetBalance(context.Context, string, string) error { return nil }
-func (fakeChain) Mine(_ context.Context, blocks int) error {
-	if blocks == crashBlocks {
+func (fakeChain) ChainStatus(context.Context, sdk.ChainStatusRequest) (sdk.ChainStatusResponse, error) {
+	return sdk.ChainStatusResponse{Status: sdk.ChainStatus{Running: true, Port: os.Getpid()}}, nil
+}
+func (fakeChain) Snapshot(context.Context, sdk.SnapshotRequest) (sdk.SnapshotResponse, error) {
+	return sdk.SnapshotResponse{ID: "0x1"}, nil
+}
+func (fakeChain) Revert(context.Context, sdk.RevertRequest) (sdk.RevertResponse, error) {
+	return sdk.RevertResponse{}, nil
+}
+func (fakeChain) SetBalance(context.Context, sdk.SetBalanceRequest) (sdk.SetBalanceResponse, error) {
+	return sdk.SetBalanceResponse{}, nil
+}
+func (fakeChain) Mine(_ context.Context, req sdk.MineRequest) (sdk.MineResponse, error) {
+	if req.Blocks == crashBlocks {
 		os.Exit(3)
 	}
-	return nil
+	return sdk.MineResponse{}, nil
 }
 func (fakeChain) Tools() []sdk.Tool {
 	return []sdk.Tool{{Name: "pid", Description: "The plugin's pid.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)}}
 }
-func (fakeChain) CallTool(context.Context, string, json.RawMessage, sdk.Events) (any, error) {
-	return map[string]int{"pid": os.Getpid()}, nil
+func (fakeChain) CallTool(context.Context, sdk.CallToolRequest, sdk.Events) (sdk.CallToolResponse, error) {
+	return sdk.CallToolResponse{Result: map[string]int{"pid": os.Getpid()}}, nil
 }
 
-// fakeFixture is a shared plugin: Start's port is its pid.
+// fakeFixture is a shared plugin: StartFixture's port is its pid.
 type fakeFixture struct{}
 
 func (fakeFixture) Info() sdk.Info                              { return sdk.Info{Name: "fakefixture", Version: "0.0.1"} }
 func (fakeFixture) Configure(context.Context, sdk.Config) error { return nil }
 func (fakeFixture) Stop(context.Context) error                  { return nil }
-func (fakeFixture) Start(context.Context, sdk.WalletState, sdk.FixtureOptions) (sdk.FixtureStatus, error) {
-	return sdk.FixtureStatus{Port: os.Getpid()}, nil
+func (fakeFixture) StartFixture(context.Context, sdk.StartFixtureRequest) (sdk.StartFixtureResponse, error) {
+	return sdk.StartFixtureResponse{Status: sdk.FixtureStatus{Port: os.Getpid()}}, nil
 }
-func (fakeFixture) Forget(context.Context, string) error { return nil }
-func (fakeFixture) DefaultState(context.Context, sdk.StateOptions) (sdk.WalletState, error) {
-	return sdk.WalletState(`{}`), nil
+func (fakeFixture) StopFixture(context.Context, sdk.StopFixtureRequest) (sdk.StopFixtureResponse, error) {
+	return sdk.StopFixtureResponse{}, nil
 }
-func (fakeFixture) OnboardingState(context.Context, sdk.StateOptions) (sdk.WalletState, error) {
-	return sdk.WalletState(`{}`), nil
+func (fakeFixture) Forget(context.Context, sdk.ForgetRequest) (sdk.ForgetResponse, error) {
+	return sdk.ForgetResponse{}, nil
 }
-func (fakeFixture) ResolvePreset(context.Context, string, sdk.StateOptions) (sdk.WalletState, error) {
-	return sdk.WalletState(`{}`), nil
+func (fakeFixture) DefaultState(context.Context, sdk.DefaultStateRequest) (sdk.DefaultStateResponse, error) {
+	return sdk.DefaultStateResponse{State: sdk.WalletState(`{}`)}, nil
+}
+func (fakeFixture) OnboardingState(context.Context, sdk.OnboardingStateRequest) (sdk.OnboardingStateResponse, error) {
+	return sdk.OnboardingStateResponse{State: sdk.WalletState(`{}`)}, nil
+}
+func (fakeFixture) ResolvePreset(context.Context, sdk.ResolvePresetRequest) (sdk.ResolvePresetResponse, error) {
+	return sdk.ResolvePresetResponse{State: sdk.WalletState(`{}`)}, nil
 }
 
 var (

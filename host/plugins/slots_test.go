@@ -32,11 +32,11 @@ func startFakes(t *testing.T) *Manager {
 // chainPid is the pid of the process serving s's chain.
 func chainPid(t *testing.T, s interface{ Chain() sdk.Chain }) int {
 	t.Helper()
-	st, err := s.Chain().Status(context.Background())
+	st, err := s.Chain().ChainStatus(context.Background(), sdk.ChainStatusRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st.Port
+	return st.Status.Port
 }
 
 func TestSlotsRunTheirOwnPerSessionPlugins(t *testing.T) {
@@ -78,13 +78,13 @@ func TestSlotsRunTheirOwnPerSessionPlugins(t *testing.T) {
 	}
 
 	// The fixture is shared: every slot reaches slot 0's process.
-	f0, err := m.Fixture().Start(ctx, nil, sdk.FixtureOptions{})
+	f0, err := m.Fixture().StartFixture(ctx, sdk.StartFixtureRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f1, err := s1.Fixture().Start(ctx, nil, sdk.FixtureOptions{})
-	if err != nil || f1.Port != f0.Port {
-		t.Errorf("slot 1's fixture: pid %d, %v; want slot 0's %d", f1.Port, err, f0.Port)
+	f1, err := s1.Fixture().StartFixture(ctx, sdk.StartFixtureRequest{})
+	if err != nil || f1.Status.Port != f0.Status.Port {
+		t.Errorf("slot 1's fixture: pid %d, %v; want slot 0's %d", f1.Status.Port, err, f0.Status.Port)
 	}
 	if s1.ByName("fakefixture") != m.Slot(0).ByName("fakefixture") {
 		t.Error("slot 1's fixture plugin is not slot 0's")
@@ -103,7 +103,7 @@ func TestSlotCrashIsItsOwn(t *testing.T) {
 	s1 := m.Slot(1)
 	pid0, pid1 := chainPid(t, m), chainPid(t, s1)
 
-	err := s1.Chain().Mine(ctx, crashBlocks)
+	_, err := s1.Chain().Mine(ctx, sdk.MineRequest{Blocks: crashBlocks})
 	if e := sdk.AsError(err); e == nil || e.Code != sdk.CodePluginCrashed {
 		t.Fatalf("crash of slot 1's chain: %v, want %s", err, sdk.CodePluginCrashed)
 	}
@@ -132,10 +132,10 @@ func TestShutdownStopsEverySlot(t *testing.T) {
 		}
 	}
 	// Nothing starts after Shutdown: not a new slot, not a relaunch.
-	if _, err := m.Slot(3).Chain().Status(ctx); err == nil {
+	if _, err := m.Slot(3).Chain().ChainStatus(ctx, sdk.ChainStatusRequest{}); err == nil {
 		t.Error("a new slot's chain started after Shutdown")
 	}
-	if _, err := m.Slot(1).Chain().Status(ctx); err == nil {
+	if _, err := m.Slot(1).Chain().ChainStatus(ctx, sdk.ChainStatusRequest{}); err == nil {
 		t.Error("slot 1's chain answered after Shutdown")
 	}
 }

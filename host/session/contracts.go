@@ -19,7 +19,7 @@ func (m *Manager) Seeding(ctx context.Context, s *Session) (sdk.ContractSeeder, 
 	}
 	cs := m.plugins.Slot(s.slot).ContractSeeder()
 	if !s.parts.Contracts {
-		if err := cs.Clear(ctx); err != nil {
+		if _, err := cs.Clear(ctx, sdk.ClearRequest{}); err != nil {
 			return nil, "", err
 		}
 		s.parts.Contracts = true
@@ -32,5 +32,6 @@ func (m *Manager) Deployed(ctx context.Context, s *Session) ([]sdk.Deployment, e
 	if !s.parts.Contracts {
 		return nil, nil
 	}
-	return m.plugins.Slot(s.slot).ContractSeeder().Deployed(ctx)
+	res, err := m.plugins.Slot(s.slot).ContractSeeder().Deployed(ctx, sdk.DeployedRequest{})
+	return res.Deployments, err
 }

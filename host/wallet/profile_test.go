@@ -70,7 +70,7 @@ func TestMetaMaskScreens(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got, err := p.DetectScreen(context.Background(), tc.page)
+			got, err := profileScreen(p, tc.page)
 			if err != nil || got != tc.want {
 				t.Fatalf("DetectScreen(%s) = %q, %v; want %q", tc.page.URL, got, err, tc.want)
 			}
@@ -86,7 +86,7 @@ func TestMetaMaskStateFromDOM(t *testing.T) {
 	pg.Elements["network"] = sdk.ElementProbe{Present: true, Text: "Localhost 8545"}
 	pg.Elements["balance"] = sdk.ElementProbe{Present: true, Text: "25\nETH"}
 	pg.Elements["account"] = sdk.ElementProbe{Present: true, Text: "0x5CfE7...86a7e1"}
-	ws, err := p.State(context.Background(), pg, sdk.SnapshotOptions{})
+	ws, err := profileState(p, pg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,16 +95,16 @@ func TestMetaMaskStateFromDOM(t *testing.T) {
 		t.Fatalf("DOM state %+v", ws)
 	}
 	pg.Elements["account"] = sdk.ElementProbe{Present: true, Text: "0x5CfE73b6021E818B776b421B1c4Db2474086a7e1"}
-	if ws, _ := p.State(context.Background(), pg, sdk.SnapshotOptions{}); ws.AccountAddress == nil {
+	if ws, _ := profileState(p, pg); ws.AccountAddress == nil {
 		t.Fatal("a full address on the page was not read")
 	}
 	locked := page("chrome-extension://x/home.html#/unlock", browser.RoleExtension, "unlock-password")
-	if ws, _ := p.State(context.Background(), locked, sdk.SnapshotOptions{}); ws.IsUnlocked == nil || *ws.IsUnlocked {
+	if ws, _ := profileState(p, locked); ws.IsUnlocked == nil || *ws.IsUnlocked {
 		t.Fatalf("unlock screen reads as unlocked: %+v", ws)
 	}
 	errPage := page("chrome-extension://x/home.html#/", browser.RoleExtension, ".error-page", "error")
 	errPage.Elements["errorMessage"] = sdk.ElementProbe{Present: true, Text: "Message: Cannot read properties of undefined"}
-	if ws, _ := p.State(context.Background(), errPage, sdk.SnapshotOptions{}); ws.ErrorMessage == nil || *ws.ErrorMessage != "Message: Cannot read properties of undefined" {
+	if ws, _ := profileState(p, errPage); ws.ErrorMessage == nil || *ws.ErrorMessage != "Message: Cannot read properties of undefined" {
 		t.Fatalf("error page message %+v", ws.ErrorMessage)
 	}
 }
@@ -114,7 +114,7 @@ func TestMetaMaskStateFromAppState(t *testing.T) {
 	p := MetaMask()
 	pg := page("chrome-extension://x/notification.html#/connect/1", browser.RoleNotification)
 	pg.AppState = json.RawMessage(`{"isUnlocked":true,"address":"0x5cfe73b6021e818b776b421b1c4db2474086a7e1","chainId":"0x7a69","networkName":"Anvil","ticker":"ETH","balance":"0xde0b6b3a7640000","approvals":[]}`)
-	ws, err := p.State(context.Background(), pg, sdk.SnapshotOptions{})
+	ws, err := profileState(p, pg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,4 +135,16 @@ func TestParseChainID(t *testing.T) {
 			t.Errorf("parseChainID(%q) accepted", in)
 		}
 	}
+}
+
+// profileScreen is p's DetectScreen of page.
+func profileScreen(p *Profile, page sdk.PageSnapshot) (string, error) {
+	res, err := p.DetectScreen(context.Background(), sdk.DetectScreenRequest{Page: page})
+	return res.Screen, err
+}
+
+// profileState is p's State of page.
+func profileState(p *Profile, page sdk.PageSnapshot) (sdk.WalletStatus, error) {
+	res, err := p.State(context.Background(), sdk.StateRequest{Page: page})
+	return res.Status, err
 }

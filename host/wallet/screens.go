@@ -10,7 +10,7 @@ import (
 
 // Probe implements sdk.StateSnapshotter: every landmark, the DOM fallback
 // elements, and the app-state script.
-func (p *Profile) Probe(context.Context) (sdk.StateProbe, error) {
+func (p *Profile) Probe(context.Context, sdk.ProbeRequest) (sdk.ProbeResponse, error) {
 	els := map[string]string{}
 	for _, l := range p.Landmarks {
 		els[l.key()] = l.selector()
@@ -24,14 +24,14 @@ func (p *Profile) Probe(context.Context) (sdk.StateProbe, error) {
 			els[name] = sel
 		}
 	}
-	return sdk.StateProbe{Elements: els, Script: p.AppStateScript}, nil
+	return sdk.ProbeResponse{Probe: sdk.StateProbe{Elements: els, Script: p.AppStateScript}}, nil
 }
 
 // DetectScreen implements sdk.StateSnapshotter: the error page wherever it
 // shows, then the route, then the pending approval a popup shows, then
 // the landmarks.
-func (p *Profile) DetectScreen(_ context.Context, page sdk.PageSnapshot) (string, error) {
-	return p.screen(page, parseAppState(page.AppState)), nil
+func (p *Profile) DetectScreen(_ context.Context, req sdk.DetectScreenRequest) (sdk.DetectScreenResponse, error) {
+	return sdk.DetectScreenResponse{Screen: p.screen(req.Page, parseAppState(req.Page.AppState))}, nil
 }
 
 func (p *Profile) screen(page sdk.PageSnapshot, app *appState) string {

@@ -46,11 +46,11 @@ func (s *Wallet) stateProvider(ctx context.Context) (sdk.StateSnapshotter, sdk.S
 		if s.provider == nil {
 			s.provider = s.profile
 		}
-		p, err := s.provider.Probe(ctx)
+		p, err := s.provider.Probe(ctx, sdk.ProbeRequest{})
 		if err != nil && s.log != nil {
 			s.log.Warn("state snapshot probe failed; reading no elements and no app state", "error", err)
 		}
-		s.probe = p
+		s.probe = p.Probe
 	})
 	return s.provider, s.probe
 }
@@ -169,10 +169,11 @@ func (s *Wallet) StateWith(ctx context.Context, ahead *AppRead) (observation.Sta
 		version = cur.version
 	}
 	wallet := s.walletPage(ctx, page.TargetID, ti.Role, cur.snap, home)
-	ws, err := prov.State(ctx, wallet, sdk.SnapshotOptions{ExtensionID: s.ExtensionID()})
+	res, err := prov.State(ctx, sdk.StateRequest{Page: wallet, SnapshotOptions: sdk.SnapshotOptions{ExtensionID: s.ExtensionID()}})
 	if err != nil && s.log != nil {
 		s.log.Debug("state provider", "error", err)
 	}
+	ws := res.Status
 	if ws.IsUnlocked != nil {
 		st.IsUnlocked = *ws.IsUnlocked
 	}
@@ -185,8 +186,8 @@ func (s *Wallet) StateWith(ctx context.Context, ahead *AppRead) (observation.Sta
 
 // detectScreen asks the provider, keeping its answer a usable name.
 func (s *Wallet) detectScreen(ctx context.Context, prov sdk.StateSnapshotter, snap sdk.PageSnapshot) string {
-	name, err := prov.DetectScreen(ctx, snap)
-	name = strings.TrimSpace(name)
+	res, err := prov.DetectScreen(ctx, sdk.DetectScreenRequest{Page: snap})
+	name := strings.TrimSpace(res.Screen)
 	if err != nil || name == "" || len(name) > 64 {
 		if err != nil && s.log != nil {
 			s.log.Debug("detect screen", "error", err)

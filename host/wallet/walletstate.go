@@ -91,7 +91,11 @@ var fullAddress = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 // State implements sdk.StateSnapshotter: the app state when the page's UI
 // has started, else the DOM (the network name and balance as shown, an
 // account address only where the page shows it in full, no chain id).
-func (p *Profile) State(_ context.Context, page sdk.PageSnapshot, _ sdk.SnapshotOptions) (sdk.WalletStatus, error) {
+func (p *Profile) State(_ context.Context, req sdk.StateRequest) (sdk.StateResponse, error) {
+	return sdk.StateResponse{Status: p.status(req.Page)}, nil
+}
+
+func (p *Profile) status(page sdk.PageSnapshot) sdk.WalletStatus {
 	var ws sdk.WalletStatus
 	app := parseAppState(page.AppState)
 	screen := p.screen(page, app)
@@ -106,7 +110,7 @@ func (p *Profile) State(_ context.Context, page sdk.PageSnapshot, _ sdk.Snapshot
 		if a := elementText(page, "account"); a != nil && fullAddress.MatchString(*a) {
 			ws.AccountAddress = a
 		}
-		return ws, nil
+		return ws
 	}
 	ws.IsUnlocked = &app.IsUnlocked
 	ws.AccountAddress = nonEmpty(app.Address)
@@ -126,7 +130,7 @@ func (p *Profile) State(_ context.Context, page sdk.PageSnapshot, _ sdk.Snapshot
 			ws.Balance = &b
 		}
 	}
-	return ws, nil
+	return ws
 }
 
 func elementText(page sdk.PageSnapshot, name string) *string {

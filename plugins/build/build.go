@@ -160,8 +160,8 @@ func (p *Plugin) Stop(context.Context) error {
 }
 
 // ExtensionPath implements sdk.Builder.
-func (p *Plugin) ExtensionPath(context.Context) (string, error) {
-	return p.extPath(), nil
+func (p *Plugin) ExtensionPath(context.Context, sdk.ExtensionPathRequest) (sdk.ExtensionPathResponse, error) {
+	return sdk.ExtensionPathResponse{Path: p.extPath()}, nil
 }
 
 func (p *Plugin) extPath() string {
@@ -173,21 +173,24 @@ func (p *Plugin) extPath() string {
 }
 
 // IsBuilt implements sdk.Builder: the build exists when its manifest does.
-func (p *Plugin) IsBuilt(ctx context.Context) (bool, error) {
-	dir, _ := p.ExtensionPath(ctx)
-	_, err := os.Stat(filepath.Join(dir, "manifest.json"))
-	return err == nil, nil
+func (p *Plugin) IsBuilt(context.Context, sdk.IsBuiltRequest) (sdk.IsBuiltResponse, error) {
+	return sdk.IsBuiltResponse{Built: p.isBuilt()}, nil
+}
+
+func (p *Plugin) isBuilt() bool {
+	_, err := os.Stat(filepath.Join(p.extPath(), "manifest.json"))
+	return err == nil
 }
 
 // Build implements sdk.Builder.
-func (p *Plugin) Build(ctx context.Context, o sdk.BuildOptions, ev sdk.Events) (sdk.BuildResult, error) {
+func (p *Plugin) Build(ctx context.Context, o sdk.BuildRequest, ev sdk.Events) (sdk.BuildResponse, error) {
 	start := time.Now()
 	if o.BuildType == "" {
 		o.BuildType = "build:test"
 	}
-	dir, _ := p.ExtensionPath(ctx)
-	res := sdk.BuildResult{BuildType: o.BuildType, ExtensionPath: dir}
-	if built, _ := p.IsBuilt(ctx); built && !o.Force {
+	dir := p.extPath()
+	res := sdk.BuildResponse{BuildType: o.BuildType, ExtensionPath: dir}
+	if p.isBuilt() && !o.Force {
 		res.Skipped = true
 		ev.Log("info", "build exists at "+dir+"; pass force to rebuild")
 		return res, nil
@@ -226,7 +229,7 @@ func (p *Plugin) Build(ctx context.Context, o sdk.BuildOptions, ev sdk.Events) (
 		return res, sdk.Errorf(sdk.CodeBuildFailed, "`%s` failed: %v", strings.Join(argv, " "), err).
 			WithDetails(map[string]any{"tail": tail.String()})
 	}
-	if built, _ := p.IsBuilt(ctx); !built {
+	if !p.isBuilt() {
 		return res, sdk.Errorf(sdk.CodeBuildFailed, "`%s` succeeded but %s has no manifest.json", strings.Join(argv, " "), dir).
 			WithDetails(map[string]any{"tail": tail.String()})
 	}

@@ -74,7 +74,7 @@ func code(err error) string {
 func TestBuildWritesExtensionAndStreamsOutput(t *testing.T) {
 	p, ws := fakeWorkspace(t, `echo compiling; mkdir -p dist/chrome; echo '{}' > dist/chrome/manifest.json; echo done`, nil)
 	ev := &lines{}
-	res, err := p.Build(context.Background(), sdk.BuildOptions{}, ev)
+	res, err := p.Build(context.Background(), sdk.BuildRequest{}, ev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,15 +84,15 @@ func TestBuildWritesExtensionAndStreamsOutput(t *testing.T) {
 	if strings.Join(ev.got, ",") != "compiling,done" {
 		t.Fatalf("streamed %q", ev.got)
 	}
-	if built, _ := p.IsBuilt(context.Background()); !built {
+	if !p.isBuilt() {
 		t.Fatal("IsBuilt false after a build")
 	}
 	// An existing build is kept unless forced.
-	res, err = p.Build(context.Background(), sdk.BuildOptions{}, sdk.NopEvents{})
+	res, err = p.Build(context.Background(), sdk.BuildRequest{}, sdk.NopEvents{})
 	if err != nil || !res.Skipped {
 		t.Fatalf("second build: %+v, %v", res, err)
 	}
-	res, err = p.Build(context.Background(), sdk.BuildOptions{Force: true}, sdk.NopEvents{})
+	res, err = p.Build(context.Background(), sdk.BuildRequest{Force: true}, sdk.NopEvents{})
 	if err != nil || res.Skipped {
 		t.Fatalf("forced build: %+v, %v", res, err)
 	}
@@ -101,7 +101,7 @@ func TestBuildWritesExtensionAndStreamsOutput(t *testing.T) {
 func TestBuildFailures(t *testing.T) {
 	t.Run("command fails", func(t *testing.T) {
 		p, _ := fakeWorkspace(t, `echo "error TS2304: Cannot find name 'x'" >&2; exit 3`, nil)
-		_, err := p.Build(context.Background(), sdk.BuildOptions{}, sdk.NopEvents{})
+		_, err := p.Build(context.Background(), sdk.BuildRequest{}, sdk.NopEvents{})
 		if code(err) != sdk.CodeBuildFailed {
 			t.Fatalf("err %v", err)
 		}
@@ -113,7 +113,7 @@ func TestBuildFailures(t *testing.T) {
 	})
 	t.Run("succeeds without a manifest", func(t *testing.T) {
 		p, _ := fakeWorkspace(t, `echo ok`, nil)
-		_, err := p.Build(context.Background(), sdk.BuildOptions{}, sdk.NopEvents{})
+		_, err := p.Build(context.Background(), sdk.BuildRequest{}, sdk.NopEvents{})
 		if code(err) != sdk.CodeBuildFailed || !strings.Contains(err.Error(), "no manifest.json") {
 			t.Fatalf("err %v", err)
 		}
@@ -123,21 +123,21 @@ func TestBuildFailures(t *testing.T) {
 		if err := os.RemoveAll(filepath.Join(ws, "node_modules")); err != nil {
 			t.Fatal(err)
 		}
-		_, err := p.Build(context.Background(), sdk.BuildOptions{}, sdk.NopEvents{})
+		_, err := p.Build(context.Background(), sdk.BuildRequest{}, sdk.NopEvents{})
 		if code(err) != sdk.CodeDependenciesMissing || !strings.Contains(err.Error(), "yarn install") {
 			t.Fatalf("err %v", err)
 		}
 	})
 	t.Run("command not on PATH", func(t *testing.T) {
 		p, _ := fakeWorkspace(t, `exit 0`, map[string]any{"command": "no-such-build-tool build"})
-		_, err := p.Build(context.Background(), sdk.BuildOptions{}, sdk.NopEvents{})
+		_, err := p.Build(context.Background(), sdk.BuildRequest{}, sdk.NopEvents{})
 		if code(err) != sdk.CodeDependenciesMissing || !strings.Contains(err.Error(), "no-such-build-tool") {
 			t.Fatalf("err %v", err)
 		}
 	})
 	t.Run("timeout kills the build", func(t *testing.T) {
 		p, _ := fakeWorkspace(t, `echo started; exec sleep 60`, map[string]any{"timeoutMs": 300})
-		_, err := p.Build(context.Background(), sdk.BuildOptions{}, sdk.NopEvents{})
+		_, err := p.Build(context.Background(), sdk.BuildRequest{}, sdk.NopEvents{})
 		if code(err) != sdk.CodeBuildFailed || !strings.Contains(err.Error(), "timed out after 300 ms") {
 			t.Fatalf("err %v", err)
 		}
@@ -146,7 +146,7 @@ func TestBuildFailures(t *testing.T) {
 		p, _ := fakeWorkspace(t, `echo started; exec sleep 60`, nil)
 		ctx, cancel := context.WithCancel(context.Background())
 		ev := &cancelOnLine{cancel: cancel}
-		_, err := p.Build(ctx, sdk.BuildOptions{}, ev)
+		_, err := p.Build(ctx, sdk.BuildRequest{}, ev)
 		if code(err) != sdk.CodeCancelled {
 			t.Fatalf("err %v", err)
 		}
@@ -171,11 +171,11 @@ func TestConfigureRefusesUnknownSettings(t *testing.T) {
 
 func TestExtensionPathSetting(t *testing.T) {
 	p, ws := fakeWorkspace(t, `exit 0`, map[string]any{"extensionPath": "build/ext"})
-	if got, _ := p.ExtensionPath(context.Background()); got != filepath.Join(ws, "build", "ext") {
+	if got := p.extPath(); got != filepath.Join(ws, "build", "ext") {
 		t.Fatalf("relative: %s", got)
 	}
 	p, _ = fakeWorkspace(t, `exit 0`, map[string]any{"extensionPath": "/abs/ext"})
-	if got, _ := p.ExtensionPath(context.Background()); got != "/abs/ext" {
+	if got := p.extPath(); got != "/abs/ext" {
 		t.Fatalf("absolute: %s", got)
 	}
 }

@@ -42,7 +42,12 @@ const errorGrace = 2 * time.Second
 // supervised process group (it dies with the plugin), or reports the one
 // that runs. A watcher that exited, or is being stopped, is started again
 // once its processes are gone: never two beside each other.
-func (p *Plugin) StartWatch(context.Context) (sdk.WatchStatus, error) {
+func (p *Plugin) StartWatch(_ context.Context, _ sdk.StartWatchRequest) (sdk.StartWatchResponse, error) {
+	st, err := p.watchStart()
+	return sdk.StartWatchResponse{Status: st}, err
+}
+
+func (p *Plugin) watchStart() (sdk.WatchStatus, error) {
 	p.mu.Lock()
 	w := p.watch
 	p.mu.Unlock()
@@ -71,7 +76,12 @@ func (p *Plugin) StartWatch(context.Context) (sdk.WatchStatus, error) {
 }
 
 // WaitReady implements sdk.Watcher.
-func (p *Plugin) WaitReady(ctx context.Context, timeoutMs int64, ev sdk.Events) (sdk.Rebuild, error) {
+func (p *Plugin) WaitReady(ctx context.Context, req sdk.WaitReadyRequest, ev sdk.Events) (sdk.WaitReadyResponse, error) {
+	r, err := p.waitReady(ctx, req.TimeoutMs, ev)
+	return sdk.WaitReadyResponse{Rebuild: r}, err
+}
+
+func (p *Plugin) waitReady(ctx context.Context, timeoutMs int64, ev sdk.Events) (sdk.Rebuild, error) {
 	p.mu.Lock()
 	w := p.watch
 	p.mu.Unlock()
@@ -87,12 +97,16 @@ func (p *Plugin) WaitReady(ctx context.Context, timeoutMs int64, ev sdk.Events) 
 
 // StopWatch implements sdk.Watcher: it answers once the watcher's
 // processes are gone.
-func (p *Plugin) StopWatch(context.Context) (sdk.WatchStatus, error) {
+func (p *Plugin) StopWatch(context.Context, sdk.StopWatchRequest) (sdk.StopWatchResponse, error) {
+	return sdk.StopWatchResponse{Status: p.watchStop()}, nil
+}
+
+func (p *Plugin) watchStop() sdk.WatchStatus {
 	p.mu.Lock()
 	w := p.watch
 	p.mu.Unlock()
 	if w == nil {
-		return sdk.WatchStatus{State: sdk.WatchStopped}, nil
+		return sdk.WatchStatus{State: sdk.WatchStopped}
 	}
 	w.stop()
 	p.mu.Lock()
@@ -100,7 +114,7 @@ func (p *Plugin) StopWatch(context.Context) (sdk.WatchStatus, error) {
 		p.watch = nil
 	}
 	p.mu.Unlock()
-	return w.status(), nil
+	return w.status()
 }
 
 // outcome is one finished rebuild: good (err empty) or failed.

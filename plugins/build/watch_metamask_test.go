@@ -96,7 +96,7 @@ done
 // written.
 func TestWatchMetaMaskReadiness(t *testing.T) {
 	p, ws := scriptPlugin(t, metamaskWatcher, map[string]any{"quietMs": 300})
-	if _, err := p.StartWatch(t.Context()); err != nil {
+	if _, err := p.watchStart(); err != nil {
 		t.Fatal(err)
 	}
 	r, e := waitReady(t, p)
@@ -128,7 +128,7 @@ func TestWatchMetaMaskReadiness(t *testing.T) {
 func TestWatchLabelledError(t *testing.T) {
 	p, ws := scriptPlugin(t, metamaskWatcher, map[string]any{"quietMs": 300})
 	t.Setenv("gap", "0.05")
-	if _, err := p.StartWatch(t.Context()); err != nil {
+	if _, err := p.watchStart(); err != nil {
 		t.Fatal(err)
 	}
 	if _, e := waitReady(t, p); e != nil {

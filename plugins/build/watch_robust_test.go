@@ -49,7 +49,7 @@ echo "Finished 'build' after 3 ms"
 exec sleep 300
 `
 	p, _ := scriptPlugin(t, script, map[string]any{})
-	st, err := p.StartWatch(t.Context())
+	st, err := p.watchStart()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,11 +63,9 @@ exec sleep 300
 		t.Fatalf("warnings %q do not name zero.js and a.json", r.Warnings)
 	}
 	within(t, "stop", 10*time.Second, func() {
-		if _, err := p.StopWatch(t.Context()); err != nil {
-			t.Error(err)
-		}
+		p.watchStop()
 	})
-	st2, err := p.StartWatch(t.Context())
+	st2, err := p.watchStart()
 	if err != nil || st2.Pid == st.Pid {
 		t.Fatalf("start after stop: %+v %v", st2, err)
 	}
@@ -91,7 +89,7 @@ while :; do
 done
 `
 	p, ws := scriptPlugin(t, script, map[string]any{})
-	if _, err := p.StartWatch(t.Context()); err != nil {
+	if _, err := p.watchStart(); err != nil {
 		t.Fatal(err)
 	}
 	if _, e := waitReady(t, p); e != nil {
@@ -113,7 +111,7 @@ mkdir -p dist/chrome; echo '{}' > dist/chrome/manifest.json; echo "Finished 'bui
 exec sleep 300
 `
 	p, ws := scriptPlugin(t, script, map[string]any{})
-	if _, err := p.StartWatch(t.Context()); err != nil {
+	if _, err := p.watchStart(); err != nil {
 		t.Fatal(err)
 	}
 	if _, e := waitReady(t, p); e != nil {
@@ -124,9 +122,7 @@ exec sleep 300
 	if err != nil {
 		t.Fatalf("escaped.pid %q", b)
 	}
-	if _, err := p.StopWatch(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	p.watchStop()
 	deadline := time.Now().Add(5 * time.Second)
 	for alive(pid) {
 		if time.Now().After(deadline) {
@@ -155,10 +151,10 @@ func TestNoDependenciesNoNodeModules(t *testing.T) {
 		t.Fatal(err)
 	}
 	p = configured(t, ws, map[string]any{"command": filepath.Join(ws, "bin", "build.sh") + " once", "watchCommand": filepath.Join(ws, "bin", "build.sh")})
-	if _, err := p.Build(context.Background(), sdk.BuildOptions{Force: true}, sdk.NopEvents{}); err != nil {
+	if _, err := p.Build(context.Background(), sdk.BuildRequest{Force: true}, sdk.NopEvents{}); err != nil {
 		t.Fatalf("build without node_modules: %v", err)
 	}
-	if _, err := p.StartWatch(context.Background()); err != nil {
+	if _, err := p.watchStart(); err != nil {
 		t.Fatalf("watch start without node_modules: %v", err)
 	}
 	if _, e := waitReady(t, p); e != nil {
@@ -169,7 +165,7 @@ func TestNoDependenciesNoNodeModules(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "package.json"), []byte(pkg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Build(context.Background(), sdk.BuildOptions{Force: true}, sdk.NopEvents{}); code(err) != sdk.CodeDependenciesMissing {
+	if _, err := p.Build(context.Background(), sdk.BuildRequest{Force: true}, sdk.NopEvents{}); code(err) != sdk.CodeDependenciesMissing {
 		t.Fatalf("build with a declared dependency and no node_modules: %v", err)
 	}
 }

@@ -41,7 +41,7 @@ func trigger(t *testing.T, ws, what string) {
 
 func waitReady(t *testing.T, p *Plugin) (sdk.Rebuild, *sdk.Error) {
 	t.Helper()
-	r, err := p.WaitReady(context.Background(), 10000, sdk.NopEvents{})
+	r, err := p.waitReady(context.Background(), 10000, sdk.NopEvents{})
 	var e *sdk.Error
 	if err != nil && !errors.As(err, &e) {
 		t.Fatalf("wait ready: %v", err)
@@ -54,11 +54,11 @@ func waitReady(t *testing.T, p *Plugin) (sdk.Rebuild, *sdk.Error) {
 // change recovers, and stop leaves no process.
 func TestWatchLifecycle(t *testing.T) {
 	p, ws := watchPlugin(t, map[string]any{})
-	st, err := p.StartWatch(context.Background())
+	st, err := p.watchStart()
 	if err != nil || !st.Running || st.Pid == 0 {
 		t.Fatalf("start: %+v %v", st, err)
 	}
-	if again, _ := p.StartWatch(context.Background()); again.Pid != st.Pid {
+	if again, _ := p.watchStart(); again.Pid != st.Pid {
 		t.Fatalf("a second start started another watcher: pid %d, was %d", again.Pid, st.Pid)
 	}
 	r, e := waitReady(t, p)
@@ -87,19 +87,17 @@ func TestWatchLifecycle(t *testing.T) {
 	}
 
 	// Nothing new: the wait times out with the watcher's state.
-	if _, err := p.WaitReady(context.Background(), 300, sdk.NopEvents{}); sdk.AsError(err).Code != sdk.CodeTimeout {
+	if _, err := p.waitReady(context.Background(), 300, sdk.NopEvents{}); sdk.AsError(err).Code != sdk.CodeTimeout {
 		t.Fatalf("wait without a change: %v, want MM_TIMEOUT", err)
 	}
 
-	if _, err := p.StopWatch(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	p.watchStop()
 	// Stop waits for the watcher itself; the rest of its group got the
 	// same SIGKILL and is gone moments later.
 	if left := groupLeftAfter(st.Pid, 5*time.Second); len(left) > 0 {
 		t.Fatalf("the watcher's process group %d still has %v 5 s after stop", st.Pid, left)
 	}
-	if _, err := p.WaitReady(context.Background(), 100, sdk.NopEvents{}); sdk.AsError(err).Code != sdk.CodeInvalidInput {
+	if _, err := p.waitReady(context.Background(), 100, sdk.NopEvents{}); sdk.AsError(err).Code != sdk.CodeInvalidInput {
 		t.Fatalf("wait after stop: %v, want MM_INVALID_INPUT", err)
 	}
 }
@@ -109,7 +107,7 @@ func TestWatchLifecycle(t *testing.T) {
 func TestWatchQuiet(t *testing.T) {
 	p, ws := watchPlugin(t, map[string]any{"quietMs": 200})
 	t.Setenv("silent", "1")
-	if _, err := p.StartWatch(context.Background()); err != nil {
+	if _, err := p.watchStart(); err != nil {
 		t.Fatal(err)
 	}
 	r, e := waitReady(t, p)
@@ -134,7 +132,7 @@ func TestWatchExit(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "watch.sh"), []byte("echo 'Cannot find module gulp'; exit 3\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.StartWatch(context.Background()); err != nil {
+	if _, err := p.watchStart(); err != nil {
 		t.Fatal(err)
 	}
 	_, e := waitReady(t, p)
@@ -148,7 +146,7 @@ func TestWatchExit(t *testing.T) {
 
 func mustStatus(t *testing.T, p *Plugin) sdk.WatchStatus {
 	t.Helper()
-	st, err := p.StartWatch(context.Background())
+	st, err := p.watchStart()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,7 +64,7 @@ func TestStartServesMetaMaskChainAndStopKillsAnvil(t *testing.T) {
 	if r == nil || r.BlockNumber.Uint64() != 1 {
 		t.Fatalf("transaction not mined in block 1 without a block time: %+v", r)
 	}
-	if st, _ := p.Status(ctx); st.BlockNumber != 1 {
+	if st, _ := chainStatus(ctx, p); st.BlockNumber != 1 {
 		t.Fatalf("status block = %d, want 1", st.BlockNumber)
 	}
 
@@ -75,10 +75,10 @@ func TestStartServesMetaMaskChainAndStopKillsAnvil(t *testing.T) {
 	if alive(pid) {
 		t.Fatalf("anvil pid %d still exists after Stop", pid)
 	}
-	if st, err := p.Status(ctx); err != nil || st.Running {
+	if st, err := chainStatus(ctx, p); err != nil || st.Running {
 		t.Fatalf("status after stop = %+v, %v", st, err)
 	}
-	_, err = p.Snapshot(ctx)
+	_, err = p.Snapshot(ctx, sdk.SnapshotRequest{})
 	testutil.WantCode(t, err, sdk.CodeChainNotRunning)
 
 	// Anvil printed private keys and the mnemonic at start: neither is logged.
@@ -97,7 +97,7 @@ func TestStartServesMetaMaskChainAndStopKillsAnvil(t *testing.T) {
 func TestStartOnBusyPortIsPortInUse(t *testing.T) {
 	t.Parallel()
 	p, _ := newPlugin(t, nil)
-	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: testutil.BusyPort(t)})
+	_, err := p.start(context.Background(), sdk.ChainOptions{Port: testutil.BusyPort(t)})
 	testutil.WantCode(t, err, sdk.CodePortInUse)
 }
 
@@ -119,23 +119,23 @@ func TestSnapshotRevertSetBalanceMine(t *testing.T) {
 	}
 	other := common.HexToAddress("0x09781764C08DE8CA82E156bbf156A3ca217C7950")
 
-	snap, err := p.Snapshot(ctx)
+	snap, err := p.Snapshot(ctx, sdk.SnapshotRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.SetBalance(ctx, other.Hex(), "0x2a"); err != nil {
+	if err := setBalance(ctx, p, other.Hex(), "0x2a"); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := eth.BalanceAt(ctx, other, nil); b.Int64() != 42 {
 		t.Fatalf("balance after set_balance = %s, want 42", b)
 	}
-	if err := p.Mine(ctx, 3); err != nil {
+	if err := p.mine(ctx, 3); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := eth.BlockNumber(ctx); n != 3 {
 		t.Fatalf("block after mining 3 = %d", n)
 	}
-	if err := p.Revert(ctx, snap); err != nil {
+	if err := revert(ctx, p, snap.ID); err != nil {
 		t.Fatal(err)
 	}
 	if n, _ := eth.BlockNumber(ctx); n != 0 {
@@ -144,10 +144,10 @@ func TestSnapshotRevertSetBalanceMine(t *testing.T) {
 	if b, _ := eth.BalanceAt(ctx, other, nil); b.Cmp(big.NewInt(42)) == 0 {
 		t.Fatal("balance not reverted")
 	}
-	testutil.WantCode(t, p.Revert(ctx, snap), sdk.CodeInvalidInput)
-	testutil.WantCode(t, p.SetBalance(ctx, "0x123", "1"), sdk.CodeInvalidInput)
-	testutil.WantCode(t, p.SetBalance(ctx, other.Hex(), "-5"), sdk.CodeInvalidInput)
-	testutil.WantCode(t, p.Mine(ctx, 0), sdk.CodeInvalidInput)
+	testutil.WantCode(t, revert(ctx, p, snap.ID), sdk.CodeInvalidInput)
+	testutil.WantCode(t, setBalance(ctx, p, "0x123", "1"), sdk.CodeInvalidInput)
+	testutil.WantCode(t, setBalance(ctx, p, other.Hex(), "-5"), sdk.CodeInvalidInput)
+	testutil.WantCode(t, p.mine(ctx, 0), sdk.CodeInvalidInput)
 }
 
 func TestAttachToRunningNode(t *testing.T) {
@@ -156,26 +156,26 @@ func TestAttachToRunningNode(t *testing.T) {
 	ctx := context.Background()
 	st := startFresh(t, owner, sdk.ChainOptions{})
 	guest, _ := newPlugin(t, nil)
-	gst, err := guest.Start(ctx, sdk.ChainOptions{RPCURL: st.RPCURL})
+	gst, err := guest.start(ctx, sdk.ChainOptions{RPCURL: st.RPCURL})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !gst.External || gst.ChainID != 1337 || gst.Port != st.Port {
 		t.Fatalf("attached status = %+v", gst)
 	}
-	if err := guest.Mine(ctx, 2); err != nil {
+	if err := guest.mine(ctx, 2); err != nil {
 		t.Fatal(err)
 	}
 	if err := guest.Stop(ctx); err != nil {
 		t.Fatal(err)
 	}
 	// The owner's Anvil still runs after the guest let go.
-	if s, _ := owner.Status(ctx); !s.Running || s.BlockNumber != 2 {
+	if s, _ := chainStatus(ctx, owner); !s.Running || s.BlockNumber != 2 {
 		t.Fatalf("owner status after guest stop = %+v", s)
 	}
 
 	dead, _ := newPlugin(t, nil)
-	_, err = dead.Start(ctx, sdk.ChainOptions{RPCURL: fmt.Sprintf("http://127.0.0.1:%d", testutil.FreePort(t))})
+	_, err = dead.start(ctx, sdk.ChainOptions{RPCURL: fmt.Sprintf("http://127.0.0.1:%d", testutil.FreePort(t))})
 	testutil.WantCode(t, err, sdk.CodeChainNotRunning)
 }
 
@@ -183,7 +183,7 @@ func TestAnvilThatExitsIsLaunchFailedWithItsOutput(t *testing.T) {
 	t.Parallel()
 	p, _ := newPlugin(t, nil)
 	start := time.Now()
-	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: testutil.FreePort(t), Hardfork: "no-such-fork"})
+	_, err := p.start(context.Background(), sdk.ChainOptions{Port: testutil.FreePort(t), Hardfork: "no-such-fork"})
 	e := testutil.WantCode(t, err, sdk.CodeLaunchFailed)
 	if tail, _ := e.Details["tail"].(string); !strings.Contains(strings.ToLower(tail), "hardfork") {
 		t.Fatalf("details.tail does not show anvil's complaint: %+v", e)
@@ -191,7 +191,7 @@ func TestAnvilThatExitsIsLaunchFailedWithItsOutput(t *testing.T) {
 	if time.Since(start) > 5*time.Second {
 		t.Fatalf("an early exit was noticed only after %s", time.Since(start))
 	}
-	if st, _ := p.Status(context.Background()); st.Running {
+	if st, _ := chainStatus(context.Background(), p); st.Running {
 		t.Fatal("status says running after a failed start")
 	}
 }
@@ -203,43 +203,43 @@ func TestToolsDriveTheChain(t *testing.T) {
 	ev := sdk.NopEvents{}
 	port := testutil.FreePort(t)
 
-	_, err := p.CallTool(ctx, "start", []byte(`{"port":`+fmt.Sprint(port)+`,"colour":"red"}`), ev)
+	_, err := testutil.CallTool(ctx, p, "start", []byte(`{"port":`+fmt.Sprint(port)+`,"colour":"red"}`), ev)
 	testutil.WantCode(t, err, sdk.CodeInvalidInput)
-	res, err := p.CallTool(ctx, "start", []byte(`{"port":`+fmt.Sprint(port)+`}`), ev)
+	res, err := testutil.CallTool(ctx, p, "start", []byte(`{"port":`+fmt.Sprint(port)+`}`), ev)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st := res.(sdk.ChainStatus); !st.Running || st.Port != port {
 		t.Fatalf("start result = %+v", st)
 	}
-	res, err = p.CallTool(ctx, "snapshot", nil, ev)
+	res, err = testutil.CallTool(ctx, p, "snapshot", nil, ev)
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := res.(map[string]any)["id"].(string)
-	res, err = p.CallTool(ctx, "mine", []byte(`{"blocks":4}`), ev)
+	res, err = testutil.CallTool(ctx, p, "mine", []byte(`{"blocks":4}`), ev)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if bn := res.(map[string]any)["blockNumber"]; bn != uint64(4) {
 		t.Fatalf("mine result = %v", res)
 	}
-	if _, err := p.CallTool(ctx, "revert", []byte(`{"id":"`+id+`"}`), ev); err != nil {
+	if _, err := testutil.CallTool(ctx, p, "revert", []byte(`{"id":"`+id+`"}`), ev); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.CallTool(ctx, "set_balance", []byte(`{"address":"`+account0.Hex()+`","wei":"1000"}`), ev); err != nil {
+	if _, err := testutil.CallTool(ctx, p, "set_balance", []byte(`{"address":"`+account0.Hex()+`","wei":"1000"}`), ev); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.CallTool(ctx, "stop", []byte(`{}`), ev); err != nil {
+	if _, err := testutil.CallTool(ctx, p, "stop", []byte(`{}`), ev); err != nil {
 		t.Fatal(err)
 	}
-	res, err = p.CallTool(ctx, "status", nil, ev)
+	res, err = testutil.CallTool(ctx, p, "status", nil, ev)
 	if err != nil || res.(sdk.ChainStatus).Running {
 		t.Fatalf("status after stop = %v, %v", res, err)
 	}
-	_, err = p.CallTool(ctx, "mine", nil, ev)
+	_, err = testutil.CallTool(ctx, p, "mine", nil, ev)
 	testutil.WantCode(t, err, sdk.CodeChainNotRunning)
-	_, err = p.CallTool(ctx, "fly", nil, ev)
+	_, err = testutil.CallTool(ctx, p, "fly", nil, ev)
 	testutil.WantCode(t, err, sdk.CodeInvalidInput)
 }
 
@@ -247,7 +247,7 @@ func BenchmarkAnvilStartToReady(b *testing.B) {
 	p, _ := newPlugin(b, nil)
 	ctx := context.Background()
 	for b.Loop() {
-		if _, err := p.Start(ctx, sdk.ChainOptions{Port: testutil.FreePort(b)}); err != nil {
+		if _, err := p.start(ctx, sdk.ChainOptions{Port: testutil.FreePort(b)}); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()

@@ -28,7 +28,7 @@ func TestFreePortRunsChainsSideBySide(t *testing.T) {
 	errs := make([]error, len(plugins))
 	var wg sync.WaitGroup
 	for i, p := range plugins {
-		wg.Go(func() { statuses[i], errs[i] = p.Start(ctx, sdk.ChainOptions{FreePort: true}) })
+		wg.Go(func() { statuses[i], errs[i] = p.start(ctx, sdk.ChainOptions{FreePort: true}) })
 	}
 	wg.Wait()
 	for i, st := range statuses {
@@ -51,7 +51,7 @@ func TestFreePortRunsChainsSideBySide(t *testing.T) {
 	if statuses[0].Port == statuses[1].Port {
 		t.Fatalf("both chains on port %d", statuses[0].Port)
 	}
-	if st, err := plugins[0].Status(ctx); err != nil || st.Port != statuses[0].Port {
+	if st, err := chainStatus(ctx, plugins[0]); err != nil || st.Port != statuses[0].Port {
 		t.Fatalf("Status = %+v, %v; want the free port %d", st, err, statuses[0].Port)
 	}
 }

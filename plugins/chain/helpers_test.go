@@ -53,7 +53,7 @@ func startFresh(t testing.TB, p *Plugin, o sdk.ChainOptions) sdk.ChainStatus {
 	t.Helper()
 	for try := 0; ; try++ {
 		o.Port = testutil.FreePort(t)
-		st, err := p.Start(context.Background(), o)
+		st, err := p.start(context.Background(), o)
 		if err == nil {
 			return st
 		}
@@ -61,4 +61,22 @@ func startFresh(t testing.TB, p *Plugin, o sdk.ChainOptions) sdk.ChainStatus {
 			t.Fatal(err)
 		}
 	}
+}
+
+// chainStatus is p's ChainStatus.
+func chainStatus(ctx context.Context, p *Plugin) (sdk.ChainStatus, error) {
+	res, err := p.ChainStatus(ctx, sdk.ChainStatusRequest{})
+	return res.Status, err
+}
+
+// setBalance is p's SetBalance.
+func setBalance(ctx context.Context, p *Plugin, address, wei string) error {
+	_, err := p.SetBalance(ctx, sdk.SetBalanceRequest{Address: address, Wei: wei})
+	return err
+}
+
+// revert is p's Revert.
+func revert(ctx context.Context, p *Plugin, id string) error {
+	_, err := p.Revert(ctx, sdk.RevertRequest{ID: id})
+	return err
 }

@@ -45,7 +45,7 @@ func TestHelperPlugin(t *testing.T) {
 	}
 	p, _ := newPlugin(t, nil)
 	port, _ := strconv.Atoi(os.Getenv("MMCP_CHAIN_HELPER_PORT"))
-	if _, err := p.Start(context.Background(), sdk.ChainOptions{Port: port}); err != nil {
+	if _, err := p.start(context.Background(), sdk.ChainOptions{Port: port}); err != nil {
 		t.Fatal(err)
 	}
 	fmt.Printf("anvil-pid %d\n", p.node.proc.cmd.Process.Pid)
@@ -95,10 +95,10 @@ func TestAnvilThatDiesOnItsOwnIsNotRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-proc.done
-	if st, _ := p.Status(ctx); st.Running {
+	if st, _ := chainStatus(ctx, p); st.Running {
 		t.Fatalf("status = %+v after anvil died", st)
 	}
-	_, err := p.Snapshot(ctx)
+	_, err := p.Snapshot(ctx, sdk.SnapshotRequest{})
 	testutil.WantCode(t, err, sdk.CodeChainNotRunning)
 	// And it can be started again.
 	if st := startFresh(t, p, sdk.ChainOptions{}); !st.Running {

@@ -12,14 +12,14 @@ import (
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// Status implements sdk.Chain. A stopped chain is Running false, not an
-// error.
-func (p *Plugin) Status(ctx context.Context) (sdk.ChainStatus, error) {
+// ChainStatus implements sdk.ChainLifecycle. A stopped chain is Running
+// false, not an error.
+func (p *Plugin) ChainStatus(ctx context.Context, _ sdk.ChainStatusRequest) (sdk.ChainStatusResponse, error) {
 	n, err := p.current()
 	if err != nil {
-		return sdk.ChainStatus{Running: false}, nil
+		return sdk.ChainStatusResponse{Status: sdk.ChainStatus{Running: false}}, nil
 	}
-	return p.statusOf(ctx, n), nil
+	return sdk.ChainStatusResponse{Status: p.statusOf(ctx, n)}, nil
 }
 
 // statusOf describes n; the block number is left out when the node does
@@ -70,42 +70,43 @@ func isConnErr(err error) bool {
 		strings.Contains(s, "EOF") || strings.Contains(s, "no such host")
 }
 
-// Snapshot implements sdk.Chain with evm_snapshot.
-func (p *Plugin) Snapshot(ctx context.Context) (string, error) {
+// Snapshot implements sdk.ChainControl with evm_snapshot.
+func (p *Plugin) Snapshot(ctx context.Context, _ sdk.SnapshotRequest) (sdk.SnapshotResponse, error) {
 	var id string
 	if err := p.call(ctx, &id, "evm_snapshot"); err != nil {
-		return "", err
+		return sdk.SnapshotResponse{}, err
 	}
-	return id, nil
+	return sdk.SnapshotResponse{ID: id}, nil
 }
 
-// Revert implements sdk.Chain with evm_revert. An unknown (or already
-// used) id is MM_INVALID_INPUT.
-func (p *Plugin) Revert(ctx context.Context, id string) error {
+// Revert implements sdk.ChainControl with evm_revert. An unknown (or
+// already used) id is MM_INVALID_INPUT.
+func (p *Plugin) Revert(ctx context.Context, req sdk.RevertRequest) (sdk.RevertResponse, error) {
+	id := req.ID
 	if id == "" {
-		return sdk.Errorf(sdk.CodeInvalidInput, "snapshot id is required")
+		return sdk.RevertResponse{}, sdk.Errorf(sdk.CodeInvalidInput, "snapshot id is required")
 	}
 	var ok bool
 	if err := p.call(ctx, &ok, "evm_revert", id); err != nil {
-		return err
+		return sdk.RevertResponse{}, err
 	}
 	if !ok {
-		return sdk.Errorf(sdk.CodeInvalidInput, "snapshot %s does not exist (a snapshot can be reverted to once)", id).
+		return sdk.RevertResponse{}, sdk.Errorf(sdk.CodeInvalidInput, "snapshot %s does not exist (a snapshot can be reverted to once)", id).
 			WithDetails(map[string]any{"id": id})
 	}
-	return nil
+	return sdk.RevertResponse{}, nil
 }
 
-// SetBalance implements sdk.Chain with anvil_setBalance.
-func (p *Plugin) SetBalance(ctx context.Context, address, wei string) error {
-	if !common.IsHexAddress(address) {
-		return sdk.Errorf(sdk.CodeInvalidInput, "invalid address %q", address).WithDetails(map[string]any{"field": "address"})
+// SetBalance implements sdk.ChainControl with anvil_setBalance.
+func (p *Plugin) SetBalance(ctx context.Context, req sdk.SetBalanceRequest) (sdk.SetBalanceResponse, error) {
+	if !common.IsHexAddress(req.Address) {
+		return sdk.SetBalanceResponse{}, sdk.Errorf(sdk.CodeInvalidInput, "invalid address %q", req.Address).WithDetails(map[string]any{"field": "address"})
 	}
-	amount, err := parseWei(wei)
+	amount, err := parseWei(req.Wei)
 	if err != nil {
-		return err
+		return sdk.SetBalanceResponse{}, err
 	}
-	return p.call(ctx, nil, "anvil_setBalance", common.HexToAddress(address), (*hexutil.Big)(amount))
+	return sdk.SetBalanceResponse{}, p.call(ctx, nil, "anvil_setBalance", common.HexToAddress(req.Address), (*hexutil.Big)(amount))
 }
 
 // parseWei reads a non-negative decimal or 0x-hex amount.
@@ -124,9 +125,13 @@ func parseWei(s string) (*big.Int, error) {
 	return v, nil
 }
 
-// Mine implements sdk.Chain with anvil_mine (evm_mine per block on nodes
-// without it).
-func (p *Plugin) Mine(ctx context.Context, blocks int) error {
+// Mine implements sdk.ChainControl with anvil_mine (evm_mine per block on
+// nodes without it).
+func (p *Plugin) Mine(ctx context.Context, req sdk.MineRequest) (sdk.MineResponse, error) {
+	return sdk.MineResponse{}, p.mine(ctx, req.Blocks)
+}
+
+func (p *Plugin) mine(ctx context.Context, blocks int) error {
 	if blocks < 1 {
 		return sdk.Errorf(sdk.CodeInvalidInput, "blocks must be at least 1").WithDetails(map[string]any{"field": "blocks"})
 	}

@@ -58,10 +58,20 @@ func (p *Plugin) Configure(ctx context.Context, cfg sdk.Config) error {
 	return p.conf.Set("chain", cfg, (*Settings).check)
 }
 
-// Stop implements sdk.Plugin and sdk.Chain: it stops Anvil (the whole
+// Stop implements sdk.Plugin: it stops the chain (StopChain).
+func (p *Plugin) Stop(ctx context.Context) error {
+	_, err := p.StopChain(ctx, sdk.StopChainRequest{})
+	return err
+}
+
+// StopChain implements sdk.ChainLifecycle: it stops Anvil (the whole
 // process group) or forgets an external node. It is safe to call when
 // nothing runs.
-func (p *Plugin) Stop(ctx context.Context) error {
+func (p *Plugin) StopChain(ctx context.Context, _ sdk.StopChainRequest) (sdk.StopChainResponse, error) {
+	return sdk.StopChainResponse{}, p.stopNode(ctx)
+}
+
+func (p *Plugin) stopNode(ctx context.Context) error {
 	p.mu.Lock()
 	n := p.node
 	p.node = nil

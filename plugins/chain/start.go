@@ -28,11 +28,16 @@ const (
 	freePortAttempts = 5
 )
 
-// Start implements sdk.Chain. It starts Anvil with MetaMask's flags, or
-// with opts.RPCURL (or the rpcUrl setting) checks that node answers and
-// attaches to it. It returns once eth_blockNumber answers. When a chain
-// already runs, Start returns its status unchanged.
-func (p *Plugin) Start(ctx context.Context, opts sdk.ChainOptions) (sdk.ChainStatus, error) {
+// StartChain implements sdk.ChainLifecycle. It starts Anvil with
+// MetaMask's flags, or with req.RPCURL (or the rpcUrl setting) checks that
+// node answers and attaches to it. It returns once eth_blockNumber answers.
+// When a chain already runs, it answers its status unchanged.
+func (p *Plugin) StartChain(ctx context.Context, req sdk.StartChainRequest) (sdk.StartChainResponse, error) {
+	st, err := p.start(ctx, req.ChainOptions)
+	return sdk.StartChainResponse{Status: st}, err
+}
+
+func (p *Plugin) start(ctx context.Context, opts sdk.ChainOptions) (sdk.ChainStatus, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.node != nil && (p.node.proc == nil || !p.node.proc.exited()) {

@@ -27,33 +27,34 @@ func (p *Plugin) addTools() {
 	ts := &p.ToolSet
 	sdk.AddTool(ts, "start", "Start a local Anvil chain (MetaMask's E2E settings: its chain id, the test wallet's mnemonic, 25 ETH per account, automine) or attach to a running node with rpcUrl. Returns the chain status.",
 		startSchema, func(ctx context.Context, o sdk.ChainOptions, _ sdk.Events) (any, error) {
-			return p.Start(ctx, o)
+			return p.start(ctx, o)
 		})
 	sdk.AddTool(ts, "stop", "Stop the local chain (Anvil and its process group).", noArgsSchema,
 		func(ctx context.Context, _ struct{}, _ sdk.Events) (any, error) {
-			if err := p.Stop(ctx); err != nil {
+			if err := p.stopNode(ctx); err != nil {
 				return nil, err
 			}
 			return map[string]any{"stopped": true}, nil
 		})
 	sdk.AddTool(ts, "status", "Whether the local chain runs, its RPC URL, chain id and block number.", noArgsSchema,
 		func(ctx context.Context, _ struct{}, _ sdk.Events) (any, error) {
-			return p.Status(ctx)
+			res, err := p.ChainStatus(ctx, sdk.ChainStatusRequest{})
+			return res.Status, err
 		})
 	sdk.AddTool(ts, "snapshot", "Take an EVM snapshot (evm_snapshot); returns its id for revert.", noArgsSchema,
 		func(ctx context.Context, _ struct{}, _ sdk.Events) (any, error) {
-			id, err := p.Snapshot(ctx)
+			res, err := p.Snapshot(ctx, sdk.SnapshotRequest{})
 			if err != nil {
 				return nil, err
 			}
-			return map[string]any{"id": id}, nil
+			return map[string]any{"id": res.ID}, nil
 		})
 	sdk.AddTool(ts, "revert", "Revert the chain to a snapshot id (evm_revert). A snapshot can be reverted to once.",
 		`{"type":"object","properties":{"id":{"type":"string","minLength":1,"description":"Snapshot id from snapshot"}},"required":["id"],"additionalProperties":false}`,
 		func(ctx context.Context, a struct {
 			ID string `json:"id"`
 		}, _ sdk.Events) (any, error) {
-			if err := p.Revert(ctx, a.ID); err != nil {
+			if _, err := p.Revert(ctx, sdk.RevertRequest{ID: a.ID}); err != nil {
 				return nil, err
 			}
 			return map[string]any{"reverted": true, "id": a.ID}, nil
@@ -64,7 +65,7 @@ func (p *Plugin) addTools() {
 			Address string `json:"address"`
 			Wei     string `json:"wei"`
 		}, _ sdk.Events) (any, error) {
-			if err := p.SetBalance(ctx, a.Address, a.Wei); err != nil {
+			if _, err := p.SetBalance(ctx, sdk.SetBalanceRequest{Address: a.Address, Wei: a.Wei}); err != nil {
 				return nil, err
 			}
 			return map[string]any{"address": a.Address, "wei": a.Wei}, nil
@@ -74,10 +75,10 @@ func (p *Plugin) addTools() {
 		func(ctx context.Context, a struct {
 			Blocks int `json:"blocks"`
 		}, _ sdk.Events) (any, error) {
-			if err := p.Mine(ctx, a.Blocks); err != nil {
+			if err := p.mine(ctx, a.Blocks); err != nil {
 				return nil, err
 			}
-			st, _ := p.Status(ctx)
-			return map[string]any{"mined": a.Blocks, "blockNumber": st.BlockNumber}, nil
+			st, _ := p.ChainStatus(ctx, sdk.ChainStatusRequest{})
+			return map[string]any{"mined": a.Blocks, "blockNumber": st.Status.BlockNumber}, nil
 		})
 }

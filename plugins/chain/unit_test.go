@@ -24,7 +24,7 @@ func TestStartWithoutAnvilIsDependenciesMissing(t *testing.T) {
 	if err := p.Configure(context.Background(), sdk.Config{Workspace: t.TempDir()}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := p.Start(context.Background(), sdk.ChainOptions{Port: testutil.FreePort(t)})
+	_, err := p.start(context.Background(), sdk.ChainOptions{Port: testutil.FreePort(t)})
 	testutil.WantCode(t, err, sdk.CodeDependenciesMissing)
 }
 

@@ -24,7 +24,12 @@ const reachTimeout = 3 * time.Second
 var legacyGasPrice = big.NewInt(20000)
 
 // Deploy implements sdk.ContractSeeder.
-func (p *Plugin) Deploy(ctx context.Context, rpcURL, name string, opts sdk.DeployOptions) (sdk.Deployment, error) {
+func (p *Plugin) Deploy(ctx context.Context, req sdk.DeployRequest) (sdk.DeployResponse, error) {
+	d, err := p.deploy(ctx, req.RPCURL, req.Name, req.Options)
+	return sdk.DeployResponse{Deployment: d}, err
+}
+
+func (p *Plugin) deploy(ctx context.Context, rpcURL, name string, opts sdk.DeployOptions) (sdk.Deployment, error) {
 	if _, err := p.resolve(name); err != nil {
 		return sdk.Deployment{}, err
 	}
@@ -38,13 +43,13 @@ func (p *Plugin) Deploy(ctx context.Context, rpcURL, name string, opts sdk.Deplo
 
 // DeployMany implements sdk.ContractSeeder: it deploys in order, going on
 // past failures. A chain that does not answer fails the whole call.
-func (p *Plugin) DeployMany(ctx context.Context, rpcURL string, names []string, opts sdk.DeployOptions) (sdk.DeployManyResult, error) {
-	return p.deployMany(ctx, rpcURL, names, opts, sdk.NopEvents{})
+func (p *Plugin) DeployMany(ctx context.Context, req sdk.DeployManyRequest) (sdk.DeployManyResponse, error) {
+	return p.deployMany(ctx, req.RPCURL, req.Names, req.Options, sdk.NopEvents{})
 }
 
 // deployMany is DeployMany reporting progress to ev.
-func (p *Plugin) deployMany(ctx context.Context, rpcURL string, names []string, opts sdk.DeployOptions, ev sdk.Events) (sdk.DeployManyResult, error) {
-	res := sdk.DeployManyResult{Deployed: []sdk.Deployment{}, Failed: []sdk.DeployFailure{}}
+func (p *Plugin) deployMany(ctx context.Context, rpcURL string, names []string, opts sdk.DeployOptions, ev sdk.Events) (sdk.DeployManyResponse, error) {
+	res := sdk.DeployManyResponse{Deployed: []sdk.Deployment{}, Failed: []sdk.DeployFailure{}}
 	s, done, err := p.openSession(ctx, rpcURL, opts)
 	if err != nil {
 		return res, err

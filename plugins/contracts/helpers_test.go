@@ -49,9 +49,9 @@ func startChain(t testing.TB, blockTime int) string {
 	t.Cleanup(func() { _ = c.Stop(context.Background()) })
 	for try := 0; ; try++ {
 		// Another process may take the picked port meanwhile: try another.
-		st, err := c.Start(context.Background(), sdk.ChainOptions{Port: testutil.FreePort(t), BlockTime: blockTime})
+		st, err := c.StartChain(context.Background(), sdk.StartChainRequest{ChainOptions: sdk.ChainOptions{Port: testutil.FreePort(t), BlockTime: blockTime}})
 		if err == nil {
-			return st.RPCURL
+			return st.Status.RPCURL
 		}
 		if sdk.AsError(err).Code != sdk.CodePortInUse || try == 4 {
 			t.Fatal(err)

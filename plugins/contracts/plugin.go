@@ -68,24 +68,28 @@ func (p *Plugin) Stop(ctx context.Context) error {
 }
 
 // Deployed implements sdk.ContractSeeder.
-func (p *Plugin) Deployed(ctx context.Context) ([]sdk.Deployment, error) {
-	return p.registry.list(), nil
+func (p *Plugin) Deployed(context.Context, sdk.DeployedRequest) (sdk.DeployedResponse, error) {
+	return sdk.DeployedResponse{Deployments: p.registry.list()}, nil
 }
 
 // Clear implements sdk.ContractSeeder.
-func (p *Plugin) Clear(ctx context.Context) error {
+func (p *Plugin) Clear(context.Context, sdk.ClearRequest) (sdk.ClearResponse, error) {
 	p.registry.clear()
-	return nil
+	return sdk.ClearResponse{}, nil
 }
 
 // Available implements sdk.ContractSeeder: the nine built-ins and the
 // deployable artifacts, sorted.
-func (p *Plugin) Available(ctx context.Context) ([]string, error) {
+func (p *Plugin) Available(context.Context, sdk.AvailableRequest) (sdk.AvailableResponse, error) {
+	return sdk.AvailableResponse{Names: p.available()}, nil
+}
+
+func (p *Plugin) available() []string {
 	names := builtinNames()
 	for n := range p.customArtifacts() {
 		names = append(names, n)
 	}
-	return sortedUnique(names), nil
+	return sortedUnique(names)
 }
 
 // customArtifacts scans the configured artifact directories.

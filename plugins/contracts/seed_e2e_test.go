@@ -32,7 +32,7 @@ func TestSeedsAllNineMetaMaskContracts(t *testing.T) {
 	p := newSeeder(t, "", nil, nil)
 	ctx := context.Background()
 
-	res, err := p.DeployMany(ctx, url, allNine, sdk.DeployOptions{})
+	res, err := p.deployMany(ctx, url, allNine, sdk.DeployOptions{}, sdk.NopEvents{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestSeedsAllNineMetaMaskContracts(t *testing.T) {
 		t.Fatal("a call to failing did not revert")
 	}
 	// No extra EntryPoint was deployed for the trio.
-	list, _ := p.Deployed(ctx)
+	list := p.registry.list()
 	if len(list) != len(want) {
 		t.Fatalf("registry has %d entries, want %d", len(list), len(want))
 	}
@@ -120,11 +120,11 @@ func TestTrioDeploysItsOwnEntryPointFirst(t *testing.T) {
 	url := startChain(t, 0)
 	p := newSeeder(t, "", nil, nil)
 	ctx := context.Background()
-	d, err := p.Deploy(ctx, url, SimpleAccountFactory, sdk.DeployOptions{})
+	d, err := p.deploy(ctx, url, SimpleAccountFactory, sdk.DeployOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, _ := p.Deployed(ctx)
+	list := p.registry.list()
 	if len(list) != 2 || list[0].ContractName != EntryPoint || list[1] != d {
 		t.Fatalf("registry = %+v", list)
 	}
@@ -134,17 +134,17 @@ func TestTrioDeploysItsOwnEntryPointFirst(t *testing.T) {
 		t.Fatalf("entryPoint() = %s, want %s", ep, list[0].ContractAddress)
 	}
 	// A second factory reuses that EntryPoint; redeploying keeps both entries.
-	if _, err := p.Deploy(ctx, url, SimpleAccountFactory, sdk.DeployOptions{}); err != nil {
+	if _, err := p.deploy(ctx, url, SimpleAccountFactory, sdk.DeployOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	list, _ = p.Deployed(ctx)
+	list = p.registry.list()
 	if len(list) != 3 || list[2].ContractName != SimpleAccountFactory || list[2].ContractAddress == list[1].ContractAddress {
 		t.Fatalf("registry after redeploy = %+v", list)
 	}
-	if err := p.Clear(ctx); err != nil {
+	if _, err := p.Clear(ctx, sdk.ClearRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	if list, _ = p.Deployed(ctx); len(list) != 0 {
+	if list = p.registry.list(); len(list) != 0 {
 		t.Fatalf("registry after Clear = %+v", list)
 	}
 }
@@ -161,7 +161,7 @@ func TestImpersonatedAndPrivateKeyDeployers(t *testing.T) {
 
 	// fromAddress: an address with no key and no ether is impersonated.
 	who := common.HexToAddress("0x000000000000000000000000000000000000bEEF")
-	d, err := p.Deploy(ctx, url, PiggyBank, sdk.DeployOptions{DeployerOptions: sdk.DeployerOptions{FromAddress: who.Hex()}})
+	d, err := p.deploy(ctx, url, PiggyBank, sdk.DeployOptions{DeployerOptions: sdk.DeployerOptions{FromAddress: who.Hex()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestImpersonatedAndPrivateKeyDeployers(t *testing.T) {
 	key, _ := crypto.GenerateKey()
 	keyHex := hex.EncodeToString(crypto.FromECDSA(key))
 	from := crypto.PubkeyToAddress(key.PublicKey)
-	d, err = p.Deploy(ctx, url, HST, sdk.DeployOptions{DeployerOptions: sdk.DeployerOptions{FromPrivateKey: "0x" + keyHex}})
+	d, err = p.deploy(ctx, url, HST, sdk.DeployOptions{DeployerOptions: sdk.DeployerOptions{FromPrivateKey: "0x" + keyHex}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestImpersonatedAndPrivateKeyDeployers(t *testing.T) {
 	if strings.Contains(strings.ToLower(logs.String()), keyHex) {
 		t.Fatal("the private key reached the log")
 	}
-	_, err = p.Deploy(ctx, url, HST, sdk.DeployOptions{DeployerOptions: sdk.DeployerOptions{FromPrivateKey: "0x12zz"}})
+	_, err = p.deploy(ctx, url, HST, sdk.DeployOptions{DeployerOptions: sdk.DeployerOptions{FromPrivateKey: "0x12zz"}})
 	if e := testutil.WantCode(t, err, sdk.CodeInvalidInput); strings.Contains(e.Message, "12zz") {
 		t.Fatal("error message repeats the key")
 	}
@@ -213,7 +213,7 @@ func TestArtifactsDeployByName(t *testing.T) {
 	p := newSeeder(t, ws, map[string]any{"artifactDirs": []string{"out", "artifacts"}}, nil)
 	ctx := context.Background()
 
-	names, _ := p.Available(ctx)
+	names := p.available()
 	for _, n := range []string{"Answer", "HardhatAnswer", HST, VerifyingPaymaster} {
 		if !slices.Contains(names, n) {
 			t.Fatalf("available %v lacks %s", names, n)
@@ -225,7 +225,7 @@ func TestArtifactsDeployByName(t *testing.T) {
 	eth, _ := ethclient.Dial(url)
 	defer eth.Close()
 	for _, n := range []string{"Answer", "HardhatAnswer"} {
-		d, err := p.Deploy(ctx, url, n, sdk.DeployOptions{})
+		d, err := p.deploy(ctx, url, n, sdk.DeployOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,9 +235,9 @@ func TestArtifactsDeployByName(t *testing.T) {
 			t.Fatalf("%s answers %x, %v", n, out, err)
 		}
 	}
-	_, err := p.Deploy(ctx, url, "NeedsArgs", sdk.DeployOptions{})
+	_, err := p.deploy(ctx, url, "NeedsArgs", sdk.DeployOptions{})
 	testutil.WantCode(t, err, sdk.CodeInvalidInput)
-	_, err = p.Deploy(ctx, url, "Reverts", sdk.DeployOptions{})
+	_, err = p.deploy(ctx, url, "Reverts", sdk.DeployOptions{})
 	testutil.WantCode(t, err, sdk.CodeContractDeployFailed)
 }
 
@@ -245,20 +245,20 @@ func TestUnknownNameAndChainDown(t *testing.T) {
 	t.Parallel()
 	p := newSeeder(t, "", nil, nil)
 	ctx := context.Background()
-	_, err := p.Deploy(ctx, "", "HST2", sdk.DeployOptions{})
+	_, err := p.deploy(ctx, "", "HST2", sdk.DeployOptions{})
 	e := testutil.WantCode(t, err, sdk.CodeInvalidInput)
 	avail, _ := e.Details["available"].([]string)
 	if !slices.Equal(avail, []string{EntryPoint, ERC1155, Failing, HST, Multisig, NFTs, PiggyBank, SimpleAccountFactory, VerifyingPaymaster}) {
 		t.Fatalf("details.available = %v", e.Details["available"])
 	}
-	_, err = p.Deploy(ctx, "", "HST", sdk.DeployOptions{})
+	_, err = p.deploy(ctx, "", "HST", sdk.DeployOptions{})
 	if e := testutil.WantCode(t, err, sdk.CodeInvalidInput); !strings.Contains(e.Message, `"hst"`) {
 		t.Fatalf("no hint for a near miss: %s", e.Message)
 	}
 	down := "http://127.0.0.1:" + itoa(testutil.FreePort(t))
-	_, err = p.Deploy(ctx, down, HST, sdk.DeployOptions{})
+	_, err = p.deploy(ctx, down, HST, sdk.DeployOptions{})
 	testutil.WantCode(t, err, sdk.CodeChainNotRunning)
-	_, err = p.DeployMany(ctx, down, []string{HST}, sdk.DeployOptions{})
+	_, err = p.deployMany(ctx, down, []string{HST}, sdk.DeployOptions{}, sdk.NopEvents{})
 	testutil.WantCode(t, err, sdk.CodeChainNotRunning)
 }
 
@@ -267,7 +267,7 @@ func TestSeedingWorksWithABlockTime(t *testing.T) {
 	url := startChain(t, 2)
 	p := newSeeder(t, "", nil, nil)
 	start := time.Now()
-	d, err := p.Deploy(context.Background(), url, NFTs, sdk.DeployOptions{})
+	d, err := p.deploy(context.Background(), url, NFTs, sdk.DeployOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,28 +280,28 @@ func TestToolsSeedContracts(t *testing.T) {
 	p := newSeeder(t, "", nil, nil)
 	ctx := context.Background()
 	ev := sdk.NopEvents{}
-	_, err := p.CallTool(ctx, "deploy", []byte(`{"rpcUrl":"`+url+`","contractName":"hst","extra":1}`), ev)
+	_, err := testutil.CallTool(ctx, p, "deploy", []byte(`{"rpcUrl":"`+url+`","contractName":"hst","extra":1}`), ev)
 	testutil.WantCode(t, err, sdk.CodeInvalidInput)
-	res, err := p.CallTool(ctx, "deploy", []byte(`{"rpcUrl":"`+url+`","contractName":"hst","hardfork":"prague"}`), ev)
+	res, err := testutil.CallTool(ctx, p, "deploy", []byte(`{"rpcUrl":"`+url+`","contractName":"hst","hardfork":"prague"}`), ev)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := res.(sdk.Deployment); d.ContractName != HST {
 		t.Fatalf("deploy result = %+v", d)
 	}
-	res, err = p.CallTool(ctx, "deploy_many", []byte(`{"rpcUrl":"`+url+`","contracts":["piggybank","nope","multisig"]}`), ev)
+	res, err = testutil.CallTool(ctx, p, "deploy_many", []byte(`{"rpcUrl":"`+url+`","contracts":["piggybank","nope","multisig"]}`), ev)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := res.(sdk.DeployManyResult)
+	m := res.(sdk.DeployManyResponse)
 	if len(m.Deployed) != 2 || len(m.Failed) != 1 || m.Failed[0].ContractName != "nope" {
 		t.Fatalf("deploy_many = %+v", m)
 	}
-	res, _ = p.CallTool(ctx, "list", nil, ev)
+	res, _ = testutil.CallTool(ctx, p, "list", nil, ev)
 	if l := res.(map[string]any)["contracts"].([]sdk.Deployment); len(l) != 3 {
 		t.Fatalf("list = %+v", l)
 	}
-	res, _ = p.CallTool(ctx, "available", []byte(`{}`), ev)
+	res, _ = testutil.CallTool(ctx, p, "available", []byte(`{}`), ev)
 	if l := res.(map[string]any)["contracts"].([]string); len(l) != 9 {
 		t.Fatalf("available = %v", l)
 	}
@@ -311,11 +311,11 @@ func BenchmarkDeployHST(b *testing.B) {
 	url := startChain(b, 0)
 	p := newSeeder(b, "", nil, nil)
 	ctx := context.Background()
-	if _, err := p.Deploy(ctx, url, HST, sdk.DeployOptions{}); err != nil { // warm the caches
+	if _, err := p.deploy(ctx, url, HST, sdk.DeployOptions{}); err != nil { // warm the caches
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := p.Deploy(ctx, url, HST, sdk.DeployOptions{}); err != nil {
+		if _, err := p.deploy(ctx, url, HST, sdk.DeployOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -330,7 +330,7 @@ func BenchmarkDeployAllNine(b *testing.B) {
 		names = allNine[:8]
 	}
 	for b.Loop() {
-		res, err := p.DeployMany(ctx, url, names, sdk.DeployOptions{})
+		res, err := p.deployMany(ctx, url, names, sdk.DeployOptions{}, sdk.NopEvents{})
 		if err != nil || len(res.Failed) > 0 {
 			b.Fatal(err, res.Failed)
 		}

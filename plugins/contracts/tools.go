@@ -36,7 +36,7 @@ func (p *Plugin) addTools() {
 			deployArgs
 			ContractName string `json:"contractName"`
 		}, _ sdk.Events) (any, error) {
-			return p.Deploy(ctx, a.RPCURL, a.ContractName, a.options())
+			return p.deploy(ctx, a.RPCURL, a.ContractName, a.options())
 		})
 	sdk.AddTool(ts, "deploy_many", "Deploy several contracts in order; goes on past failures and reports them.",
 		`{"type":"object","properties":{"contracts":{"type":"array","items":{"type":"string","minLength":1},"minItems":1,"maxItems":20,"description":"Contracts to deploy, in order"},`+commonProps+`},"required":["contracts"],"additionalProperties":false}`,
@@ -48,12 +48,12 @@ func (p *Plugin) addTools() {
 		})
 	sdk.AddTool(ts, "list", "List the contracts deployed in this session, oldest first.", noArgsSchema,
 		func(ctx context.Context, _ struct{}, _ sdk.Events) (any, error) {
-			d, _ := p.Deployed(ctx)
+			d := p.registry.list()
 			return map[string]any{"contracts": d}, nil
 		})
 	sdk.AddTool(ts, "available", "List the contract names that can be deployed.", noArgsSchema,
 		func(ctx context.Context, _ struct{}, _ sdk.Events) (any, error) {
-			n, _ := p.Available(ctx)
+			n := p.available()
 			return map[string]any{"contracts": n}, nil
 		})
 }

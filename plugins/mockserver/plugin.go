@@ -70,12 +70,17 @@ func (p *Plugin) loadLocked() error {
 	return nil
 }
 
-// Start implements sdk.MockServer: it reloads the mock files, generates a
-// fresh CA and starts the proxy on 127.0.0.1 (opts.Port, else the port
-// setting, else a free port). A proxy that already runs is replaced, and
-// the request records start empty (a new session). A
-// busy port is MM_PORT_IN_USE, a bad mock file MM_INVALID_CONFIG.
-func (p *Plugin) Start(_ context.Context, opts sdk.MockServerOptions) (sdk.MockServerStatus, error) {
+// StartMockServer implements sdk.MockServer: it reloads the mock files,
+// generates a fresh CA and starts the proxy on 127.0.0.1 (req.Port, else
+// the port setting, else a free port). A proxy that already runs is
+// replaced, and the request records start empty (a new session). A busy
+// port is MM_PORT_IN_USE, a bad mock file MM_INVALID_CONFIG.
+func (p *Plugin) StartMockServer(_ context.Context, req sdk.StartMockServerRequest) (sdk.StartMockServerResponse, error) {
+	st, err := p.start(req.MockServerOptions)
+	return sdk.StartMockServerResponse{Status: st}, err
+}
+
+func (p *Plugin) start(opts sdk.MockServerOptions) (sdk.MockServerStatus, error) {
 	if opts.Port < 0 || opts.Port > 65535 {
 		return sdk.MockServerStatus{}, sdk.Errorf(sdk.CodeInvalidInput, "port must be between 0 and 65535, got %d", opts.Port).
 			WithDetails(map[string]any{"field": "port"})
@@ -110,19 +115,25 @@ func (p *Plugin) Start(_ context.Context, opts sdk.MockServerOptions) (sdk.MockS
 	return st, nil
 }
 
-// Stop implements sdk.Plugin and sdk.MockServer: it stops the proxy,
-// forgets the CA and ends the session's mocks and records (the tools'
-// mocks and every request record; the files' mocks stay). It is safe to
-// call when nothing runs.
-func (p *Plugin) Stop(context.Context) error {
+// Stop implements sdk.Plugin: it stops the proxy (StopMockServer).
+func (p *Plugin) Stop(ctx context.Context) error {
+	_, err := p.StopMockServer(ctx, sdk.StopMockServerRequest{})
+	return err
+}
+
+// StopMockServer implements sdk.MockServer: it stops the proxy, forgets
+// the CA and ends the session's mocks and records (the tools' mocks and
+// every request record; the files' mocks stay). It is safe to call when
+// nothing runs.
+func (p *Plugin) StopMockServer(context.Context, sdk.StopMockServerRequest) (sdk.StopMockServerResponse, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.proxy == nil {
-		return nil
+		return sdk.StopMockServerResponse{}, nil
 	}
 	p.stopLocked()
 	p.store.clear(func(src string) bool { return src != sourceTool }, true)
-	return nil
+	return sdk.StopMockServerResponse{}, nil
 }
 
 func (p *Plugin) stopLocked() {
@@ -136,18 +147,15 @@ func (p *Plugin) stopLocked() {
 	p.proxy = nil
 }
 
-// IsRunning implements sdk.MockServer.
-func (p *Plugin) IsRunning(context.Context) (bool, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.proxy != nil, nil
+// MockServerStatus implements sdk.MockServer.
+func (p *Plugin) MockServerStatus(context.Context, sdk.MockServerStatusRequest) (sdk.MockServerStatusResponse, error) {
+	return sdk.MockServerStatusResponse{Status: p.status()}, nil
 }
 
-// Status implements sdk.MockServer.
-func (p *Plugin) Status(context.Context) (sdk.MockServerStatus, error) {
+func (p *Plugin) status() sdk.MockServerStatus {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.statusLocked(), nil
+	return p.statusLocked()
 }
 
 func (p *Plugin) statusLocked() sdk.MockServerStatus {

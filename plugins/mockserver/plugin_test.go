@@ -35,7 +35,7 @@ func started(t *testing.T, ws string, settings string) (*Plugin, sdk.MockServerS
 	if err := p.Configure(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	st, err := p.Start(context.Background(), sdk.MockServerOptions{})
+	st, err := p.start(sdk.MockServerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func client(st sdk.MockServerStatus) *http.Client {
 
 func call(t *testing.T, p *Plugin, tool, args string) map[string]any {
 	t.Helper()
-	v, err := p.CallTool(context.Background(), tool, json.RawMessage(args), sdk.NopEvents{})
+	v, err := testutil.CallTool(context.Background(), p, tool, json.RawMessage(args), sdk.NopEvents{})
 	if err != nil {
 		t.Fatalf("%s %s: %v", tool, args, err)
 	}
@@ -116,7 +116,7 @@ func TestSniff(t *testing.T) {
 
 func records(t *testing.T, p *Plugin, args string) []Record {
 	t.Helper()
-	v, err := p.CallTool(context.Background(), "requests", json.RawMessage(args), sdk.NopEvents{})
+	v, err := testutil.CallTool(context.Background(), p, "requests", json.RawMessage(args), sdk.NopEvents{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestAddMockInvalid(t *testing.T) {
 		`{"url":"https://x.test/","match":"glob"}`:       "match",
 		`{"url":"https://x.test/","delayMs":600000}`:     "delayMs",
 	} {
-		_, err := p.CallTool(context.Background(), "add_mock", json.RawMessage(args), sdk.NopEvents{})
+		_, err := testutil.CallTool(context.Background(), p, "add_mock", json.RawMessage(args), sdk.NopEvents{})
 		var e *sdk.Error
 		if !errors.As(err, &e) || e.Code != sdk.CodeInvalidInput || e.Details["field"] != field {
 			t.Errorf("%s: %v, want MM_INVALID_INPUT on %s", args, err, field)
@@ -278,7 +278,7 @@ func TestDefaultAndWorkspaceMocks(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(`[{"url":"https://x.test/","colour":"red"}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := p.Start(context.Background(), sdk.MockServerOptions{})
+	_, err := p.start(sdk.MockServerOptions{})
 	var e *sdk.Error
 	if !errors.As(err, &e) || e.Code != sdk.CodeInvalidConfig || !strings.Contains(e.Message, bad) {
 		t.Fatalf("start with a bad mock file: %v", err)
@@ -299,7 +299,7 @@ func TestStopAndRestart(t *testing.T) {
 		conn.Close()
 		t.Fatalf("proxy %s still listening after Stop", st.Address)
 	}
-	if ok, _ := p.IsRunning(context.Background()); ok {
+	if p.status().Running {
 		t.Fatal("running after Stop")
 	}
 	if rs := records(t, p, `{}`); len(rs) != 0 {
@@ -310,7 +310,7 @@ func TestStopAndRestart(t *testing.T) {
 			t.Fatalf("tool mock survived stop: %v", m)
 		}
 	}
-	st2, err := p.Start(context.Background(), sdk.MockServerOptions{})
+	st2, err := p.start(sdk.MockServerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestStopAndRestart(t *testing.T) {
 
 func TestPortInUseAndSettings(t *testing.T) {
 	p := New(nil)
-	_, err := p.Start(context.Background(), sdk.MockServerOptions{Port: testutil.BusyPort(t)})
+	_, err := p.start(sdk.MockServerOptions{Port: testutil.BusyPort(t)})
 	var e *sdk.Error
 	if !errors.As(err, &e) || e.Code != sdk.CodePortInUse {
 		t.Fatalf("busy port: %v", err)

@@ -72,8 +72,8 @@ func (p *Plugin) addTools() {
 		})
 	sdk.AddTool(ts, "start", "Start the proxy (mm_launch does this for a session): 127.0.0.1 on a free port, a fresh certificate authority. Returns its address and the CA's SPKI hash for Chrome's --ignore-certificate-errors-spki-list.",
 		`{"type":"object","properties":{"port":{"type":"integer","minimum":1,"maximum":65535,"description":"Port on 127.0.0.1 (default: a free port)"}},"additionalProperties":false}`,
-		func(ctx context.Context, o sdk.MockServerOptions, _ sdk.Events) (any, error) {
-			return p.Start(ctx, o)
+		func(_ context.Context, o sdk.MockServerOptions, _ sdk.Events) (any, error) {
+			return p.start(o)
 		})
 	sdk.AddTool(ts, "stop", "Stop the proxy; the declared mocks and the records end with it.", noArgsSchema,
 		func(ctx context.Context, _ struct{}, _ sdk.Events) (any, error) {
@@ -83,7 +83,7 @@ func (p *Plugin) addTools() {
 			return map[string]any{"stopped": true}, nil
 		})
 	sdk.AddTool(ts, "status", "Whether the proxy runs, its address and the CA's SPKI hash.", noArgsSchema,
-		func(ctx context.Context, _ struct{}, _ sdk.Events) (any, error) {
-			return p.Status(ctx)
+		func(context.Context, struct{}, sdk.Events) (any, error) {
+			return p.status(), nil
 		})
 }

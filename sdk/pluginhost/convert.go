@@ -48,7 +48,8 @@ func fromPBWatchStatus(s *pb.WatchStatus) sdk.WatchStatus {
 	out := sdk.WatchStatus{Running: s.GetRunning(), State: s.GetState(), Command: s.GetCommand(), Pid: int(s.GetPid()),
 		ExtensionPath: s.GetExtensionPath(), Rebuilds: s.GetRebuilds(), Error: s.GetError()}
 	if r := s.GetLast(); r != nil {
-		out.Last = &sdk.Rebuild{Seq: r.Seq, DurationMs: r.DurationMs, FinishedAt: r.FinishedAt, By: r.By, BuildID: r.BuildId}
+		out.Last = &sdk.Rebuild{Seq: r.Seq, DurationMs: r.DurationMs, FinishedAt: r.FinishedAt, By: r.By, BuildID: r.BuildId,
+			Warnings: r.Warnings}
 	}
 	if out.State == "" {
 		out.State = sdk.WatchStopped

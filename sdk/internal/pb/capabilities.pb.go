@@ -72,6 +72,7 @@ type Rebuild struct {
 	FinishedAt    string                 `protobuf:"bytes,3,opt,name=finished_at,json=finishedAt,proto3" json:"finished_at,omitempty"`
 	By            string                 `protobuf:"bytes,4,opt,name=by,proto3" json:"by,omitempty"`
 	BuildId       string                 `protobuf:"bytes,5,opt,name=build_id,json=buildId,proto3" json:"build_id,omitempty"`
+	Warnings      []string               `protobuf:"bytes,6,rep,name=warnings,proto3" json:"warnings,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -139,6 +140,13 @@ func (x *Rebuild) GetBuildId() string {
 		return x.BuildId
 	}
 	return ""
+}
+
+func (x *Rebuild) GetWarnings() []string {
+	if x != nil {
+		return x.Warnings
+	}
+	return nil
 }
 
 type WatchStatus struct {
@@ -2376,58 +2384,6 @@ func (x *MockServerStatusResponse) GetError() *Error {
 	return nil
 }
 
-type IsRunningResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Running       bool                   `protobuf:"varint,1,opt,name=running,proto3" json:"running,omitempty"`
-	Error         *Error                 `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *IsRunningResponse) Reset() {
-	*x = IsRunningResponse{}
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[39]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *IsRunningResponse) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*IsRunningResponse) ProtoMessage() {}
-
-func (x *IsRunningResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_mmcp_v1_capabilities_proto_msgTypes[39]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use IsRunningResponse.ProtoReflect.Descriptor instead.
-func (*IsRunningResponse) Descriptor() ([]byte, []int) {
-	return file_mmcp_v1_capabilities_proto_rawDescGZIP(), []int{39}
-}
-
-func (x *IsRunningResponse) GetRunning() bool {
-	if x != nil {
-		return x.Running
-	}
-	return false
-}
-
-func (x *IsRunningResponse) GetError() *Error {
-	if x != nil {
-		return x.Error
-	}
-	return nil
-}
-
 var File_mmcp_v1_capabilities_proto protoreflect.FileDescriptor
 
 const file_mmcp_v1_capabilities_proto_rawDesc = "" +
@@ -2435,7 +2391,7 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\x1ammcp/v1/capabilities.proto\x12\ammcp.v1\x1a\x14mmcp/v1/plugin.proto\x1a\x13mmcp/v1/tools.proto\"1\n" +
 	"\x10WaitReadyRequest\x12\x1d\n" +
 	"\n" +
-	"timeout_ms\x18\x01 \x01(\x03R\ttimeoutMs\"\x88\x01\n" +
+	"timeout_ms\x18\x01 \x01(\x03R\ttimeoutMs\"\xa4\x01\n" +
 	"\aRebuild\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x1f\n" +
 	"\vduration_ms\x18\x02 \x01(\x03R\n" +
@@ -2443,7 +2399,8 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\vfinished_at\x18\x03 \x01(\tR\n" +
 	"finishedAt\x12\x0e\n" +
 	"\x02by\x18\x04 \x01(\tR\x02by\x12\x19\n" +
-	"\bbuild_id\x18\x05 \x01(\tR\abuildId\"\xe8\x01\n" +
+	"\bbuild_id\x18\x05 \x01(\tR\abuildId\x12\x1a\n" +
+	"\bwarnings\x18\x06 \x03(\tR\bwarnings\"\xe8\x01\n" +
 	"\vWatchStatus\x12\x18\n" +
 	"\arunning\x18\x01 \x01(\bR\arunning\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\tR\x05state\x12\x18\n" +
@@ -2621,9 +2578,6 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\tspki_hash\x18\x04 \x01(\tR\bspkiHash\"s\n" +
 	"\x18MockServerStatusResponse\x121\n" +
 	"\x06status\x18\x01 \x01(\v2\x19.mmcp.v1.MockServerStatusR\x06status\x12$\n" +
-	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"S\n" +
-	"\x11IsRunningResponse\x12\x18\n" +
-	"\arunning\x18\x01 \x01(\bR\arunning\x12$\n" +
 	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error2\xd7\x02\n" +
 	"\x05Build\x120\n" +
 	"\x05Build\x12\x15.mmcp.v1.BuildRequest\x1a\x0e.mmcp.v1.Event0\x01\x123\n" +
@@ -2659,12 +2613,11 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\rStateSnapshot\x124\n" +
 	"\x05Probe\x12\x0e.mmcp.v1.Empty\x1a\x1b.mmcp.v1.StateProbeResponse\x12>\n" +
 	"\fDetectScreen\x12\x15.mmcp.v1.PageSnapshot\x1a\x17.mmcp.v1.ScreenResponse\x12=\n" +
-	"\x05State\x12\x15.mmcp.v1.StateRequest\x1a\x1d.mmcp.v1.WalletStatusResponse2\xf6\x01\n" +
+	"\x05State\x12\x15.mmcp.v1.StateRequest\x1a\x1d.mmcp.v1.WalletStatusResponse2\xbd\x01\n" +
 	"\n" +
 	"MockServer\x12F\n" +
 	"\x05Start\x12\x1a.mmcp.v1.MockServerOptions\x1a!.mmcp.v1.MockServerStatusResponse\x12*\n" +
-	"\x04Stop\x12\x0e.mmcp.v1.Empty\x1a\x12.mmcp.v1.ErrorOnly\x127\n" +
-	"\tIsRunning\x12\x0e.mmcp.v1.Empty\x1a\x1a.mmcp.v1.IsRunningResponse\x12;\n" +
+	"\x04Stop\x12\x0e.mmcp.v1.Empty\x1a\x12.mmcp.v1.ErrorOnly\x12;\n" +
 	"\x06Status\x12\x0e.mmcp.v1.Empty\x1a!.mmcp.v1.MockServerStatusResponseB*Z(github.com/mmcp-dev/mmcp/sdk/internal/pbb\x06proto3"
 
 var (
@@ -2679,7 +2632,7 @@ func file_mmcp_v1_capabilities_proto_rawDescGZIP() []byte {
 	return file_mmcp_v1_capabilities_proto_rawDescData
 }
 
-var file_mmcp_v1_capabilities_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
+var file_mmcp_v1_capabilities_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
 var file_mmcp_v1_capabilities_proto_goTypes = []any{
 	(*WaitReadyRequest)(nil),         // 0: mmcp.v1.WaitReadyRequest
 	(*Rebuild)(nil),                  // 1: mmcp.v1.Rebuild
@@ -2720,115 +2673,111 @@ var file_mmcp_v1_capabilities_proto_goTypes = []any{
 	(*MockServerOptions)(nil),        // 36: mmcp.v1.MockServerOptions
 	(*MockServerStatus)(nil),         // 37: mmcp.v1.MockServerStatus
 	(*MockServerStatusResponse)(nil), // 38: mmcp.v1.MockServerStatusResponse
-	(*IsRunningResponse)(nil),        // 39: mmcp.v1.IsRunningResponse
-	nil,                              // 40: mmcp.v1.FixtureStartRequest.ContractsEntry
-	nil,                              // 41: mmcp.v1.StateProbeResponse.ElementsEntry
-	nil,                              // 42: mmcp.v1.PageSnapshot.ElementsEntry
-	(*Error)(nil),                    // 43: mmcp.v1.Error
-	(*Empty)(nil),                    // 44: mmcp.v1.Empty
-	(*Event)(nil),                    // 45: mmcp.v1.Event
-	(*ErrorOnly)(nil),                // 46: mmcp.v1.ErrorOnly
+	nil,                              // 39: mmcp.v1.FixtureStartRequest.ContractsEntry
+	nil,                              // 40: mmcp.v1.StateProbeResponse.ElementsEntry
+	nil,                              // 41: mmcp.v1.PageSnapshot.ElementsEntry
+	(*Error)(nil),                    // 42: mmcp.v1.Error
+	(*Empty)(nil),                    // 43: mmcp.v1.Empty
+	(*Event)(nil),                    // 44: mmcp.v1.Event
+	(*ErrorOnly)(nil),                // 45: mmcp.v1.ErrorOnly
 }
 var file_mmcp_v1_capabilities_proto_depIdxs = []int32{
 	1,  // 0: mmcp.v1.WatchStatus.last:type_name -> mmcp.v1.Rebuild
 	2,  // 1: mmcp.v1.WatchStatusResponse.status:type_name -> mmcp.v1.WatchStatus
-	43, // 2: mmcp.v1.WatchStatusResponse.error:type_name -> mmcp.v1.Error
-	43, // 3: mmcp.v1.IsBuiltResponse.error:type_name -> mmcp.v1.Error
-	43, // 4: mmcp.v1.PathResponse.error:type_name -> mmcp.v1.Error
+	42, // 2: mmcp.v1.WatchStatusResponse.error:type_name -> mmcp.v1.Error
+	42, // 3: mmcp.v1.IsBuiltResponse.error:type_name -> mmcp.v1.Error
+	42, // 4: mmcp.v1.PathResponse.error:type_name -> mmcp.v1.Error
 	9,  // 5: mmcp.v1.ChainStatusResponse.status:type_name -> mmcp.v1.ChainStatus
-	43, // 6: mmcp.v1.ChainStatusResponse.error:type_name -> mmcp.v1.Error
-	43, // 7: mmcp.v1.SnapshotResponse.error:type_name -> mmcp.v1.Error
+	42, // 6: mmcp.v1.ChainStatusResponse.error:type_name -> mmcp.v1.Error
+	42, // 7: mmcp.v1.SnapshotResponse.error:type_name -> mmcp.v1.Error
 	15, // 8: mmcp.v1.DeployRequest.options:type_name -> mmcp.v1.DeployOptions
 	17, // 9: mmcp.v1.DeployResponse.deployment:type_name -> mmcp.v1.Deployment
-	43, // 10: mmcp.v1.DeployResponse.error:type_name -> mmcp.v1.Error
+	42, // 10: mmcp.v1.DeployResponse.error:type_name -> mmcp.v1.Error
 	15, // 11: mmcp.v1.DeployManyRequest.options:type_name -> mmcp.v1.DeployOptions
 	17, // 12: mmcp.v1.DeployManyResponse.deployed:type_name -> mmcp.v1.Deployment
 	20, // 13: mmcp.v1.DeployManyResponse.failed:type_name -> mmcp.v1.DeployFailure
-	43, // 14: mmcp.v1.DeployManyResponse.error:type_name -> mmcp.v1.Error
+	42, // 14: mmcp.v1.DeployManyResponse.error:type_name -> mmcp.v1.Error
 	17, // 15: mmcp.v1.DeploymentsResponse.deployments:type_name -> mmcp.v1.Deployment
-	43, // 16: mmcp.v1.DeploymentsResponse.error:type_name -> mmcp.v1.Error
-	43, // 17: mmcp.v1.AvailableResponse.error:type_name -> mmcp.v1.Error
-	40, // 18: mmcp.v1.FixtureStartRequest.contracts:type_name -> mmcp.v1.FixtureStartRequest.ContractsEntry
-	43, // 19: mmcp.v1.FixtureStartResponse.error:type_name -> mmcp.v1.Error
+	42, // 16: mmcp.v1.DeploymentsResponse.error:type_name -> mmcp.v1.Error
+	42, // 17: mmcp.v1.AvailableResponse.error:type_name -> mmcp.v1.Error
+	39, // 18: mmcp.v1.FixtureStartRequest.contracts:type_name -> mmcp.v1.FixtureStartRequest.ContractsEntry
+	42, // 19: mmcp.v1.FixtureStartResponse.error:type_name -> mmcp.v1.Error
 	24, // 20: mmcp.v1.ResolvePresetRequest.options:type_name -> mmcp.v1.StateOptions
-	43, // 21: mmcp.v1.StateResponse.error:type_name -> mmcp.v1.Error
-	41, // 22: mmcp.v1.StateProbeResponse.elements:type_name -> mmcp.v1.StateProbeResponse.ElementsEntry
-	43, // 23: mmcp.v1.StateProbeResponse.error:type_name -> mmcp.v1.Error
-	42, // 24: mmcp.v1.PageSnapshot.elements:type_name -> mmcp.v1.PageSnapshot.ElementsEntry
-	43, // 25: mmcp.v1.ScreenResponse.error:type_name -> mmcp.v1.Error
+	42, // 21: mmcp.v1.StateResponse.error:type_name -> mmcp.v1.Error
+	40, // 22: mmcp.v1.StateProbeResponse.elements:type_name -> mmcp.v1.StateProbeResponse.ElementsEntry
+	42, // 23: mmcp.v1.StateProbeResponse.error:type_name -> mmcp.v1.Error
+	41, // 24: mmcp.v1.PageSnapshot.elements:type_name -> mmcp.v1.PageSnapshot.ElementsEntry
+	42, // 25: mmcp.v1.ScreenResponse.error:type_name -> mmcp.v1.Error
 	32, // 26: mmcp.v1.StateRequest.page:type_name -> mmcp.v1.PageSnapshot
-	43, // 27: mmcp.v1.WalletStatusResponse.error:type_name -> mmcp.v1.Error
+	42, // 27: mmcp.v1.WalletStatusResponse.error:type_name -> mmcp.v1.Error
 	37, // 28: mmcp.v1.MockServerStatusResponse.status:type_name -> mmcp.v1.MockServerStatus
-	43, // 29: mmcp.v1.MockServerStatusResponse.error:type_name -> mmcp.v1.Error
-	43, // 30: mmcp.v1.IsRunningResponse.error:type_name -> mmcp.v1.Error
-	31, // 31: mmcp.v1.PageSnapshot.ElementsEntry.value:type_name -> mmcp.v1.ElementProbe
-	4,  // 32: mmcp.v1.Build.Build:input_type -> mmcp.v1.BuildRequest
-	44, // 33: mmcp.v1.Build.IsBuilt:input_type -> mmcp.v1.Empty
-	44, // 34: mmcp.v1.Build.ExtensionPath:input_type -> mmcp.v1.Empty
-	44, // 35: mmcp.v1.Build.StartWatch:input_type -> mmcp.v1.Empty
-	0,  // 36: mmcp.v1.Build.WaitReady:input_type -> mmcp.v1.WaitReadyRequest
-	44, // 37: mmcp.v1.Build.StopWatch:input_type -> mmcp.v1.Empty
-	8,  // 38: mmcp.v1.Chain.Start:input_type -> mmcp.v1.ChainOptions
-	44, // 39: mmcp.v1.Chain.Stop:input_type -> mmcp.v1.Empty
-	44, // 40: mmcp.v1.Chain.Status:input_type -> mmcp.v1.Empty
-	44, // 41: mmcp.v1.Chain.Snapshot:input_type -> mmcp.v1.Empty
-	12, // 42: mmcp.v1.Chain.Revert:input_type -> mmcp.v1.RevertRequest
-	13, // 43: mmcp.v1.Chain.SetBalance:input_type -> mmcp.v1.SetBalanceRequest
-	14, // 44: mmcp.v1.Chain.Mine:input_type -> mmcp.v1.MineRequest
-	16, // 45: mmcp.v1.ContractSeeding.Deploy:input_type -> mmcp.v1.DeployRequest
-	19, // 46: mmcp.v1.ContractSeeding.DeployMany:input_type -> mmcp.v1.DeployManyRequest
-	44, // 47: mmcp.v1.ContractSeeding.Deployed:input_type -> mmcp.v1.Empty
-	44, // 48: mmcp.v1.ContractSeeding.Available:input_type -> mmcp.v1.Empty
-	44, // 49: mmcp.v1.ContractSeeding.Clear:input_type -> mmcp.v1.Empty
-	25, // 50: mmcp.v1.Fixture.Start:input_type -> mmcp.v1.FixtureStartRequest
-	44, // 51: mmcp.v1.Fixture.Stop:input_type -> mmcp.v1.Empty
-	24, // 52: mmcp.v1.Fixture.DefaultState:input_type -> mmcp.v1.StateOptions
-	24, // 53: mmcp.v1.Fixture.OnboardingState:input_type -> mmcp.v1.StateOptions
-	28, // 54: mmcp.v1.Fixture.ResolvePreset:input_type -> mmcp.v1.ResolvePresetRequest
-	26, // 55: mmcp.v1.Fixture.Forget:input_type -> mmcp.v1.FixtureForgetRequest
-	44, // 56: mmcp.v1.StateSnapshot.Probe:input_type -> mmcp.v1.Empty
-	32, // 57: mmcp.v1.StateSnapshot.DetectScreen:input_type -> mmcp.v1.PageSnapshot
-	34, // 58: mmcp.v1.StateSnapshot.State:input_type -> mmcp.v1.StateRequest
-	36, // 59: mmcp.v1.MockServer.Start:input_type -> mmcp.v1.MockServerOptions
-	44, // 60: mmcp.v1.MockServer.Stop:input_type -> mmcp.v1.Empty
-	44, // 61: mmcp.v1.MockServer.IsRunning:input_type -> mmcp.v1.Empty
-	44, // 62: mmcp.v1.MockServer.Status:input_type -> mmcp.v1.Empty
-	45, // 63: mmcp.v1.Build.Build:output_type -> mmcp.v1.Event
-	6,  // 64: mmcp.v1.Build.IsBuilt:output_type -> mmcp.v1.IsBuiltResponse
-	7,  // 65: mmcp.v1.Build.ExtensionPath:output_type -> mmcp.v1.PathResponse
-	3,  // 66: mmcp.v1.Build.StartWatch:output_type -> mmcp.v1.WatchStatusResponse
-	45, // 67: mmcp.v1.Build.WaitReady:output_type -> mmcp.v1.Event
-	3,  // 68: mmcp.v1.Build.StopWatch:output_type -> mmcp.v1.WatchStatusResponse
-	10, // 69: mmcp.v1.Chain.Start:output_type -> mmcp.v1.ChainStatusResponse
-	46, // 70: mmcp.v1.Chain.Stop:output_type -> mmcp.v1.ErrorOnly
-	10, // 71: mmcp.v1.Chain.Status:output_type -> mmcp.v1.ChainStatusResponse
-	11, // 72: mmcp.v1.Chain.Snapshot:output_type -> mmcp.v1.SnapshotResponse
-	46, // 73: mmcp.v1.Chain.Revert:output_type -> mmcp.v1.ErrorOnly
-	46, // 74: mmcp.v1.Chain.SetBalance:output_type -> mmcp.v1.ErrorOnly
-	46, // 75: mmcp.v1.Chain.Mine:output_type -> mmcp.v1.ErrorOnly
-	18, // 76: mmcp.v1.ContractSeeding.Deploy:output_type -> mmcp.v1.DeployResponse
-	21, // 77: mmcp.v1.ContractSeeding.DeployMany:output_type -> mmcp.v1.DeployManyResponse
-	22, // 78: mmcp.v1.ContractSeeding.Deployed:output_type -> mmcp.v1.DeploymentsResponse
-	23, // 79: mmcp.v1.ContractSeeding.Available:output_type -> mmcp.v1.AvailableResponse
-	46, // 80: mmcp.v1.ContractSeeding.Clear:output_type -> mmcp.v1.ErrorOnly
-	27, // 81: mmcp.v1.Fixture.Start:output_type -> mmcp.v1.FixtureStartResponse
-	46, // 82: mmcp.v1.Fixture.Stop:output_type -> mmcp.v1.ErrorOnly
-	29, // 83: mmcp.v1.Fixture.DefaultState:output_type -> mmcp.v1.StateResponse
-	29, // 84: mmcp.v1.Fixture.OnboardingState:output_type -> mmcp.v1.StateResponse
-	29, // 85: mmcp.v1.Fixture.ResolvePreset:output_type -> mmcp.v1.StateResponse
-	46, // 86: mmcp.v1.Fixture.Forget:output_type -> mmcp.v1.ErrorOnly
-	30, // 87: mmcp.v1.StateSnapshot.Probe:output_type -> mmcp.v1.StateProbeResponse
-	33, // 88: mmcp.v1.StateSnapshot.DetectScreen:output_type -> mmcp.v1.ScreenResponse
-	35, // 89: mmcp.v1.StateSnapshot.State:output_type -> mmcp.v1.WalletStatusResponse
-	38, // 90: mmcp.v1.MockServer.Start:output_type -> mmcp.v1.MockServerStatusResponse
-	46, // 91: mmcp.v1.MockServer.Stop:output_type -> mmcp.v1.ErrorOnly
-	39, // 92: mmcp.v1.MockServer.IsRunning:output_type -> mmcp.v1.IsRunningResponse
-	38, // 93: mmcp.v1.MockServer.Status:output_type -> mmcp.v1.MockServerStatusResponse
-	63, // [63:94] is the sub-list for method output_type
-	32, // [32:63] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	42, // 29: mmcp.v1.MockServerStatusResponse.error:type_name -> mmcp.v1.Error
+	31, // 30: mmcp.v1.PageSnapshot.ElementsEntry.value:type_name -> mmcp.v1.ElementProbe
+	4,  // 31: mmcp.v1.Build.Build:input_type -> mmcp.v1.BuildRequest
+	43, // 32: mmcp.v1.Build.IsBuilt:input_type -> mmcp.v1.Empty
+	43, // 33: mmcp.v1.Build.ExtensionPath:input_type -> mmcp.v1.Empty
+	43, // 34: mmcp.v1.Build.StartWatch:input_type -> mmcp.v1.Empty
+	0,  // 35: mmcp.v1.Build.WaitReady:input_type -> mmcp.v1.WaitReadyRequest
+	43, // 36: mmcp.v1.Build.StopWatch:input_type -> mmcp.v1.Empty
+	8,  // 37: mmcp.v1.Chain.Start:input_type -> mmcp.v1.ChainOptions
+	43, // 38: mmcp.v1.Chain.Stop:input_type -> mmcp.v1.Empty
+	43, // 39: mmcp.v1.Chain.Status:input_type -> mmcp.v1.Empty
+	43, // 40: mmcp.v1.Chain.Snapshot:input_type -> mmcp.v1.Empty
+	12, // 41: mmcp.v1.Chain.Revert:input_type -> mmcp.v1.RevertRequest
+	13, // 42: mmcp.v1.Chain.SetBalance:input_type -> mmcp.v1.SetBalanceRequest
+	14, // 43: mmcp.v1.Chain.Mine:input_type -> mmcp.v1.MineRequest
+	16, // 44: mmcp.v1.ContractSeeding.Deploy:input_type -> mmcp.v1.DeployRequest
+	19, // 45: mmcp.v1.ContractSeeding.DeployMany:input_type -> mmcp.v1.DeployManyRequest
+	43, // 46: mmcp.v1.ContractSeeding.Deployed:input_type -> mmcp.v1.Empty
+	43, // 47: mmcp.v1.ContractSeeding.Available:input_type -> mmcp.v1.Empty
+	43, // 48: mmcp.v1.ContractSeeding.Clear:input_type -> mmcp.v1.Empty
+	25, // 49: mmcp.v1.Fixture.Start:input_type -> mmcp.v1.FixtureStartRequest
+	43, // 50: mmcp.v1.Fixture.Stop:input_type -> mmcp.v1.Empty
+	24, // 51: mmcp.v1.Fixture.DefaultState:input_type -> mmcp.v1.StateOptions
+	24, // 52: mmcp.v1.Fixture.OnboardingState:input_type -> mmcp.v1.StateOptions
+	28, // 53: mmcp.v1.Fixture.ResolvePreset:input_type -> mmcp.v1.ResolvePresetRequest
+	26, // 54: mmcp.v1.Fixture.Forget:input_type -> mmcp.v1.FixtureForgetRequest
+	43, // 55: mmcp.v1.StateSnapshot.Probe:input_type -> mmcp.v1.Empty
+	32, // 56: mmcp.v1.StateSnapshot.DetectScreen:input_type -> mmcp.v1.PageSnapshot
+	34, // 57: mmcp.v1.StateSnapshot.State:input_type -> mmcp.v1.StateRequest
+	36, // 58: mmcp.v1.MockServer.Start:input_type -> mmcp.v1.MockServerOptions
+	43, // 59: mmcp.v1.MockServer.Stop:input_type -> mmcp.v1.Empty
+	43, // 60: mmcp.v1.MockServer.Status:input_type -> mmcp.v1.Empty
+	44, // 61: mmcp.v1.Build.Build:output_type -> mmcp.v1.Event
+	6,  // 62: mmcp.v1.Build.IsBuilt:output_type -> mmcp.v1.IsBuiltResponse
+	7,  // 63: mmcp.v1.Build.ExtensionPath:output_type -> mmcp.v1.PathResponse
+	3,  // 64: mmcp.v1.Build.StartWatch:output_type -> mmcp.v1.WatchStatusResponse
+	44, // 65: mmcp.v1.Build.WaitReady:output_type -> mmcp.v1.Event
+	3,  // 66: mmcp.v1.Build.StopWatch:output_type -> mmcp.v1.WatchStatusResponse
+	10, // 67: mmcp.v1.Chain.Start:output_type -> mmcp.v1.ChainStatusResponse
+	45, // 68: mmcp.v1.Chain.Stop:output_type -> mmcp.v1.ErrorOnly
+	10, // 69: mmcp.v1.Chain.Status:output_type -> mmcp.v1.ChainStatusResponse
+	11, // 70: mmcp.v1.Chain.Snapshot:output_type -> mmcp.v1.SnapshotResponse
+	45, // 71: mmcp.v1.Chain.Revert:output_type -> mmcp.v1.ErrorOnly
+	45, // 72: mmcp.v1.Chain.SetBalance:output_type -> mmcp.v1.ErrorOnly
+	45, // 73: mmcp.v1.Chain.Mine:output_type -> mmcp.v1.ErrorOnly
+	18, // 74: mmcp.v1.ContractSeeding.Deploy:output_type -> mmcp.v1.DeployResponse
+	21, // 75: mmcp.v1.ContractSeeding.DeployMany:output_type -> mmcp.v1.DeployManyResponse
+	22, // 76: mmcp.v1.ContractSeeding.Deployed:output_type -> mmcp.v1.DeploymentsResponse
+	23, // 77: mmcp.v1.ContractSeeding.Available:output_type -> mmcp.v1.AvailableResponse
+	45, // 78: mmcp.v1.ContractSeeding.Clear:output_type -> mmcp.v1.ErrorOnly
+	27, // 79: mmcp.v1.Fixture.Start:output_type -> mmcp.v1.FixtureStartResponse
+	45, // 80: mmcp.v1.Fixture.Stop:output_type -> mmcp.v1.ErrorOnly
+	29, // 81: mmcp.v1.Fixture.DefaultState:output_type -> mmcp.v1.StateResponse
+	29, // 82: mmcp.v1.Fixture.OnboardingState:output_type -> mmcp.v1.StateResponse
+	29, // 83: mmcp.v1.Fixture.ResolvePreset:output_type -> mmcp.v1.StateResponse
+	45, // 84: mmcp.v1.Fixture.Forget:output_type -> mmcp.v1.ErrorOnly
+	30, // 85: mmcp.v1.StateSnapshot.Probe:output_type -> mmcp.v1.StateProbeResponse
+	33, // 86: mmcp.v1.StateSnapshot.DetectScreen:output_type -> mmcp.v1.ScreenResponse
+	35, // 87: mmcp.v1.StateSnapshot.State:output_type -> mmcp.v1.WalletStatusResponse
+	38, // 88: mmcp.v1.MockServer.Start:output_type -> mmcp.v1.MockServerStatusResponse
+	45, // 89: mmcp.v1.MockServer.Stop:output_type -> mmcp.v1.ErrorOnly
+	38, // 90: mmcp.v1.MockServer.Status:output_type -> mmcp.v1.MockServerStatusResponse
+	61, // [61:91] is the sub-list for method output_type
+	31, // [31:61] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_mmcp_v1_capabilities_proto_init() }
@@ -2845,7 +2794,7 @@ func file_mmcp_v1_capabilities_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mmcp_v1_capabilities_proto_rawDesc), len(file_mmcp_v1_capabilities_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   43,
+			NumMessages:   42,
 			NumExtensions: 0,
 			NumServices:   6,
 		},

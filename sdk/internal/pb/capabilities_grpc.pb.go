@@ -31,7 +31,8 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// Build is the Build capability (spec 001 BuildCapability).
+// Build is the Build capability: build the extension, say where it is,
+// and the watch build's lifecycle.
 type BuildClient interface {
 	// Build streams progress and log events; the result's json is a BuildResult.
 	Build(ctx context.Context, in *BuildRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Event], error)
@@ -136,7 +137,8 @@ func (c *buildClient) StopWatch(ctx context.Context, in *Empty, opts ...grpc.Cal
 // All implementations must embed UnimplementedBuildServer
 // for forward compatibility.
 //
-// Build is the Build capability (spec 001 BuildCapability).
+// Build is the Build capability: build the extension, say where it is,
+// and the watch build's lifecycle.
 type BuildServer interface {
 	// Build streams progress and log events; the result's json is a BuildResult.
 	Build(*BuildRequest, grpc.ServerStreamingServer[Event]) error
@@ -345,8 +347,8 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// Chain is the Chain capability (spec 001 ChainCapability) plus status,
-// snapshots and Anvil helpers.
+// Chain is the Chain capability: the local node's lifecycle (Start, Stop,
+// Status) and its control (snapshots, balances, blocks).
 type ChainClient interface {
 	Start(ctx context.Context, in *ChainOptions, opts ...grpc.CallOption) (*ChainStatusResponse, error)
 	Stop(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ErrorOnly, error)
@@ -439,8 +441,8 @@ func (c *chainClient) Mine(ctx context.Context, in *MineRequest, opts ...grpc.Ca
 // All implementations must embed UnimplementedChainServer
 // for forward compatibility.
 //
-// Chain is the Chain capability (spec 001 ChainCapability) plus status,
-// snapshots and Anvil helpers.
+// Chain is the Chain capability: the local node's lifecycle (Start, Stop,
+// Status) and its control (snapshots, balances, blocks).
 type ChainServer interface {
 	Start(context.Context, *ChainOptions) (*ChainStatusResponse, error)
 	Stop(context.Context, *Empty) (*ErrorOnly, error)
@@ -679,7 +681,8 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// ContractSeeding is the ContractSeeding capability (spec 001).
+// ContractSeeding is the ContractSeeding capability: named test contracts
+// deployed to a node, and the session's registry of them.
 type ContractSeedingClient interface {
 	Deploy(ctx context.Context, in *DeployRequest, opts ...grpc.CallOption) (*DeployResponse, error)
 	DeployMany(ctx context.Context, in *DeployManyRequest, opts ...grpc.CallOption) (*DeployManyResponse, error)
@@ -750,7 +753,8 @@ func (c *contractSeedingClient) Clear(ctx context.Context, in *Empty, opts ...gr
 // All implementations must embed UnimplementedContractSeedingServer
 // for forward compatibility.
 //
-// ContractSeeding is the ContractSeeding capability (spec 001).
+// ContractSeeding is the ContractSeeding capability: named test contracts
+// deployed to a node, and the session's registry of them.
 type ContractSeedingServer interface {
 	Deploy(context.Context, *DeployRequest) (*DeployResponse, error)
 	DeployMany(context.Context, *DeployManyRequest) (*DeployManyResponse, error)
@@ -938,7 +942,7 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// Fixture is the Fixture capability (spec 001 FixtureCapability). Wallet
+// Fixture is the Fixture capability: wallet states built and served. Wallet
 // states travel as JSON ({"data": {...}, "meta": {...}}).
 type FixtureClient interface {
 	Start(ctx context.Context, in *FixtureStartRequest, opts ...grpc.CallOption) (*FixtureStartResponse, error)
@@ -1021,7 +1025,7 @@ func (c *fixtureClient) Forget(ctx context.Context, in *FixtureForgetRequest, op
 // All implementations must embed UnimplementedFixtureServer
 // for forward compatibility.
 //
-// Fixture is the Fixture capability (spec 001 FixtureCapability). Wallet
+// Fixture is the Fixture capability: wallet states built and served. Wallet
 // states travel as JSON ({"data": {...}, "meta": {...}}).
 type FixtureServer interface {
 	Start(context.Context, *FixtureStartRequest) (*FixtureStartResponse, error)
@@ -1233,8 +1237,8 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// StateSnapshot is the StateSnapshot capability (spec 001
-// StateSnapshotCapability: getState, detectCurrentScreen). The host reads
+// StateSnapshot is the StateSnapshot capability (the wallet's state and
+// its current screen). The host reads
 // each wallet page as the plugin's probe says and hands the plugin what it
 // read; the plugin names the screen and reads the wallet's state from it.
 type StateSnapshotClient interface {
@@ -1285,8 +1289,8 @@ func (c *stateSnapshotClient) State(ctx context.Context, in *StateRequest, opts 
 // All implementations must embed UnimplementedStateSnapshotServer
 // for forward compatibility.
 //
-// StateSnapshot is the StateSnapshot capability (spec 001
-// StateSnapshotCapability: getState, detectCurrentScreen). The host reads
+// StateSnapshot is the StateSnapshot capability (the wallet's state and
+// its current screen). The host reads
 // each wallet page as the plugin's probe says and hands the plugin what it
 // read; the plugin names the screen and reads the wallet's state from it.
 type StateSnapshotServer interface {
@@ -1412,22 +1416,20 @@ var StateSnapshot_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	MockServer_Start_FullMethodName     = "/mmcp.v1.MockServer/Start"
-	MockServer_Stop_FullMethodName      = "/mmcp.v1.MockServer/Stop"
-	MockServer_IsRunning_FullMethodName = "/mmcp.v1.MockServer/IsRunning"
-	MockServer_Status_FullMethodName    = "/mmcp.v1.MockServer/Status"
+	MockServer_Start_FullMethodName  = "/mmcp.v1.MockServer/Start"
+	MockServer_Stop_FullMethodName   = "/mmcp.v1.MockServer/Stop"
+	MockServer_Status_FullMethodName = "/mmcp.v1.MockServer/Status"
 )
 
 // MockServerClient is the client API for MockServer service.
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// MockServer is the MockServer capability (spec 001 MockServerCapability):
+// MockServer is the MockServer capability:
 // an HTTP/HTTPS forward proxy answering from mocks, with a per-session CA.
 type MockServerClient interface {
 	Start(ctx context.Context, in *MockServerOptions, opts ...grpc.CallOption) (*MockServerStatusResponse, error)
 	Stop(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*ErrorOnly, error)
-	IsRunning(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*IsRunningResponse, error)
 	Status(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*MockServerStatusResponse, error)
 }
 
@@ -1459,16 +1461,6 @@ func (c *mockServerClient) Stop(ctx context.Context, in *Empty, opts ...grpc.Cal
 	return out, nil
 }
 
-func (c *mockServerClient) IsRunning(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*IsRunningResponse, error) {
-	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
-	out := new(IsRunningResponse)
-	err := c.cc.Invoke(ctx, MockServer_IsRunning_FullMethodName, in, out, cOpts...)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 func (c *mockServerClient) Status(ctx context.Context, in *Empty, opts ...grpc.CallOption) (*MockServerStatusResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(MockServerStatusResponse)
@@ -1483,12 +1475,11 @@ func (c *mockServerClient) Status(ctx context.Context, in *Empty, opts ...grpc.C
 // All implementations must embed UnimplementedMockServerServer
 // for forward compatibility.
 //
-// MockServer is the MockServer capability (spec 001 MockServerCapability):
+// MockServer is the MockServer capability:
 // an HTTP/HTTPS forward proxy answering from mocks, with a per-session CA.
 type MockServerServer interface {
 	Start(context.Context, *MockServerOptions) (*MockServerStatusResponse, error)
 	Stop(context.Context, *Empty) (*ErrorOnly, error)
-	IsRunning(context.Context, *Empty) (*IsRunningResponse, error)
 	Status(context.Context, *Empty) (*MockServerStatusResponse, error)
 	mustEmbedUnimplementedMockServerServer()
 }
@@ -1505,9 +1496,6 @@ func (UnimplementedMockServerServer) Start(context.Context, *MockServerOptions) 
 }
 func (UnimplementedMockServerServer) Stop(context.Context, *Empty) (*ErrorOnly, error) {
 	return nil, status.Error(codes.Unimplemented, "method Stop not implemented")
-}
-func (UnimplementedMockServerServer) IsRunning(context.Context, *Empty) (*IsRunningResponse, error) {
-	return nil, status.Error(codes.Unimplemented, "method IsRunning not implemented")
 }
 func (UnimplementedMockServerServer) Status(context.Context, *Empty) (*MockServerStatusResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Status not implemented")
@@ -1569,24 +1557,6 @@ func _MockServer_Stop_Handler(srv interface{}, ctx context.Context, dec func(int
 	return interceptor(ctx, in, info, handler)
 }
 
-func _MockServer_IsRunning_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
-	in := new(Empty)
-	if err := dec(in); err != nil {
-		return nil, err
-	}
-	if interceptor == nil {
-		return srv.(MockServerServer).IsRunning(ctx, in)
-	}
-	info := &grpc.UnaryServerInfo{
-		Server:     srv,
-		FullMethod: MockServer_IsRunning_FullMethodName,
-	}
-	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
-		return srv.(MockServerServer).IsRunning(ctx, req.(*Empty))
-	}
-	return interceptor(ctx, in, info, handler)
-}
-
 func _MockServer_Status_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(Empty)
 	if err := dec(in); err != nil {
@@ -1619,10 +1589,6 @@ var MockServer_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Stop",
 			Handler:    _MockServer_Stop_Handler,
-		},
-		{
-			MethodName: "IsRunning",
-			Handler:    _MockServer_IsRunning_Handler,
 		},
 		{
 			MethodName: "Status",
