@@ -16,5 +16,5 @@
 //	{"anvilPath": "...", "port": 8545, "chainId": 1337, "mnemonic": "...",
 //	 "balance": 25, "hardfork": "prague", "blockTime": 0, "rpcUrl": ""}
 //
-// The fields of sdk.ChainOptions given to Start override the settings.
+// The fields of sdk.ChainOptions given to StartChain override the settings.
 package chain
