@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/host/launch"
+	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -28,7 +28,7 @@ func (g *reg) buildTool() {
 		if g.Repo == "" {
 			return nil, sdk.Errorf(sdk.CodeNoWorkspace, "%s builds the extension checkout, and this host has no workspace: start mmcp with --repo /path/to/metamask-extension (or set MMCP_REPO)", g.name("build"))
 		}
-		res, err := g.Plugins.Builder().Build(ctx, in, launch.Events{OnProgress: c.Progress, Logger: g.Log.Named("build")})
+		res, err := g.Plugins.Builder().Build(ctx, in, plugins.Events{OnProgress: c.Progress, Logger: g.Log.Named("build")})
 		if err != nil {
 			return nil, err
 		}

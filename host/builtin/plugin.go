@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -43,7 +42,7 @@ func (g *reg) pluginTool(p *plugins.Plugin, name string, t sdk.Tool) *tools.Tool
 			var out json.RawMessage
 			err := g.Sessions.Plugin(ctx, p).Use(ctx, func(cl *pluginhost.Conn) error {
 				var err error
-				out, err = cl.CallTool(ctx, t.Name, c.Args, launch.Events{OnProgress: c.Progress, Logger: g.Log.Named(p.Spec.Name)})
+				out, err = cl.CallTool(ctx, t.Name, c.Args, plugins.Events{OnProgress: c.Progress, Logger: g.Log.Named(p.Spec.Name)})
 				return err
 			})
 			if err != nil {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/host/launch"
+	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/host/wallet"
@@ -38,7 +38,7 @@ func (g *reg) watchTools() {
 			return nil, err
 		}
 		w := g.Plugins.Watcher()
-		ready, err := w.WaitReady(ctx, sdk.WaitReadyRequest{TimeoutMs: in.TimeoutMs}, launch.Events{OnProgress: c.Progress, Logger: g.Log.Named("watch")})
+		ready, err := w.WaitReady(ctx, sdk.WaitReadyRequest{TimeoutMs: in.TimeoutMs}, plugins.Events{OnProgress: c.Progress, Logger: g.Log.Named("watch")})
 		if err != nil {
 			return nil, err
 		}

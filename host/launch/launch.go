@@ -19,6 +19,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/settings"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -346,7 +347,7 @@ func (l *launcher) extension(ctx context.Context) error {
 		return sdk.Errorf(sdk.CodeLaunchFailed, "no extension build at %s (manifest.json missing): run %s, pass extensionPath, or launch with autoBuild true", ext, l.d.Tool("build")).
 			WithDetails(map[string]any{"extensionPath": ext})
 	}
-	res, err := l.d.Builder.Build(ctx, sdk.BuildRequest{}, Events{OnProgress: l.subProgress, Logger: l.d.Log})
+	res, err := l.d.Builder.Build(ctx, sdk.BuildRequest{}, plugins.Events{OnProgress: l.subProgress, Logger: l.d.Log})
 	if err != nil {
 		return err
 	}
@@ -726,25 +727,4 @@ func stateHasVault(state sdk.WalletState) bool {
 	_ = json.Unmarshal(state, &f)
 	v, ok := f.Data.KeyringController.Vault.(string)
 	return ok && v != ""
-}
-
-// Events forwards a plugin's events (sdk.Events): progress to the MCP
-// client, log lines to the host log (stderr), never to stdout.
-type Events struct {
-	OnProgress func(done, total float64, msg string)
-	Logger     hclog.Logger
-}
-
-// Progress implements sdk.Events.
-func (e Events) Progress(done, total float64, msg string) {
-	if e.OnProgress != nil {
-		e.OnProgress(done, total, msg)
-	}
-}
-
-// Log implements sdk.Events.
-func (e Events) Log(level, msg string) {
-	if e.Logger != nil {
-		e.Logger.Log(hclog.LevelFromString(level), msg)
-	}
 }
