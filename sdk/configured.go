@@ -62,6 +62,10 @@ func settingKeys(t reflect.Type) []string {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			keys = append(keys, settingKeys(f.Type)...) // its keys are the outer's, as encoding/json reads them
+			continue
+		}
 		if !f.IsExported() || name == "-" {
 			continue
 		}

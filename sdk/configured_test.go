@@ -9,6 +9,13 @@ import (
 type testSettings struct {
 	Port int    `json:"port,omitempty"`
 	Dir  string `json:"dir,omitempty"`
+	embeddedSettings
+}
+
+// embeddedSettings are settings embedded in another's, as the chain
+// plugin's embed sdk.ChainOptions.
+type embeddedSettings struct {
+	Mode string `json:"mode,omitempty"`
 }
 
 func (s *testSettings) check() error {
@@ -33,7 +40,7 @@ func TestConfigured(t *testing.T) {
 	}
 	// A typo names the plugin and the allowed keys; nothing changes.
 	err := c.Set("mine", Config{Settings: json.RawMessage(`{"prot": 1}`)}, (*testSettings).check)
-	if e := AsError(err); e == nil || e.Code != CodeInvalidConfig || !strings.Contains(e.Message, "mine") || !strings.Contains(e.Message, "allowed keys are dir, port") {
+	if e := AsError(err); e == nil || e.Code != CodeInvalidConfig || !strings.Contains(e.Message, "mine") || !strings.Contains(e.Message, "allowed keys are dir, mode, port") {
 		t.Fatalf("typo: %v", err)
 	}
 	// check refuses.

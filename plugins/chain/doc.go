@@ -14,7 +14,8 @@
 // Settings (the plugin's section of the mmcp config, all optional):
 //
 //	{"anvilPath": "...", "port": 8545, "chainId": 1337, "mnemonic": "...",
-//	 "balance": 25, "hardfork": "prague", "blockTime": 0, "rpcUrl": ""}
+//	 "balance": 25, "hardfork": "prague", "blockTime": 0, "rpcUrl": "",
+//	 "freePort": false}
 //
 // The fields of sdk.ChainOptions given to StartChain override the settings.
 package chain

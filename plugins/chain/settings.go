@@ -21,20 +21,11 @@ const (
 type Settings struct {
 	// AnvilPath is the Anvil binary, absolute or relative to the workspace.
 	AnvilPath string `json:"anvilPath,omitempty"`
-	// Port Anvil listens on (127.0.0.1 only).
-	Port int `json:"port,omitempty"`
-	// ChainID of the node.
-	ChainID int64 `json:"chainId,omitempty"`
-	// Mnemonic the dev accounts derive from. Never logged.
-	Mnemonic string `json:"mnemonic,omitempty"`
-	// Balance of every dev account, in ether.
-	Balance int64 `json:"balance,omitempty"`
-	// Hardfork Anvil runs, e.g. "prague", "cancun".
-	Hardfork string `json:"hardfork,omitempty"`
-	// BlockTime in seconds; 0 is automine.
-	BlockTime int `json:"blockTime,omitempty"`
-	// RPCURL attaches to a running node instead of starting Anvil.
-	RPCURL string `json:"rpcUrl,omitempty"`
+	// ChainOptions are the node's options as settings (port, chainId,
+	// mnemonic, balance in ether, hardfork, blockTime in seconds, rpcUrl,
+	// freePort); a start's own options override them. The mnemonic is
+	// never logged.
+	sdk.ChainOptions
 }
 
 // check refuses settings out of range (sdk.Configured.Set decodes them
@@ -59,7 +50,7 @@ func resolve(s Settings, o sdk.ChainOptions) (sdk.ChainOptions, error) {
 		Hardfork:  firstString(o.Hardfork, s.Hardfork, sdk.DefaultHardfork),
 		BlockTime: firstInt(o.BlockTime, s.BlockTime, DefaultBlockTime),
 		RPCURL:    firstString(o.RPCURL, s.RPCURL, ""),
-		FreePort:  o.FreePort,
+		FreePort:  o.FreePort || s.FreePort,
 	}
 	return r, nil
 }

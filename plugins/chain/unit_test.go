@@ -59,6 +59,13 @@ func TestSettingsAndOptions(t *testing.T) {
 			t.Fatalf("args %v lack %v", args, want)
 		}
 	}
+	s, err = parseSettings([]byte(`{"freePort":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := resolve(s, sdk.ChainOptions{}); !o.FreePort {
+		t.Fatal("the freePort setting is not honoured")
+	}
 	d, _ := resolve(Settings{}, sdk.ChainOptions{})
 	if slices.Contains(anvilArgs(d), "--block-time") {
 		t.Fatal("default should automine (no --block-time)")
