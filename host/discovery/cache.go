@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/go-rod/rod"
@@ -63,13 +64,18 @@ func WithCache(ctx context.Context, c *Cache) context.Context {
 	return context.WithValue(ctx, cacheKey{}, c)
 }
 
-// cacheOf is the Cache of p's browser. A page of a browser made without
-// one gets an empty Cache each time: nothing is kept between calls.
+// cacheOf is the Cache of p's browser. A browser made without one is a
+// mistake in mmcp's code (every call would redo its world and bindings and
+// lose its walks, silently): cacheOf panics, which the tool runner turns
+// into an error answer naming it.
 func cacheOf(p *rod.Page) *Cache {
 	if b := p.Browser(); b != nil {
-		if c, ok := b.GetContext().Value(cacheKey{}).(*Cache); ok {
+		if c, ok := b.GetContext().Value(cacheKey{}).(*Cache); ok && c != nil {
 			return c
 		}
 	}
-	return NewCache()
+	panic(errNoCache)
 }
+
+// errNoCache is cacheOf's panic.
+var errNoCache = errors.New("discovery: the page's browser carries no discovery.Cache; make it with rod.New().Context(discovery.WithCache(ctx, discovery.NewCache()))")
