@@ -25,6 +25,7 @@ func legacyClient(t testing.TB, p *serveProc) *mcpclient.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
+	//lint:ignore SA1019 this test is about the legacy protocol's sessions, which the host still serves
 	c := mcpclient.NewClient(tr, mcpclient.WithLegacyProtocolOnly())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

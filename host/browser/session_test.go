@@ -14,8 +14,6 @@ import (
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-const testPassword = "test-password"
-
 func tctx(t *testing.T) context.Context {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -34,7 +34,6 @@ type world struct {
 	chainOpts   sdk.ChainOptions
 	fixtureOpts sdk.FixtureOptions
 	unlocked    bool
-	password    string // what the fixture gives for its vault (fixturePassword unless noPassword)
 	noPassword  bool
 	unlockedBy  string         // the password Unlock got
 	proxy       *browser.Proxy // what the browser was started with

@@ -142,7 +142,7 @@ func alive(pid int) bool {
 // TestNoDependenciesNoNodeModules: a workspace whose package.json declares
 // no dependencies needs no node_modules for mm_build or the watch.
 func TestNoDependenciesNoNodeModules(t *testing.T) {
-	p, ws := fakeWorkspace(t, `mkdir -p dist/chrome; echo '{}' > dist/chrome/manifest.json; echo "Finished 'build' after 1 ms"; [ "$1" = once ] && exit 0; exec sleep 300`, map[string]any{})
+	_, ws := fakeWorkspace(t, `mkdir -p dist/chrome; echo '{}' > dist/chrome/manifest.json; echo "Finished 'build' after 1 ms"; [ "$1" = once ] && exit 0; exec sleep 300`, map[string]any{})
 	if err := os.RemoveAll(filepath.Join(ws, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestNoDependenciesNoNodeModules(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(ws, "package.json"), []byte(pkg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p = configured(t, ws, map[string]any{"command": filepath.Join(ws, "bin", "build.sh") + " once", "watchCommand": filepath.Join(ws, "bin", "build.sh")})
+	p := configured(t, ws, map[string]any{"command": filepath.Join(ws, "bin", "build.sh") + " once", "watchCommand": filepath.Join(ws, "bin", "build.sh")})
 	if _, err := p.Build(context.Background(), sdk.BuildRequest{Force: true}, sdk.NopEvents{}); err != nil {
 		t.Fatalf("build without node_modules: %v", err)
 	}
