@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -49,5 +50,16 @@ func TestConfigured(t *testing.T) {
 	}
 	if _, s := c.Get(); s.Port != 9 {
 		t.Fatalf("a refused Set changed the settings: %+v", s)
+	}
+}
+
+// A decode failure keeps its cause: a caller can tell a syntax error from
+// an unknown key with errors.As, through the *Error.
+func TestDecodeKeepsCause(t *testing.T) {
+	var v testSettings
+	err := DecodeArgs(json.RawMessage(`{"port": x}`), &v)
+	var syn *json.SyntaxError
+	if !errors.As(err, &syn) || AsError(err).Code != CodeInvalidInput {
+		t.Fatalf("DecodeArgs of broken JSON = %#v, want an %s whose cause is a *json.SyntaxError", err, CodeInvalidInput)
 	}
 }

@@ -194,7 +194,7 @@ func validateCall(tp ToolProvider, name string, args json.RawMessage) *Error {
 		}
 		s, err := CompileSchema(name, t.InputSchema)
 		if err != nil {
-			return Errorf(CodeInternal, "%v", err)
+			return Errorf(CodeInternal, "%w", err)
 		}
 		return s.Validate(name, args)
 	}

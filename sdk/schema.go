@@ -47,7 +47,7 @@ func (sc *Schema) Validate(tool string, args json.RawMessage) *Error {
 	s := sc.s
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {
-		return Errorf(CodeInvalidInput, "arguments of %s are not valid JSON: %v", tool, err)
+		return Errorf(CodeInvalidInput, "arguments of %s are not valid JSON: %w", tool, err)
 	}
 	err = s.Validate(inst)
 	if err == nil {
@@ -55,7 +55,7 @@ func (sc *Schema) Validate(tool string, args json.RawMessage) *Error {
 	}
 	verr, ok := err.(*jsonschema.ValidationError)
 	if !ok {
-		return Errorf(CodeInvalidInput, "%s: %v", tool, err)
+		return Errorf(CodeInvalidInput, "%s: %w", tool, err)
 	}
 	var problems []map[string]any
 	collect(verr, &problems)

@@ -11,7 +11,7 @@ import (
 // v as it is.
 func DecodeSettings(plugin string, raw json.RawMessage, v any) error {
 	if err := decodeStrict(raw, v); err != nil {
-		return Errorf(CodeInvalidConfig, "invalid %s plugin settings: %v", plugin, err)
+		return Errorf(CodeInvalidConfig, "invalid %s plugin settings: %w", plugin, err)
 	}
 	return nil
 }
@@ -22,7 +22,7 @@ func DecodeSettings(plugin string, raw json.RawMessage, v any) error {
 // that reach a plugin some other way.
 func DecodeArgs(args json.RawMessage, v any) error {
 	if err := decodeStrict(args, v); err != nil {
-		return Errorf(CodeInvalidInput, "invalid arguments: %v", err)
+		return Errorf(CodeInvalidInput, "invalid arguments: %w", err)
 	}
 	return nil
 }

@@ -40,7 +40,7 @@ func (s *Chrome) Clipboard(ctx context.Context, action, text string) (ClipboardR
 		return ClipboardResult{}, err
 	}
 	if err := s.focus(ctx, page); err != nil {
-		return ClipboardResult{}, sdk.Errorf(sdk.CodeClipboardFailed, "focus the page: %v", err)
+		return ClipboardResult{}, sdk.Errorf(sdk.CodeClipboardFailed, "focus the page: %w", err)
 	}
 	if ti, ok := s.tabs.get(page.TargetID); ok {
 		if u, err := url.Parse(ti.URL); err == nil && u.Scheme != "" && u.Host != "" {
@@ -49,13 +49,13 @@ func (s *Chrome) Clipboard(ctx context.Context, action, text string) (ClipboardR
 	}
 	if action == ClipboardWrite {
 		if err := discovery.Eval(ctx, page, `navigator.clipboard.writeText(`+discovery.JSArg(text)+`).then(() => true)`, discovery.EvalOptions{Gesture: true}, nil); err != nil {
-			return ClipboardResult{}, sdk.Errorf(sdk.CodeClipboardFailed, "clipboard write failed: %v", err)
+			return ClipboardResult{}, sdk.Errorf(sdk.CodeClipboardFailed, "clipboard write failed: %w", err)
 		}
 		return ClipboardResult{Action: action, Success: true}, nil
 	}
 	var got string
 	if err := discovery.Eval(ctx, page, `navigator.clipboard.readText()`, discovery.EvalOptions{Gesture: true, Idempotent: true}, &got); err != nil {
-		return ClipboardResult{}, sdk.Errorf(sdk.CodeClipboardFailed, "clipboard read failed: %v", err)
+		return ClipboardResult{}, sdk.Errorf(sdk.CodeClipboardFailed, "clipboard read failed: %w", err)
 	}
 	return ClipboardResult{Action: action, Success: true, Text: &got}, nil
 }

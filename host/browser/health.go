@@ -104,7 +104,7 @@ func (s *Chrome) Classify(err error) error {
 		return err
 	case <-ctx.Done():
 	}
-	return sdk.Errorf(sdk.CodeBrowserClosed, "Chrome's DevTools connection broke (%v): this session cannot act any more; call mm_launch to start a fresh session (what is left of this one is cleaned up first)", perr).
+	return sdk.Errorf(sdk.CodeBrowserClosed, "Chrome's DevTools connection broke (%w): this session cannot act any more; call mm_launch to start a fresh session (what is left of this one is cleaned up first)", perr).
 		WithDetails(map[string]any{"part": "browser"})
 }
 

@@ -54,7 +54,7 @@ func Launch(ctx context.Context, o Options) (*Chrome, error) {
 	}
 	if extDir != "" {
 		if s.extID, err = ExtensionIDFromPath(extDir); err != nil {
-			return nil, sdk.Errorf(sdk.CodeInvalidInput, "extension %s: %v", extDir, err)
+			return nil, sdk.Errorf(sdk.CodeInvalidInput, "extension %s: %w", extDir, err)
 		}
 	}
 	s.tabs = newTracker(o.Pages, s.extID)
@@ -62,7 +62,7 @@ func Launch(ctx context.Context, o Options) (*Chrome, error) {
 	wsURL := ""
 	if o.CDPURL != "" {
 		if wsURL, err = launcher.ResolveURL(o.CDPURL); err != nil {
-			return nil, sdk.Errorf(sdk.CodeLaunchFailed, "cannot reach Chrome at %s: %v", o.CDPURL, err)
+			return nil, sdk.Errorf(sdk.CodeLaunchFailed, "cannot reach Chrome at %s: %w", o.CDPURL, err)
 		}
 	} else {
 		if extDir == "" {
@@ -104,7 +104,7 @@ func resolveExtension(dir string) (string, error) {
 		abs, err = filepath.EvalSymlinks(abs)
 	}
 	if err != nil {
-		return "", sdk.Errorf(sdk.CodeInvalidInput, "extension path %s: %v", dir, err)
+		return "", sdk.Errorf(sdk.CodeInvalidInput, "extension path %s: %w", dir, err)
 	}
 	if _, err := os.Stat(filepath.Join(abs, "manifest.json")); err != nil {
 		return "", sdk.Errorf(sdk.CodeInvalidInput, "extension path %s has no manifest.json: build the extension first", abs)
@@ -121,14 +121,14 @@ const ProfilePrefix = "mmcp-chrome-"
 func (s *Chrome) startChrome(ctx context.Context, extDir string) (string, error) {
 	bin, err := FindChrome(s.opts.ChromePath)
 	if err != nil {
-		return "", sdk.Errorf(sdk.CodeLaunchFailed, "%v", err)
+		return "", sdk.Errorf(sdk.CodeLaunchFailed, "%w", err)
 	}
 	s.userDir = s.opts.UserDataDir
 	if s.userDir == "" {
 		// Named after this process, so that the next host removes it if
 		// this one is killed before it can (proc.RemoveStale).
 		if s.userDir, err = proc.TempDir(ProfilePrefix); err != nil {
-			return "", sdk.Errorf(sdk.CodeLaunchFailed, "create user data dir: %v", err)
+			return "", sdk.Errorf(sdk.CodeLaunchFailed, "create user data dir: %w", err)
 		}
 		s.ownsDir = true
 		if err := writeDevModePrefs(s.userDir); err != nil {
@@ -190,7 +190,7 @@ func (s *Chrome) startChrome(ctx context.Context, extDir string) (string, error)
 			killGroup(pid)
 		}
 		s.removeUserDir()
-		return "", sdk.Errorf(sdk.CodeLaunchFailed, "chrome did not start: %v", err).
+		return "", sdk.Errorf(sdk.CodeLaunchFailed, "chrome did not start: %w", err).
 			WithDetails(map[string]any{"chrome": bin, "output": tail.String()})
 	}
 	s.launcher = l
@@ -202,7 +202,7 @@ func (s *Chrome) startChrome(ctx context.Context, extDir string) (string, error)
 func (s *Chrome) connect(ctx context.Context, wsURL string) error {
 	ws := &cdp.WebSocket{}
 	if err := ws.Connect(ctx, wsURL, nil); err != nil {
-		return sdk.Errorf(sdk.CodeLaunchFailed, "connect to chrome: %v", err)
+		return sdk.Errorf(sdk.CodeLaunchFailed, "connect to chrome: %w", err)
 	}
 	s.ws = ws
 	s.pipe = discovery.NewPipe(ws)
@@ -218,7 +218,7 @@ func (s *Chrome) connect(ctx context.Context, wsURL string) error {
 		NoDefaultDevice().
 		SlowMotion(s.opts.SlowMo)
 	if err := b.Connect(); err != nil {
-		return sdk.Errorf(sdk.CodeLaunchFailed, "attach to chrome: %v", err)
+		return sdk.Errorf(sdk.CodeLaunchFailed, "attach to chrome: %w", err)
 	}
 	s.browser = b
 	s.watch(b)
@@ -232,13 +232,13 @@ func (s *Chrome) connect(ctx context.Context, wsURL string) error {
 	select {
 	case err := <-seeded:
 		if err != nil {
-			return sdk.Errorf(sdk.CodeLaunchFailed, "list chrome targets: %v", err)
+			return sdk.Errorf(sdk.CodeLaunchFailed, "list chrome targets: %w", err)
 		}
 		if s.launcher == nil {
 			s.tabs.markForeign() // an attached Chrome's tabs are not the session's
 		}
 	case <-ctx.Done():
-		return sdk.Errorf(sdk.CodeLaunchFailed, "list chrome targets: %v", ctx.Err())
+		return sdk.Errorf(sdk.CodeLaunchFailed, "list chrome targets: %w", ctx.Err())
 	}
 	return nil
 }
@@ -262,14 +262,14 @@ func (s *Chrome) openHome(ctx context.Context) error {
 			err = s.navigate(ctx, page, s.homeURL())
 		}
 		if err != nil {
-			return sdk.Errorf(sdk.CodeLaunchFailed, "extension home page did not load: %v", err)
+			return sdk.Errorf(sdk.CodeLaunchFailed, "extension home page did not load: %w", err)
 		}
 		s.tabs.setHome(start)
 		s.activate(ctx, start)
 		return nil
 	}
 	if _, err := s.newTab(ctx, s.homeURL(), true); err != nil {
-		return sdk.Errorf(sdk.CodeLaunchFailed, "extension home page did not load: %v", err)
+		return sdk.Errorf(sdk.CodeLaunchFailed, "extension home page did not load: %w", err)
 	}
 	return nil
 }

@@ -52,15 +52,15 @@ func (s *Chrome) Navigate(ctx context.Context, screen, rawURL string) (NavigateR
 
 	page, err := s.extensionTab(ctx)
 	if err != nil {
-		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
+		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%w", err)
 	}
 	if err := s.navigate(ctx, page, target); err != nil {
-		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
+		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%w", err)
 	}
 	// The document is loaded; the wallet's app renders a moment later.
 	loaded(ctx, page)
 	if _, err := s.waitRendered(ctx, page); err != nil {
-		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "the wallet page closed while rendering: %v", err)
+		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "the wallet page closed while rendering: %w", err)
 	}
 	s.activate(ctx, page.TargetID)
 	// A modal or popover left open (MetaMask's account menu) stays over
@@ -110,7 +110,7 @@ func (s *Chrome) openURL(ctx context.Context, rawURL string, newTab bool) (Navig
 		page, err = s.newTab(ctx, rawURL, false)
 	}
 	if err != nil {
-		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
+		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "%w", err)
 	}
 	s.mu.Lock()
 	s.urlTab = page.TargetID
@@ -156,7 +156,7 @@ func (s *Chrome) activePage(ctx context.Context) (*rod.Page, error) {
 	}
 	page, err := s.newTab(ctx, s.homeURL(), true)
 	if err != nil {
-		return nil, sdk.Errorf(sdk.CodeNavigationFailed, "reopen the extension home page: %v", err)
+		return nil, sdk.Errorf(sdk.CodeNavigationFailed, "reopen the extension home page: %w", err)
 	}
 	return page, nil
 }

@@ -104,7 +104,7 @@ func (s *Chrome) Screenshot(ctx context.Context, o ScreenshotOptions) (Screensho
 	case o.Selector != "":
 		var box *proto.PageViewport
 		if err := discovery.Eval(ctx, page, rectJS+"("+discovery.JSArg(o.Selector)+")", discovery.EvalOptions{Idempotent: true}, &box); err != nil {
-			return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "locate %q: %v", o.Selector, err)
+			return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "locate %q: %w", o.Selector, err)
 		}
 		if box == nil || box.Width <= 0 || box.Height <= 0 {
 			return ScreenshotResult{}, sdk.Errorf(sdk.CodeTargetNotFound, "no visible element matches selector %q", o.Selector)
@@ -115,7 +115,7 @@ func (s *Chrome) Screenshot(ctx context.Context, o ScreenshotOptions) (Screensho
 	case o.FullPage:
 		m, err := proto.PageGetLayoutMetrics{}.Call(page.Context(ctx))
 		if err != nil {
-			return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "page size: %v", err)
+			return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "page size: %w", err)
 		}
 		if cs := m.CSSContentSize; cs != nil && cs.Width > 0 && cs.Height > 0 {
 			req.Clip = &proto.PageViewport{Width: cs.Width, Height: cs.Height, Scale: 1}
@@ -124,18 +124,18 @@ func (s *Chrome) Screenshot(ctx context.Context, o ScreenshotOptions) (Screensho
 	}
 	shot, err := req.Call(page.Context(ctx))
 	if err != nil {
-		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "capture: %v", err)
+		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "capture: %w", err)
 	}
 	cfg, err := png.DecodeConfig(bytes.NewReader(shot.Data))
 	if err != nil {
-		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "decode capture: %v", err)
+		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "decode capture: %w", err)
 	}
 	path := s.opts.ScreenshotPath(name)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "create %s: %v", filepath.Dir(path), err)
+		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "create %s: %w", filepath.Dir(path), err)
 	}
 	if err := os.WriteFile(path, shot.Data, 0o600); err != nil {
-		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "write %s: %v", path, err)
+		return ScreenshotResult{}, sdk.Errorf(sdk.CodeScreenshotFailed, "write %s: %w", path, err)
 	}
 	res := ScreenshotResult{Path: path, Width: cfg.Width, Height: cfg.Height}
 	if o.IncludeBase64 {

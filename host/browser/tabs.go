@@ -68,12 +68,12 @@ func (s *Chrome) SwitchTab(ctx context.Context, role, urlPrefix string) (SwitchR
 	}
 	page, err := s.attach(pick.ID)
 	if err != nil {
-		return SwitchResult{}, sdk.Errorf(sdk.CodeTabNotFound, "tab %s: %v", pick.URL, err)
+		return SwitchResult{}, sdk.Errorf(sdk.CodeTabNotFound, "tab %s: %w", pick.URL, err)
 	}
 	if WalletRole(pick.Role) {
 		// A wallet page may still be rendering (a popup just opened).
 		if _, err := s.waitRendered(ctx, page); err != nil {
-			return SwitchResult{}, sdk.Errorf(sdk.CodeTabNotFound, "tab %s closed while rendering: %v", pick.URL, err)
+			return SwitchResult{}, sdk.Errorf(sdk.CodeTabNotFound, "tab %s closed while rendering: %w", pick.URL, err)
 		}
 	}
 	s.activate(ctx, page.TargetID)
@@ -102,7 +102,7 @@ func (s *Chrome) CloseTab(ctx context.Context, role, urlPrefix string) (CloseRes
 		return CloseResult{}, s.tabNotFound(role, urlPrefix)
 	}
 	if err := s.closeTarget(ctx, pick.ID); err != nil {
-		return CloseResult{}, sdk.Errorf(sdk.CodeTabNotFound, "close tab %s: %v", pick.URL, err)
+		return CloseResult{}, sdk.Errorf(sdk.CodeTabNotFound, "close tab %s: %w", pick.URL, err)
 	}
 	return CloseResult{Closed: true, ClosedURL: pick.URL}, nil
 }

@@ -64,7 +64,7 @@ func (s *Chrome) CaptureSteady(ctx context.Context, refs *discovery.RefMap, o St
 		if errors.As(err, &e) {
 			return SteadyCapture{}, err
 		}
-		return SteadyCapture{}, sdk.Errorf(sdk.CodeScreenshotFailed, "%v", err)
+		return SteadyCapture{}, sdk.Errorf(sdk.CodeScreenshotFailed, "%w", err)
 	}
 	out := SteadyCapture{Page: page, Frame: f, OriginX: f.ScrollX, OriginY: f.ScrollY, Browser: s.browserMajor(ctx)}
 	req := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng, OptimizeForSpeed: true}
@@ -100,7 +100,7 @@ func (s *Chrome) CaptureSteady(ctx context.Context, refs *discovery.RefMap, o St
 	for out.Frames < maxSteadyFrames && !out.Stable {
 		shot, err := req.Call(page.Context(ctx))
 		if err != nil {
-			return SteadyCapture{}, sdk.Errorf(sdk.CodeScreenshotFailed, "capture: %v", err)
+			return SteadyCapture{}, sdk.Errorf(sdk.CodeScreenshotFailed, "capture: %w", err)
 		}
 		out.Frames++
 		out.Stable = out.PNG != nil && bytes.Equal(out.PNG, shot.Data)

@@ -296,7 +296,7 @@ func clickOnce(ctx context.Context, p *rod.Page, refs *RefMap, t Target, arm *cl
 			res.PageClosedAfterClick = true
 			return res, nil, nil
 		}
-		return ClickResult{}, nil, sdk.Errorf(sdk.CodeClickFailed, "click %s: %v", t, err).
+		return ClickResult{}, nil, sdk.Errorf(sdk.CodeClickFailed, "click %s: %w", t, err).
 			WithDetails(map[string]any{"target": t.String()})
 	}
 	done, err := afterClick(pc, arm, events)

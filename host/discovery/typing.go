@@ -57,7 +57,7 @@ func Type(ctx context.Context, p *rod.Page, refs *RefMap, t Target, text string)
 			return TypeResult{}, err
 		}
 		if err := (proto.InputInsertText{Text: text}).Call(p.Context(ctx)); err != nil {
-			return TypeResult{}, sdk.Errorf(sdk.CodeTypeFailed, "type into %s: %v", t, err).
+			return TypeResult{}, sdk.Errorf(sdk.CodeTypeFailed, "type into %s: %w", t, err).
 				WithDetails(map[string]any{"target": t.String()})
 		}
 	}

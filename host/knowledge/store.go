@@ -176,7 +176,7 @@ func (s *Store) Record(rec StepRecord) (string, error) {
 	}
 	if err := ValidateRecord(b); err != nil {
 		s.audited("refused %s %s: %v", rec.Tool.Name, rec.SessionID, err)
-		return "", sdk.Errorf(sdk.CodeKnowledgeError, "step record for %s not written: %v", rec.Tool.Name, err)
+		return "", sdk.Errorf(sdk.CodeKnowledgeError, "step record for %s not written: %w", rec.Tool.Name, err)
 	}
 	raw, err := parseStep(b)
 	if err != nil {

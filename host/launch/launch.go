@@ -289,7 +289,7 @@ func (l *launcher) run(ctx context.Context, name string, step func(context.Conte
 	if sctx.Err() != nil && ctx.Err() == nil {
 		var de *sdk.Error
 		if !errors.As(err, &de) || de.Code != sdk.CodeLaunchFailed {
-			return sdk.Errorf(sdk.CodeLaunchFailed, "launch step %s did not finish within %s: %v", name, stepLimits[name], err).
+			return sdk.Errorf(sdk.CodeLaunchFailed, "launch step %s did not finish within %s: %w", name, stepLimits[name], err).
 				WithDetails(map[string]any{"step": name})
 		}
 	}
@@ -687,7 +687,7 @@ func stepErr(step string, err error) error {
 		}
 		return de.WithDetails(map[string]any{"step": step})
 	}
-	return sdk.Errorf(sdk.CodeLaunchFailed, "launch failed at %s: %v", step, err).WithDetails(map[string]any{"step": step})
+	return sdk.Errorf(sdk.CodeLaunchFailed, "launch failed at %s: %w", step, err).WithDetails(map[string]any{"step": step})
 }
 
 // wrapFixture wraps a custom fixture the way MetaMask does: an object with
@@ -695,7 +695,7 @@ func stepErr(step string, err error) error {
 func wrapFixture(raw json.RawMessage) (sdk.WalletState, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
-		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "fixture must be a JSON object: %v", err)
+		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "fixture must be a JSON object: %w", err)
 	}
 	if _, ok := obj["data"]; ok {
 		return raw, nil

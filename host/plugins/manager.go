@@ -218,7 +218,7 @@ func (p *Plugin) Use(ctx context.Context, fn func(*pluginhost.Conn) error) error
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	return sdk.Errorf(sdk.CodeInternal, "plugin %s: %v", p.Spec.Name, err)
+	return sdk.Errorf(sdk.CodeInternal, "plugin %s: %w", p.Spec.Name, err)
 }
 
 // Shutdown stops every plugin, every slot's instances first, then slot 0 in

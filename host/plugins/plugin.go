@@ -179,7 +179,7 @@ func (p *Plugin) Conn(ctx context.Context) (*pluginhost.Conn, error) {
 		p.unstarted = false
 		p.m.log.Debug("starting plugin for a session slot", "name", p.Spec.Name, "slot", p.slot)
 		if err := p.start(ctx); err != nil {
-			return nil, sdk.Errorf(sdk.CodePluginCrashed, "start of plugin %s for session slot %d failed: %v", p.Spec.Name, p.slot, err)
+			return nil, sdk.Errorf(sdk.CodePluginCrashed, "start of plugin %s for session slot %d failed: %w", p.Spec.Name, p.slot, err)
 		}
 		return p.conn, nil
 	}
@@ -195,7 +195,7 @@ func (p *Plugin) Conn(ctx context.Context) (*pluginhost.Conn, error) {
 		p.client.Kill()
 	}
 	if err := p.start(ctx); err != nil {
-		return nil, sdk.Errorf(sdk.CodePluginCrashed, "relaunch of plugin %s failed: %v", p.Spec.Name, err)
+		return nil, sdk.Errorf(sdk.CodePluginCrashed, "relaunch of plugin %s failed: %w", p.Spec.Name, err)
 	}
 	return p.conn, nil
 }

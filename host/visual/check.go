@@ -113,12 +113,12 @@ func (o Outcome) ChangedIn(r Rect) (n int, x, y int, ok bool) {
 func (s Store) Check(in CheckInput) (Outcome, error) {
 	shot, err := Decode(in.Shot)
 	if err != nil {
-		return Outcome{}, sdk.Errorf(sdk.CodeScreenshotFailed, "the capture: %v", err)
+		return Outcome{}, sdk.Errorf(sdk.CodeScreenshotFailed, "the capture: %w", err)
 	}
 	name := in.Key.Name
 	out := Outcome{BaselinePath: filepath.Join(s.Dir, in.Key.File()), Width: shot.Rect.Dx(), Height: shot.Rect.Dy()}
 	writeErr := func(err error) error {
-		return sdk.Errorf(sdk.CodeScreenshotFailed, "check %q: %v", name, err)
+		return sdk.Errorf(sdk.CodeScreenshotFailed, "check %q: %w", name, err)
 	}
 	old, err := readRegular(out.BaselinePath, "baseline")
 	var refused *sdk.Error
@@ -147,7 +147,7 @@ func (s Store) Check(in CheckInput) (Outcome, error) {
 		return Outcome{}, writeErr(err)
 	}
 	invalid := func(err error) error {
-		return sdk.Errorf(sdk.CodeBaselineInvalid, "baseline %s of check %q is not a PNG (%v): check again with update: true, or run mmcp visual approve %s", out.BaselinePath, name, err, name).
+		return sdk.Errorf(sdk.CodeBaselineInvalid, "baseline %s of check %q is not a PNG (%w): check again with update: true, or run mmcp visual approve %s", out.BaselinePath, name, err, name).
 			WithDetails(map[string]any{"baselinePath": out.BaselinePath, "screenshotPath": out.ScreenshotPath})
 	}
 	// The size comes from the header: a small file can claim a huge
@@ -175,7 +175,7 @@ func (s Store) Check(in CheckInput) (Outcome, error) {
 	}
 	res, err := Diff(base, shot, in.Options)
 	if err != nil {
-		return Outcome{}, sdk.Errorf(sdk.CodeInternal, "diff: %v", err)
+		return Outcome{}, sdk.Errorf(sdk.CodeInternal, "diff: %w", err)
 	}
 	out.DiffPixels, out.DiffRatio, out.Regions, out.diff = res.DiffPixels, res.Ratio(), Regions(res), res
 	out.Status = StatusMatch

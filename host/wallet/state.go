@@ -154,7 +154,7 @@ func (s *Wallet) StateWith(ctx context.Context, ahead *AppRead) (observation.Sta
 	}
 	cur, err := s.readPage(ctx, page, ti.Role, ahead)
 	if err != nil {
-		return observation.State{}, "", sdk.Errorf(sdk.CodeInternal, "read page state: %v", err)
+		return observation.State{}, "", sdk.Errorf(sdk.CodeInternal, "read page state: %w", err)
 	}
 	prov, _ := s.stateProvider(ctx)
 	st := observation.State{

@@ -54,7 +54,7 @@ func (s *Wallet) Unlock(ctx context.Context, password string) error {
 	}
 	page, err := s.ExtensionTab(ctx)
 	if err != nil {
-		return sdk.Errorf(sdk.CodeNavigationFailed, "%v", err)
+		return sdk.Errorf(sdk.CodeNavigationFailed, "%w", err)
 	}
 	args := map[string]any{"home": s.profile.HomeLandmark, "password": s.profile.UnlockPassword, "error": s.profile.UnlockError}
 	probe := func(focus bool) (unlockProbe, error) {
@@ -82,10 +82,10 @@ func (s *Wallet) Unlock(ctx context.Context, password string) error {
 	}
 	// Input.insertText replaces the selection and fires real input events.
 	if err := (proto.InputInsertText{Text: password}).Call(page.Context(ctx)); err != nil {
-		return sdk.Errorf(sdk.CodeTypeFailed, "type the password: %v", err)
+		return sdk.Errorf(sdk.CodeTypeFailed, "type the password: %w", err)
 	}
 	if err := browser.ClickTestID(ctx, page, s.profile.UnlockSubmit); err != nil {
-		return sdk.Errorf(sdk.CodeClickFailed, "click %q: %v", s.profile.UnlockSubmit, err)
+		return sdk.Errorf(sdk.CodeClickFailed, "click %q: %w", s.profile.UnlockSubmit, err)
 	}
 	for {
 		p, err := probe(false)

@@ -118,7 +118,7 @@ func (p *Plugin) Configure(_ context.Context, cfg sdk.Config) error {
 func (s *Settings) check() error {
 	for name, pat := range map[string]string{"readyPattern": s.ReadyPattern, "errorPattern": s.ErrorPattern} {
 		if _, err := regexp.Compile(pat); err != nil {
-			return sdk.Errorf(sdk.CodeInvalidConfig, "build plugin setting %s: %v", name, err).WithDetails(map[string]any{"field": name})
+			return sdk.Errorf(sdk.CodeInvalidConfig, "build plugin setting %s: %w", name, err).WithDetails(map[string]any{"field": name})
 		}
 	}
 	fill := func(v *string, def string) {
@@ -226,7 +226,7 @@ func (p *Plugin) Build(ctx context.Context, o sdk.BuildRequest, ev sdk.Events) (
 	case ctx.Err() != nil:
 		return res, sdk.Errorf(sdk.CodeCancelled, "build cancelled")
 	case err != nil:
-		return res, sdk.Errorf(sdk.CodeBuildFailed, "`%s` failed: %v", strings.Join(argv, " "), err).
+		return res, sdk.Errorf(sdk.CodeBuildFailed, "`%s` failed: %w", strings.Join(argv, " "), err).
 			WithDetails(map[string]any{"tail": tail.String()})
 	}
 	if !p.isBuilt() {

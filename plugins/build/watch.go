@@ -69,7 +69,7 @@ func (p *Plugin) watchStart() (sdk.WatchStatus, error) {
 	}
 	nw, err := startWatch(p.log, cfg.Workspace, p.extPath(), argv, set)
 	if err != nil {
-		return sdk.WatchStatus{State: sdk.WatchStopped}, sdk.Errorf(sdk.CodeBuildFailed, "start `%s`: %v", set.WatchCommand, err)
+		return sdk.WatchStatus{State: sdk.WatchStopped}, sdk.Errorf(sdk.CodeBuildFailed, "start `%s`: %w", set.WatchCommand, err)
 	}
 	p.watch = nw
 	return nw.status(), nil

@@ -56,7 +56,7 @@ func (p *Plugin) call(ctx context.Context, result any, method string, args ...an
 	}
 	if err := n.rpc.CallContext(ctx, result, method, args...); err != nil {
 		if isConnErr(err) {
-			return sdk.Errorf(sdk.CodeChainNotRunning, "the chain at %s does not answer: %v", n.rpcURL, err)
+			return sdk.Errorf(sdk.CodeChainNotRunning, "the chain at %s does not answer: %w", n.rpcURL, err)
 		}
 		return fmt.Errorf("%s: %w", method, err)
 	}

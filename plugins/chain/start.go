@@ -69,7 +69,7 @@ func (p *Plugin) start(ctx context.Context, opts sdk.ChainOptions) (sdk.ChainSta
 func (p *Plugin) attach(ctx context.Context, o sdk.ChainOptions) (*node, error) {
 	c, err := rpc.DialContext(ctx, o.RPCURL)
 	if err != nil {
-		return nil, sdk.Errorf(sdk.CodeInvalidInput, "invalid rpcUrl %q: %v", o.RPCURL, err)
+		return nil, sdk.Errorf(sdk.CodeInvalidInput, "invalid rpcUrl %q: %w", o.RPCURL, err)
 	}
 	eth := ethclient.NewClient(c)
 	actx, cancel := context.WithTimeout(ctx, attachTimeout)
@@ -77,7 +77,7 @@ func (p *Plugin) attach(ctx context.Context, o sdk.ChainOptions) (*node, error) 
 	id, err := eth.ChainID(actx)
 	if err != nil {
 		c.Close()
-		return nil, sdk.Errorf(sdk.CodeChainNotRunning, "the node at %s does not answer: %v", o.RPCURL, err)
+		return nil, sdk.Errorf(sdk.CodeChainNotRunning, "the node at %s does not answer: %w", o.RPCURL, err)
 	}
 	o.ChainID = id.Int64()
 	o.Port = portOf(o.RPCURL)
@@ -97,7 +97,7 @@ func (p *Plugin) launch(ctx context.Context, o sdk.ChainOptions) (*node, error) 
 	}
 	proc, err := startAnvil(bin, anvilArgs(o), []string{o.Mnemonic}, p.log)
 	if err != nil {
-		return nil, sdk.Errorf(sdk.CodeLaunchFailed, "cannot start anvil (%s): %v", bin, err)
+		return nil, sdk.Errorf(sdk.CodeLaunchFailed, "cannot start anvil (%s): %w", bin, err)
 	}
 	url := fmt.Sprintf("http://127.0.0.1:%d", o.Port)
 	p.log.Info("starting anvil", "bin", bin, "port", o.Port, "chainId", o.ChainID, "blockTime", o.BlockTime, "hardfork", o.Hardfork)
@@ -123,7 +123,7 @@ func (p *Plugin) launchOnFreePort(ctx context.Context, o sdk.ChainOptions) (*nod
 	var err error
 	for range freePortAttempts {
 		if o.Port, err = freeLoopbackPort(); err != nil {
-			return nil, sdk.Errorf(sdk.CodeLaunchFailed, "cannot find a free port for anvil: %v", err)
+			return nil, sdk.Errorf(sdk.CodeLaunchFailed, "cannot find a free port for anvil: %w", err)
 		}
 		var n *node
 		n, err = p.launch(ctx, o)
@@ -166,7 +166,7 @@ func waitReady(ctx context.Context, eth *ethclient.Client, proc *anvilProcess) e
 				WithDetails(map[string]any{"tail": strings.Join(tail, "\n")})
 		}
 		if ctx.Err() != nil {
-			return sdk.Errorf(sdk.CodeCancelled, "anvil start cancelled: %v", ctx.Err())
+			return sdk.Errorf(sdk.CodeCancelled, "anvil start cancelled: %w", ctx.Err())
 		}
 		if time.Now().After(deadline) {
 			return sdk.Errorf(sdk.CodeLaunchFailed, "anvil did not answer within %s", readyTimeout).

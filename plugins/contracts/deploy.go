@@ -60,7 +60,7 @@ func (p *Plugin) deployMany(ctx context.Context, rpcURL string, names []string, 
 			ev.Progress(float64(i), float64(len(names)), "deploying "+n)
 		}
 		if ctx.Err() != nil {
-			return res, sdk.Errorf(sdk.CodeCancelled, "deploy cancelled: %v", ctx.Err())
+			return res, sdk.Errorf(sdk.CodeCancelled, "deploy cancelled: %w", ctx.Err())
 		}
 		d, err := p.deployIn(ctx, s, n)
 		if err != nil {
@@ -122,7 +122,7 @@ func (p *Plugin) deployIn(ctx context.Context, s *session, name string) (sdk.Dep
 	} else {
 		art, err = newArtifact(d.custom.code, d.custom.abi, d.custom.path)
 		if err != nil {
-			err = sdk.Errorf(sdk.CodeContractDeployFailed, "%v", err)
+			err = sdk.Errorf(sdk.CodeContractDeployFailed, "%w", err)
 		}
 	}
 	if err != nil {
@@ -130,7 +130,7 @@ func (p *Plugin) deployIn(ctx context.Context, s *session, name string) (sdk.Dep
 	}
 	data, err := art.creationData(args)
 	if err != nil {
-		return sdk.Deployment{}, sdk.Errorf(sdk.CodeContractDeployFailed, "deploying %s: %v", name, err)
+		return sdk.Deployment{}, sdk.Errorf(sdk.CodeContractDeployFailed, "deploying %s: %w", name, err)
 	}
 	r, err := s.create(ctx, "deploying "+name, data)
 	if err != nil {
@@ -182,7 +182,7 @@ func (p *Plugin) client(ctx context.Context, url string) (*rpc.Client, error) {
 	}
 	c, err := rpc.DialContext(ctx, url)
 	if err != nil {
-		return nil, sdk.Errorf(sdk.CodeInvalidInput, "invalid rpcUrl %q: %v", url, err).WithDetails(map[string]any{"field": "rpcUrl"})
+		return nil, sdk.Errorf(sdk.CodeInvalidInput, "invalid rpcUrl %q: %w", url, err).WithDetails(map[string]any{"field": "rpcUrl"})
 	}
 	p.clients[url] = c
 	return c, nil
@@ -207,7 +207,7 @@ func (p *Plugin) openSession(ctx context.Context, rpcURL string, opts sdk.Deploy
 	chainID, err := eth.ChainID(rctx)
 	cancel()
 	if err != nil {
-		return nil, nil, sdk.Errorf(sdk.CodeChainNotRunning, "no chain answers at %s; start it first (mm_launch or chain_start): %v", rpcURL, err).
+		return nil, nil, sdk.Errorf(sdk.CodeChainNotRunning, "no chain answers at %s; start it first (mm_launch or chain_start): %w", rpcURL, err).
 			WithDetails(map[string]any{"rpcUrl": rpcURL})
 	}
 	s := &session{
@@ -243,7 +243,7 @@ func (p *Plugin) openSession(ctx context.Context, rpcURL string, opts sdk.Deploy
 		}
 		from := common.HexToAddress(do.FromAddress)
 		if err := c.CallContext(ctx, nil, "anvil_impersonateAccount", from); err != nil {
-			return nil, nil, sdk.Errorf(sdk.CodeContractDeployFailed, "cannot impersonate %s (the node must be Anvil): %v", from.Hex(), err)
+			return nil, nil, sdk.Errorf(sdk.CodeContractDeployFailed, "cannot impersonate %s (the node must be Anvil): %w", from.Hex(), err)
 		}
 		done = func() { _ = c.CallContext(context.Background(), nil, "anvil_stopImpersonatingAccount", from) }
 		if err := fund(ctx, c, eth, from); err != nil {
@@ -273,7 +273,7 @@ func fund(ctx context.Context, c *rpc.Client, eth *ethclient.Client, addr common
 		return nil
 	}
 	if err := c.CallContext(ctx, nil, "anvil_setBalance", addr, (*hexutil.Big)(oneEther)); err != nil {
-		return sdk.Errorf(sdk.CodeContractDeployFailed, "cannot fund deployer %s (anvil_setBalance): %v", addr.Hex(), err)
+		return sdk.Errorf(sdk.CodeContractDeployFailed, "cannot fund deployer %s (anvil_setBalance): %w", addr.Hex(), err)
 	}
 	return nil
 }

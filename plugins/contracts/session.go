@@ -74,7 +74,7 @@ func (s *session) create(ctx context.Context, name string, data []byte) (*types.
 func (s *session) transact(ctx context.Context, what string, to *common.Address, data []byte) (*types.Receipt, error) {
 	h, err := s.snd.Send(ctx, to, data)
 	if err != nil {
-		return nil, sdk.Errorf(sdk.CodeContractDeployFailed, "%s: %v", what, err)
+		return nil, sdk.Errorf(sdk.CodeContractDeployFailed, "%s: %w", what, err)
 	}
 	r, err := s.wait(ctx, h)
 	if err != nil {
@@ -110,7 +110,7 @@ func (s *session) wait(ctx context.Context, h common.Hash) (*types.Receipt, erro
 		}
 		select {
 		case <-ctx.Done():
-			return nil, sdk.Errorf(sdk.CodeTimeout, "transaction %s was not mined: %v", h.Hex(), ctx.Err())
+			return nil, sdk.Errorf(sdk.CodeTimeout, "transaction %s was not mined: %w", h.Hex(), ctx.Err())
 		case <-t.C:
 		}
 	}

@@ -61,7 +61,7 @@ func loadMocks(defaults bool, dirs []string) ([]*mock, error) {
 				continue
 			}
 			if err != nil {
-				return nil, sdk.Errorf(sdk.CodeInvalidConfig, "mock file %s: %v", f, err)
+				return nil, sdk.Errorf(sdk.CodeInvalidConfig, "mock file %s: %w", f, err)
 			}
 			ms, err := parseMockFile(b, f, strings.TrimSuffix(filepath.Base(f), ".json"))
 			if err != nil {
@@ -80,7 +80,7 @@ func parseMockFile(b []byte, source, name string) ([]*mock, error) {
 	dec.DisallowUnknownFields()
 	var ms []Mock
 	if err := dec.Decode(&ms); err != nil {
-		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "mock file %s: %v (it must be a JSON array of mocks)", source, err).
+		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "mock file %s: %w (it must be a JSON array of mocks)", source, err).
 			WithDetails(map[string]any{"file": source})
 	}
 	out := make([]*mock, 0, len(ms))

@@ -123,7 +123,7 @@ func (s *Store) Repo() string { return s.repo }
 // unreachable is MM_KNOWLEDGE_ERROR for a database that did not answer
 // (or failed a query); errors.Is(err, ErrUnreachable) holds.
 func unreachable(err error) error {
-	return &unreachableError{sdk.Errorf(sdk.CodeKnowledgeError, "knowledge database unreachable: %v", err)}
+	return &unreachableError{sdk.Errorf(sdk.CodeKnowledgeError, "knowledge database unreachable: %w", err)}
 }
 
 type unreachableError struct{ err *sdk.Error }
