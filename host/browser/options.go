@@ -119,10 +119,14 @@ type Proxy struct {
 }
 
 // PortMap sends requests for localhost:From to 127.0.0.1:To (Chrome's
-// --host-resolver-rules).
+// --host-resolver-rules); To 0 makes localhost:From resolve to nothing,
+// so whatever listens there is never reached.
 type PortMap struct{ From, To int }
 
 // flag is the value of Chrome's --host-resolver-rules for m.
 func (m PortMap) flag() string {
+	if m.To == 0 {
+		return fmt.Sprintf("MAP localhost:%d ~NOTFOUND", m.From)
+	}
 	return fmt.Sprintf("MAP localhost:%d 127.0.0.1:%d", m.From, m.To)
 }

@@ -517,6 +517,12 @@ func (l *launcher) browser(ctx context.Context) error {
 		proxy = &browser.Proxy{Server: "http://" + m.Address, Bypass: proxyBypass, SPKI: m.SPKIHash}
 	}
 	ws := WalletStart{Extension: l.p.Extension, SlowMo: time.Duration(l.in.SlowMo) * time.Millisecond, Proxy: proxy}
+	if l.d.Prod {
+		// No wallet state in prod: the extension's fixed fixture URL
+		// resolves to nothing, so another session's (or anyone's) server
+		// on that port never hands this wallet its state.
+		ws.Localhost = &browser.PortMap{From: sdk.DefaultFixturePort}
+	}
 	if f := l.p.Fixture; f != nil {
 		// The extension fetches its state from the fixed fixture URL
 		// without an Origin header: this session's Chrome reaches its own
