@@ -11,7 +11,7 @@ import (
 // session per process, so Open calls mm_launch with LaunchArgs, Close calls
 // mm_cleanup, and no tool gets a session key injected.
 type MMCPAdapter struct {
-	// LaunchArgs are the mm_launch arguments (spec 000 section 7.4), for
+	// LaunchArgs are the mm_launch arguments (its input schema), for
 	// example {"stateMode": "default"}. Nil sends {}.
 	LaunchArgs map[string]any
 }

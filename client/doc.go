@@ -1,7 +1,7 @@
 // Package client calls the tools of any MCP server from Go code and tests.
 //
-// It follows spec 002 (a client library for calling an MCP server's tools
-// from tests): a Handle opened with Connect owns one MCP connection (a stdio
+// It is a client library for calling an MCP server's tools from tests:
+// a Handle opened with Connect owns one MCP connection (a stdio
 // subprocess or streamable HTTP), checks the live tool registry against the
 // hash baked into generated code (see package codegen), opens a session
 // through a SessionAdapter, and runs every call through an Invoker that

@@ -11,7 +11,7 @@ import (
 )
 
 // Envelope is the JSON object an mmcp-style tool returns as its text content
-// (spec 000 section 7.1): {"ok": true, "result": ...} or
+// (every mmcp tool answers one): {"ok": true, "result": ...} or
 // {"ok": false, "error": {"code", "message", "details"}}.
 type Envelope struct {
 	// OK is false for a domain failure.

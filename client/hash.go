@@ -24,8 +24,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// RegistryHash is the content hash of a tool registry, exactly spec 002's
-// registryHash:
+// RegistryHash is the content hash of a tool registry, the same a
+// TypeScript client computes:
 //
 //	const canonical = tools
 //	  .map(t => ({ name: t.name, inputSchema: t.inputSchema }))

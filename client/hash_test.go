@@ -26,7 +26,7 @@ func hashFixture() []mcp.Tool {
 	}
 }
 
-// TestRegistryHash: spec 002's registryHash, computed with node (v20) over
+// TestRegistryHash: RegistryHash as a TypeScript client computes it, with node (v20) over
 // the same tools/list JSON as the official TypeScript SDK (1.32) parses it:
 //
 //	const { tools } = ListToolsResultSchema.parse(JSON.parse(tools_list_result));

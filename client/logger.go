@@ -79,7 +79,7 @@ func LastSeq(path string) (int64, error) {
 	return last, sc.Err()
 }
 
-// Logger writes the spec 002 call log: a "before" line when a call starts and
+// Logger writes the call log: a "before" line when a call starts and
 // an "after" line when it ends, with keys in the order name, arguments,
 // _phase, _seq, _ms, _ok, _error, _result. Filtering the "before" lines and
 // dropping the _ fields gives a replayable sequence (see RunSequence).

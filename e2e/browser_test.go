@@ -325,15 +325,14 @@ func TestWalletSession(t *testing.T) {
 	wantCode(t, h.Call("mm_get_state", map[string]any{}), "MM_NO_ACTIVE_SESSION")
 }
 
-// shotName matches spec 000 §6's screenshot file name,
-// <timestamp>-<name>.png.
+// shotName matches a screenshot's file name, <timestamp>-<name>.png.
 func shotName(name string) *regexp.Regexp {
 	return regexp.MustCompile(`^[0-9]{8}T[0-9]{6}\.[0-9]{3}Z-` + regexp.QuoteMeta(name) + `\.png$`)
 }
 
 // TestScreenshotsPerSession: two sessions' screenshots of the same name
 // keep two files, each in its session's directory of the knowledge store
-// (spec 000 §6), and the step record names the file.
+// and the step record names the file.
 func TestScreenshotsPerSession(t *testing.T) {
 	h, ws := walletHost(t)
 	var paths []string

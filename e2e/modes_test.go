@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestProdMode: a client switches to the prod environment mode (spec 001)
+// TestProdMode: a client switches to the prod environment mode (docs/modes.md)
 // with mm_set_context; a launch there refuses what only e2e has
 // (seedContracts) with MM_NOT_IN_MODE, and a plain launch brings the test
 // wallet up as installed, on onboarding, with no chain and no fixture; a

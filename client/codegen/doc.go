@@ -1,5 +1,5 @@
-// Package codegen renders the typed Go handle of an MCP server's tools
-// (spec 002, "Generated file"): one method per tool with an args struct
+// Package codegen renders the typed Go handle of an MCP server's tools (the
+// file `mmcp gen` writes): one method per tool with an args struct
 // derived from its input schema, grouped in namespaces, plus the registry
 // hash that client.Connect checks for drift. Render is a pure function;
 // WriteIfChanged writes its output only when something besides the

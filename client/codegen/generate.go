@@ -8,7 +8,7 @@ import (
 	"github.com/mmcp-dev/mmcp/client"
 )
 
-// Generate is the whole codegen run of spec 002: it connects with opts
+// Generate is the whole codegen run of `mmcp gen`: it connects with opts
 // (one connection; no session is opened, no drift check is made, nothing
 // is logged), lists the tools, renders them with in (in.Tools is replaced)
 // and writes path when something changed. It prints "Generated N tools." or

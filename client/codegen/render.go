@@ -82,7 +82,7 @@ func Render(in Input) ([]byte, error) {
 	for r := range reserved {
 		ty.names[r] = "the generated handle"
 	}
-	// Tools without a namespace are under Root (spec 002's _root): the
+	// Tools without a namespace are under Root: the
 	// call form is h.Root.Health(ctx, args).
 	nss := map[string]*namespace{"": {field: rootField, typ: rootField + "Tools"}}
 	if err := ty.declare(rootField+"Tools", "the root namespace"); err != nil {
@@ -172,7 +172,7 @@ func Render(in Input) ([]byte, error) {
 	p("")
 	p("// Handle calls the server's tools with typed arguments, one method per")
 	p("// tool, under a field per namespace: \"ns.method\" is h.Ns.Method, and a")
-	p("// tool without a namespace is h.%s.Tool (spec 002's _root).", rootField)
+	p("// tool without a namespace is h.%s.Tool.", rootField)
 	p("type Handle struct {")
 	p("h *client.Handle")
 	for _, k := range keys {

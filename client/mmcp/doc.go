@@ -1,6 +1,6 @@
 // Package mmcp is the typed Go handle of mmcp's own tools (mm_*), generated
 // by `mmcp gen` from the live registry: one method per tool, under the
-// Root namespace (spec 002's _root: mm_click is h.Root.Click,
+// Root namespace (the tools without a namespace: mm_click is h.Root.Click,
 // mm_knowledge_sessions is h.Root.KnowledgeSessions), with an args struct
 // derived from its input schema ("$ref" definitions become named types:
 // KnowledgeFilters, KnowledgeScope), returning the decoded envelope.

@@ -19,7 +19,7 @@ const RegistryHash = "9fed5f4f8039"
 
 // Handle calls the server's tools with typed arguments, one method per
 // tool, under a field per namespace: "ns.method" is h.Ns.Method, and a
-// tool without a namespace is h.Root.Tool (spec 002's _root).
+// tool without a namespace is h.Root.Tool.
 type Handle struct {
 	h *client.Handle
 	// Root holds the tools without a namespace.

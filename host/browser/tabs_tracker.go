@@ -13,7 +13,8 @@ import (
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
-// Tab roles (spec 001 TabRole).
+// Tab roles: what a tab is to the session (mm_switch_to_tab and
+// mm_close_tab pick tabs by them).
 const (
 	RoleExtension    = "extension"
 	RoleNotification = "notification"

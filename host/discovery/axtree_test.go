@@ -12,8 +12,9 @@ import (
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
 
-// keptRoles are the roles of spec 000 section 5: actionable and important,
-// with tab added (issue 50).
+// keptRoles are the roles the trimmed tree keeps (docs/reference.md,
+// mm_accessibility_snapshot): actionable and important, with tab added
+// (issue 50).
 var keptRoles = map[string]bool{
 	"button": true, "link": true, "checkbox": true, "radio": true, "switch": true,
 	"textbox": true, "combobox": true, "menuitem": true, "tab": true,

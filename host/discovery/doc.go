@@ -2,7 +2,7 @@
 // trimmed accessibility snapshot with deterministic refs, the visible
 // data-testid inventory, the cheap full observation taken after every action,
 // and click / type / wait on a target given as exactly one of an a11y ref, a
-// testid or a CSS selector (spec 000 sections 5 and 7.9-7.15).
+// testid or a CSS selector (the interaction tools' target).
 //
 // All page-side JavaScript runs in an isolated world (Page.createIsolatedWorld)
 // because MetaMask's LavaMoat scuttling makes main-world globals such as

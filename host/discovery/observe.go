@@ -120,7 +120,7 @@ func walkRefs(p *rod.Page, main proto.PageFrameID, opts map[string]any) (collect
 	return c, refs, nil
 }
 
-// Observe is the observation of a step record (spec 003, policy "all"): the
+// Observe is the observation of a step record (observation policy "all"): the
 // same walk as Describe, but it leaves the agent's refs alone. Its nodes are
 // numbered e1..eN except for ref, the ref the call named in refs: the
 // element ref names carries ref when it is still in the tree, and no other

@@ -7,8 +7,8 @@ import (
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// Target names the element an action works on. Exactly one field must be set
-// (spec 000 section 7.2).
+// Target names the element an action works on. Exactly one field must be set;
+// none or two is MM_INVALID_INPUT.
 type Target struct {
 	// A11yRef is a ref ("e3") from the latest snapshot or observation.
 	A11yRef string `json:"a11yRef,omitempty"`

@@ -1,6 +1,5 @@
 // Package knowledge is the host's knowledge store: it writes one StepRecord
-// (spec 000 section 8) per recorded tool call and one session.json per
-// launched session (spec 004 section 4.1) under
+// per recorded tool call and one session.json per launched session under
 // <artifacts>/llm-knowledge/<sessionId>/, and answers the knowledge tools
 // (mm_knowledge_last, _search, _summarize, _sessions) and the priorKnowledge
 // block of mm_describe_screen across sessions.

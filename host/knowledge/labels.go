@@ -6,7 +6,8 @@ import (
 	"github.com/mmcp-dev/mmcp/internal/redact"
 )
 
-// Step labels of spec 004 section 4.2.
+// Step labels: what a step was for (discovery, navigation, ...), kept in
+// the record's optional labels array for searches.
 const (
 	LabelDiscovery     = "discovery"
 	LabelNavigation    = "navigation"

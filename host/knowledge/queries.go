@@ -12,7 +12,7 @@ import (
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// Defaults of spec 004 section 5, for a query that leaves them zero. Their
+// Defaults of the knowledge tools, for a query that leaves them zero. Their
 // one home is the tools' schemas (host/schemas), read here.
 var (
 	DefaultLastN         = schemaDefault("knowledge_last", "n")
@@ -86,7 +86,7 @@ func (sel *selection) keep(e *stepEntry, syms *symtab) bool {
 
 // selectSessions resolves scope against the index (refreshed by the
 // caller). The session filters (flowTag, tag, gitBranch, sinceHours from
-// the session's createdAt, spec 004) apply to every scope, the step filter
+// the session's createdAt) apply to every scope, the step filter
 // (screen) to every step. Scope "current" without a current session
 // selects nothing, as in client-mcp-core.
 func (s *Store) selectSessions(scope Scope, current string, f *Filters) (*selection, error) {

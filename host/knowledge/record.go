@@ -6,8 +6,8 @@ import "github.com/mmcp-dev/mmcp/host/observation"
 // writes and the only one it reads.
 const SchemaVersion = 1
 
-// StepRecord is one recorded tool call: StepRecord JSON Schema v1 of spec
-// 000 section 8, plus the optional labels of spec 004 section 4.2.
+// StepRecord is one recorded tool call, valid for StepRecordSchema (v1, plus
+// the optional labels).
 type StepRecord struct {
 	// SchemaVersion is always 1; Record fills it.
 	SchemaVersion int `json:"schemaVersion"`

@@ -9,8 +9,9 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// StepRecordSchema is StepRecord JSON Schema v1 (draft-07) of spec 000
-// section 8 with the optional labels array of spec 004 section 4.2.
+// StepRecordSchema is the StepRecord JSON Schema v1 (draft-07) every
+// record is checked against, with the optional labels array of the
+// knowledge store.
 //
 //go:embed steprecord.v1.schema.json
 var StepRecordSchema []byte

@@ -46,7 +46,7 @@ func TestValidateRecord(t *testing.T) {
 }
 
 // TestToolSchemas compiles each tool schema the way the MCP layer does
-// (so the $refs resolve) and checks spec 004's arguments against it.
+// (so the $refs resolve) and checks the knowledge tools' arguments against it.
 func TestToolSchemas(t *testing.T) {
 	t.Parallel()
 	cases := map[string]struct {
@@ -119,9 +119,9 @@ func TestToolSchemas(t *testing.T) {
 	}
 }
 
-// specSchemaSHA256 is the SHA-256 of spec 000 section 8's StepRecord v1
-// schema, canonical (keys sorted, no spaces, as encoding/json writes a
-// map): the embedded schema is that schema plus spec 004's optional
+// specSchemaSHA256 is the SHA-256 of the StepRecord v1 schema the
+// records' consumers validate against, canonical (keys sorted, no spaces, as encoding/json writes a
+// map): the embedded schema is that schema plus the optional
 // labels, nothing else, so a record valid here is valid for the spec.
 const specSchemaSHA256 = "b25808701ec232147bc0df66935e63a8ba87664bb3287b17a398d922ca2ba480"
 
@@ -133,7 +133,7 @@ func TestSchemaIsTheSpecs(t *testing.T) {
 	}
 	props := doc["properties"].(map[string]any)
 	if _, ok := props["labels"]; !ok {
-		t.Fatal("the schema lost spec 004's labels")
+		t.Fatal("the schema lost its labels")
 	}
 	delete(props, "labels")
 	b, err := json.Marshal(doc)

@@ -7,7 +7,7 @@ import (
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// Scope kinds of KnowledgeScope (spec 004 section 5.1).
+// Scope kinds of a knowledge query: which sessions it reads.
 const (
 	ScopeCurrent = "current"
 	ScopeAll     = "all"
@@ -85,7 +85,7 @@ func (s Scope) validate() error {
 	return sdk.Errorf(sdk.CodeInvalidInput, "unknown scope %q", s.Kind)
 }
 
-// Filters is KnowledgeFilters (spec 004 section 5.1). Session-level fields
+// Filters narrow a knowledge query. Session-level fields
 // (FlowTag, Tag, GitBranch, SinceHours) are checked against session.json
 // (SinceHours against its createdAt) for every scope; Screen applies per
 // step.

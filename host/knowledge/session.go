@@ -1,6 +1,6 @@
 package knowledge
 
-// SessionMeta is <sessionId>/session.json (spec 004 section 4.1): the tags
+// SessionMeta is <sessionId>/session.json: the tags
 // and launch context that let queries pick relevant sessions without reading
 // their steps.
 type SessionMeta struct {

@@ -29,8 +29,8 @@ func CheckMode(mode string) error {
 }
 
 // prodRefuses is MM_NOT_IN_MODE for the first argument of in that a
-// prod-mode launch lacks (spec 001's prod environment has no fixture
-// server, chain, contract seeding or ports), nil when there is none.
+// prod-mode launch lacks (the prod environment has no fixture server,
+// chain, contract seeding or ports: docs/modes.md), nil when there is none.
 // stateMode default and onboarding both start the extension as installed.
 func prodRefuses(in Input, tool func(string) string) error {
 	field, what := "", ""

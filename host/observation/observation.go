@@ -1,9 +1,10 @@
 // Package observation holds the screen types shared by the browser session,
 // the tool runner and the knowledge store: the extension state, the visible
-// testids and the trimmed accessibility tree (spec 000 sections 5 and 8).
+// testids and the trimmed accessibility tree, as step records keep them.
 package observation
 
-// State is ExtensionState of spec 000 section 8.
+// State is the extension's state as mm_get_state answers it and a step
+// record keeps it.
 type State struct {
 	IsLoaded       bool    `json:"isLoaded"`
 	CurrentURL     string  `json:"currentUrl"`
@@ -15,7 +16,7 @@ type State struct {
 	ChainID        *int64  `json:"chainId"`
 	Balance        *string `json:"balance"`
 	// ErrorMessage is the wallet's error text on its error screen (an
-	// addition to spec 000; step records leave it out).
+	// answer only; step records leave it out).
 	ErrorMessage *string `json:"errorMessage,omitempty"`
 }
 

@@ -117,7 +117,7 @@ func (s *Wallet) mainWorldValue(ctx context.Context, page *rod.Page, script stri
 	return raw
 }
 
-// State reads the extension state (spec 000 ExtensionState) through the
+// State reads the extension state (mm_get_state's answer) through the
 // state provider (the MetaMask profile, or a StateSnapshot plugin). The
 // screen is the active page's: "unknown" on a page that is not the
 // wallet's. The wallet's own fields (lock state, account, network, chain,

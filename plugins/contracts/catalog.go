@@ -13,7 +13,7 @@ import (
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// Names of the built-in contracts (spec 001).
+// Names of the built-in contracts (mm_seed_contract's contractName).
 const (
 	HST                  = "hst"
 	NFTs                 = "nfts"
@@ -46,7 +46,7 @@ type builtin struct {
 	after func(ctx context.Context, s *session, d *deployed) error
 }
 
-// builtins is the table of spec 001, in its order.
+// builtins are the built-in contracts.
 var builtins = []builtin{
 	{name: HST, load: testDapp("hst"), args: hstArgs},
 	{name: NFTs, load: testDapp("nfts"), after: mintOneNFT},

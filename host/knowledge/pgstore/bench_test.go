@@ -175,8 +175,8 @@ func (g *gen) copyDB(tb testing.TB, url string, n int) {
 	}
 }
 
-// benchShapes are the query shapes of spec 004 (section 7's examples and
-// the tools' defaults) and mm_describe_screen's prior knowledge.
+// benchShapes are the knowledge tools' query shapes (each scope with its
+// filters, and the tools' defaults) and mm_describe_screen's prior knowledge.
 func benchShapes(current string, prior knowledge.PriorQuery) []struct {
 	name string
 	run  func(context.Context, *knowledge.Store) error
