@@ -45,6 +45,7 @@ func init() {
 			fs.String("junit", "", "write a JUnit XML report to `FILE`")
 			fs.String("json", "", "write a JSON summary to `FILE`")
 			fs.String("out", "", "directory of failed flows' artifacts (default <artifacts-dir>/flows)")
+			fs.String("handoff", "", "write a hand-off bundle of each failed flow under `DIR` (the flow, its failing step and error, the screen with earlier sessions' hints, snapshot, screenshot), for mm_flow_run {handoff}")
 		},
 		Func: runTest,
 	})
@@ -65,6 +66,7 @@ func runTest(ctx context.Context, in Input) int {
 	cfg, pos, stdout, stderr, f := in.Config, in.Args, in.Stdout, in.Stderr, in.Flags
 	parallel, shardFlag, grep, retries := f.Int("parallel"), f.String("shard"), f.String("grep"), f.Int("retries")
 	timeout, junit, jsonOut, outDir := f.Duration("timeout"), f.String("junit"), f.String("json"), f.String("out")
+	handoff := f.String("handoff")
 	var err error
 	if len(pos) == 0 {
 		pos = []string{"."}
@@ -136,10 +138,19 @@ func runTest(ctx context.Context, in Input) int {
 		KnowledgeDir: filepath.Join(h.Config().ArtifactsDir, "llm-knowledge"),
 		Session:      func(owner string) flows.Session { return flowSession{h: h, owner: owner} },
 		Progress:     stdout,
+		Describe:     handoff != "",
 	})
+	if handoff != "" {
+		if err := flows.Handoffs(handoff, suite, results); err != nil {
+			fmt.Fprintln(stderr, "mmcp test: --handoff:", err)
+		}
+	}
 	sum := flows.Summarize(results, shard, time.Since(start))
 	sum.HostStartMs = hostStarted.Milliseconds()
 	fmt.Fprintf(stdout, "mmcp test: %d passed, %d failed, %d flaky of %d in %.1fs\n", sum.Passed, sum.Failed, sum.Flaky, sum.Total, time.Since(start).Seconds())
+	if sum.HandedOff > 0 {
+		fmt.Fprintf(stdout, "mmcp test: %d handed off under %s (mm_flow_run {handoff: DIR/<flow>})\n", sum.HandedOff, handoff)
+	}
 	if code := writeReports(sum.WriteJUnit, sum.WriteJSON, junit, jsonOut, stderr); code != 0 {
 		return code
 	}

@@ -116,10 +116,15 @@ func (st *Stop) look(ctx context.Context, c Caller) {
 		return
 	}
 	st.Screen = raw
+	st.hints()
+}
+
+// hints takes the screen's priorKnowledge as the stop's hints.
+func (st *Stop) hints() {
 	var d struct {
 		PriorKnowledge json.RawMessage `json:"priorKnowledge"`
 	}
-	if json.Unmarshal(raw, &d) == nil && len(d.PriorKnowledge) > 0 && string(d.PriorKnowledge) != "null" {
+	if json.Unmarshal(st.Screen, &d) == nil && len(d.PriorKnowledge) > 0 && string(d.PriorKnowledge) != "null" {
 		st.Hints = d.PriorKnowledge
 	}
 }

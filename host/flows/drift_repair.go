@@ -10,6 +10,9 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+// repairedSuffix ends a repaired flow's file name.
+const repairedSuffix = ".repaired.flow.yaml"
+
 // RepairedPath is where the repaired flow of the flow file at path is
 // written: beside it, <name>.repaired.flow.yaml (a.flow.yaml:
 // a.repaired.flow.yaml, b.yml: b.repaired.flow.yaml).
@@ -22,7 +25,7 @@ func RepairedPath(path string) string {
 		}
 	}
 	base = strings.TrimSuffix(base, ".repaired")
-	return filepath.Join(dir, base+".repaired.flow.yaml")
+	return filepath.Join(dir, base+repairedSuffix)
 }
 
 // spliceSource replaces step i (0-based) of a flow file's text by steps,

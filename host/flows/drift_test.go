@@ -327,3 +327,63 @@ func TestLineDiff(t *testing.T) {
 		t.Fatal("equal texts differ")
 	}
 }
+
+func (w *fakeWallet) ConsoleErrors(context.Context) []string { return nil }
+
+// TestHandoffBundleReopens: a flow that fails at its renamed step is
+// handed off (flow, failing step, error, screen with hints, snapshot); the
+// summary counts it; OpenHandoff gives back the flow, whose repair is
+// written beside the original, and Play stops again at that step.
+func TestHandoffBundleReopens(t *testing.T) {
+	p, f, _ := writeFlow(t)
+	out := t.TempDir()
+	results := Run(context.Background(), []*Flow{f}, Options{
+		Parallel: 1, OutDir: filepath.Join(out, "artifacts"), Describe: true,
+		Session: func(string) Session { return newFakeWallet(true) },
+	})
+	dir := filepath.Join(out, "handoff")
+	if err := Handoffs(dir, []*Flow{f}, results); err != nil {
+		t.Fatal(err)
+	}
+	if sum := Summarize(results, Shard{1, 1}, 0); sum.HandedOff != 1 || sum.Failed != 1 {
+		t.Fatalf("summary %+v", sum)
+	}
+	h, g, src, err := OpenHandoff(results[0].Handoff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.FailedStep != 2 || h.ErrorCode != sdk.CodeTargetNotFound || !strings.Contains(h.Error, "confirm-button") {
+		t.Fatalf("hand-off %+v", h)
+	}
+	if !strings.Contains(string(h.Hints), "mm-old") || h.Screen == "" || h.Snapshot == "" {
+		t.Fatalf("hand-off lacks screen, hints or snapshot: %+v", h)
+	}
+	if g.Path != p || string(src) != approveFlow {
+		t.Fatalf("flow path %s, text %q", g.Path, src)
+	}
+	if st := Play(context.Background(), newFakeWallet(true), g, src, 0); st.Verdict != DriftStopped || st.Stop.Step != 2 {
+		t.Fatalf("reopened: %s", st.Verdict)
+	}
+	if _, _, _, err := OpenHandoff(out); err == nil || !strings.Contains(err.Error(), "no hand-off bundle") {
+		t.Fatalf("a folder without a bundle: %v", err)
+	}
+}
+
+// TestCollectLeavesRepairedFlowsOut: a folder with a flow and its repair
+// runs the flow once (the two share a name); the repair runs when named.
+func TestCollectLeavesRepairedFlowsOut(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"approve.flow.yaml", "approve.repaired.flow.yaml"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(approveFlow), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Collect([]string{dir})
+	if err != nil || len(got) != 1 || filepath.Base(got[0]) != "approve.flow.yaml" {
+		t.Fatalf("folder: %v %v", got, err)
+	}
+	named := filepath.Join(dir, "approve.repaired.flow.yaml")
+	if got, err := Collect([]string{named}); err != nil || len(got) != 1 || got[0] != named {
+		t.Fatalf("named: %v %v", got, err)
+	}
+}

@@ -12,12 +12,14 @@ import (
 
 // Summary is the JSON report of `mmcp test` (--json).
 type Summary struct {
-	Shard      string `json:"shard,omitempty"`
-	Total      int    `json:"total"`
-	Passed     int    `json:"passed"`
-	Failed     int    `json:"failed"`
-	Flaky      int    `json:"flaky"`
-	DurationMs int64  `json:"durationMs"`
+	Shard  string `json:"shard,omitempty"`
+	Total  int    `json:"total"`
+	Passed int    `json:"passed"`
+	Failed int    `json:"failed"`
+	Flaky  int    `json:"flaky"`
+	// HandedOff counts the failed flows handed to an agent (--handoff).
+	HandedOff  int   `json:"handedOff,omitempty"`
+	DurationMs int64 `json:"durationMs"`
 	// HostStartMs is the part of DurationMs the host took to start (its
 	// plugins) before the first flow.
 	HostStartMs int64    `json:"hostStartMs,omitempty"`
@@ -35,8 +37,11 @@ func Summarize(results []Result, shard Shard, took time.Duration) Summary {
 }
 
 func (s *Summary) count() {
-	s.Total, s.Passed, s.Failed, s.Flaky = len(s.Flows), 0, 0, 0
+	s.Total, s.Passed, s.Failed, s.Flaky, s.HandedOff = len(s.Flows), 0, 0, 0, 0
 	for _, r := range s.Flows {
+		if r.Handoff != "" {
+			s.HandedOff++
+		}
 		switch r.Status {
 		case StatusPassed:
 			s.Passed++

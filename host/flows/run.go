@@ -77,6 +77,10 @@ type Options struct {
 	Session func(owner string) Session
 	// Progress receives one line per finished flow (nil: none).
 	Progress io.Writer
+	// Describe: a failed flow's artifacts also hold mm_describe_screen's
+	// answer (screen.json: the screen and earlier sessions' hints on it),
+	// for a hand-off bundle.
+	Describe bool
 }
 
 // Result is one flow's outcome.
@@ -98,6 +102,8 @@ type Result struct {
 	Artifacts *Artifacts   `json:"artifacts,omitempty"`
 	// Shard is the shard that ran the flow ("1/3"), when sharded.
 	Shard string `json:"shard,omitempty"`
+	// Handoff is the failed flow's hand-off bundle (--handoff).
+	Handoff string `json:"handoff,omitempty"`
 }
 
 // StepResult is one step of a flow's last attempt.
@@ -116,6 +122,7 @@ type Artifacts struct {
 	Console       []string `json:"console,omitempty"`
 	Steps         string   `json:"steps,omitempty"`
 	StepRecords   string   `json:"stepRecords,omitempty"`
+	Screen        string   `json:"screen,omitempty"`
 }
 
 // Run runs the flows, at most o.Parallel at once, and returns their
@@ -345,6 +352,11 @@ func collect(parent context.Context, s Session, f *Flow, o Options, r Result, at
 	}
 	if raw, err := s.Call(ctx, ToolSnapshot, map[string]any{}); err == nil {
 		a.Snapshot = writeFile(dir, "snapshot.json", raw)
+	}
+	if o.Describe {
+		if raw, err := s.Call(ctx, ToolDescribeScreen, map[string]any{}); err == nil {
+			a.Screen = writeFile(dir, "screen.json", raw)
+		}
 	}
 	a.Console = s.ConsoleErrors(ctx)
 	a.ConsoleErrors = writeFile(dir, "console-errors.txt", []byte(strings.Join(a.Console, "\n")+"\n"))

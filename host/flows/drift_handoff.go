@@ -1,0 +1,151 @@
+package flows
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Files of a hand-off bundle (<dir>/<flow id>/).
+const (
+	HandoffFile     = "handoff.json"
+	handoffFlow     = "flow.yaml"
+	handoffScreen   = "screen.json"
+	handoffSnapshot = "snapshot.json"
+	handoffShot     = "screenshot.png"
+)
+
+// Handoff is a failed flow handed to an agent: `mmcp test --handoff DIR`
+// writes one bundle per failed flow, mm_flow_run {handoff} opens it.
+type Handoff struct {
+	Name string `json:"name"`
+	// Path is the flow file the run read: the repaired flow is written
+	// beside it.
+	Path       string `json:"path"`
+	FailedStep int    `json:"failedStep,omitempty"`
+	Error      string `json:"error"`
+	ErrorCode  string `json:"errorCode,omitempty"`
+	// The bundle's files (names inside it; "" when not collected).
+	Flow       string `json:"flow"`
+	Screen     string `json:"screen,omitempty"`
+	Snapshot   string `json:"snapshot,omitempty"`
+	Screenshot string `json:"screenshot,omitempty"`
+	// Hints are the screen's priorKnowledge: what earlier sessions did on
+	// it.
+	Hints json.RawMessage `json:"hints,omitempty"`
+
+	// Dir is the bundle's folder (OpenHandoff).
+	Dir string `json:"-"`
+}
+
+// WriteHandoff writes the bundle of a failed flow under dir and returns
+// its folder: the flow file's text, the failing step and its error, and
+// the screen (mm_describe_screen's answer with its hints), accessibility
+// snapshot and screenshot its artifacts hold.
+func WriteHandoff(dir string, f *Flow, r Result) (string, error) {
+	if f.Path == "" {
+		return "", fmt.Errorf("flow %q has no file to hand off", f.Name)
+	}
+	src, err := os.ReadFile(f.Path)
+	if err != nil {
+		return "", err
+	}
+	b := filepath.Join(dir, f.ID())
+	if err := os.MkdirAll(b, 0o755); err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(f.Path)
+	if err != nil {
+		return "", err
+	}
+	h := Handoff{Name: f.Name, Path: abs, FailedStep: r.FailedStep, Error: r.Error, ErrorCode: r.ErrorCode, Flow: handoffFlow}
+	if err := os.WriteFile(filepath.Join(b, handoffFlow), src, 0o644); err != nil {
+		return "", err
+	}
+	if a := r.Artifacts; a != nil {
+		h.Snapshot = copyInto(b, handoffSnapshot, a.Snapshot)
+		h.Screenshot = copyInto(b, handoffShot, a.Screenshot)
+		h.Screen = copyInto(b, handoffScreen, a.Screen)
+		if h.Screen != "" {
+			var st Stop
+			if raw, err := os.ReadFile(filepath.Join(b, h.Screen)); err == nil {
+				st.Screen = raw
+				st.hints()
+				h.Hints = st.Hints
+			}
+		}
+	}
+	out, err := json.MarshalIndent(h, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	return b, os.WriteFile(filepath.Join(b, HandoffFile), out, 0o644)
+}
+
+// copyInto copies the file at from into dir as name and returns name, ""
+// when there is none.
+func copyInto(dir, name, from string) string {
+	if from == "" {
+		return ""
+	}
+	b, err := os.ReadFile(from)
+	if err != nil || os.WriteFile(filepath.Join(dir, name), b, 0o644) != nil {
+		return ""
+	}
+	return name
+}
+
+// OpenHandoff reads the bundle in dir: its hand-off, and its flow (Path
+// the original file, so that a repair is written beside it; the bundle's
+// copy when the original is gone) with the flow's text.
+func OpenHandoff(dir string) (*Handoff, *Flow, []byte, error) {
+	raw, err := os.ReadFile(filepath.Join(dir, HandoffFile))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil, nil, sdk.Errorf(sdk.CodeInvalidInput, "%s is no hand-off bundle (no %s): give a folder `mmcp test --handoff DIR` wrote, DIR/<flow>", dir, HandoffFile)
+		}
+		return nil, nil, nil, err
+	}
+	var h Handoff
+	if err := json.Unmarshal(raw, &h); err != nil {
+		return nil, nil, nil, sdk.Errorf(sdk.CodeInvalidInput, "%s: %v", filepath.Join(dir, HandoffFile), err)
+	}
+	h.Dir = dir
+	copyPath := filepath.Join(dir, handoffFlow)
+	src, err := os.ReadFile(copyPath)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	f, err := Parse(src)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", copyPath, err)
+	}
+	f.Path = copyPath
+	if _, err := os.Stat(h.Path); err == nil {
+		f.Path = h.Path
+	}
+	return &h, f, src, nil
+}
+
+// Handoffs writes a bundle under dir for each failed flow of results (in
+// flows' order) and notes it in the result; a bundle that cannot be
+// written is an error naming the flow.
+func Handoffs(dir string, flows []*Flow, results []Result) error {
+	var errs []error
+	for i := range results {
+		if results[i].Status != StatusFailed {
+			continue
+		}
+		b, err := WriteHandoff(dir, flows[i], results[i])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("hand-off of %s: %w", flows[i].Name, err))
+			continue
+		}
+		results[i].Handoff = b
+	}
+	return errors.Join(errs...)
+}
