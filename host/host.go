@@ -101,14 +101,14 @@ func (h *Host) Start(ctx context.Context) error {
 		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.Path, Extension: c.Extension,
 		Chrome: c.Chrome, Headless: c.Headless, CDPURL: c.CDPURL, ArtifactsDir: c.ArtifactsDir,
 		Viewport: c.Viewport, MaxTabs: c.MaxTabs, SettleTimeout: c.SettleTimeout, MaxSessions: c.MaxSessions,
-		Mode: c.Mode,
+		Mode: c.Mode, Visual: visual.StoreIn(c.VisualBaselines, c.ArtifactsDir),
 	}, h.plugins, k, h.log)
 	h.runner = tools.NewRunner(h.log.Named("tools"))
 	h.runner.SetObserver(h.sessions)
 	h.runner.SetRecorder(h.sessions.Recorder())
 	return builtin.Register(h.runner, builtin.Deps{
 		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.Path,
-		Sessions: h.sessions, Plugins: h.plugins, Knowledge: k, Visual: visual.StoreIn(c.VisualBaselines, c.ArtifactsDir), Log: h.log,
+		Sessions: h.sessions, Plugins: h.plugins, Knowledge: k, Log: h.log,
 	})
 }
 

@@ -61,6 +61,9 @@ const (
 	// switch while the session runs.
 	CodeNotInMode            = "MM_NOT_IN_MODE"
 	CodeContextSwitchBlocked = "MM_CONTEXT_SWITCH_BLOCKED"
+	// The host's watch build belongs to another client (the one that
+	// started it).
+	CodeWatchNotOwned = "MM_WATCH_NOT_OWNED"
 )
 
 // Error is a domain failure with an MM_* code (see package mmerr, which

@@ -15,7 +15,6 @@ import (
 	"github.com/mmcp-dev/mmcp/host/schemas"
 	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
-	"github.com/mmcp-dev/mmcp/host/visual"
 )
 
 // Deps are what the built-in tools work with.
@@ -28,9 +27,7 @@ type Deps struct {
 	Sessions  *session.Manager
 	Plugins   *plugins.Manager
 	Knowledge *knowledge.Store
-	// Visual keeps mm_visual_check's baselines and last results.
-	Visual visual.Store
-	Log    hclog.Logger
+	Log       hclog.Logger
 }
 
 // reg registers tools on a runner, keeping the first error.
@@ -74,7 +71,6 @@ func (g *reg) builtinTools() error {
 	g.watchTools()
 	g.sessionTools()
 	g.discoveryTools()
-	g.textTool()
 	g.knowledgeTools()
 	g.contractTools()
 	g.visualTools()

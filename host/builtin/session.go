@@ -7,24 +7,9 @@ import (
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/launch"
-	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
-
-// inSession is the handler of a tool that acts on the session find
-// returns (Sessions.Active: the call's session; Sessions.Page: the same with
-// an active page) and answers find's error (MM_NO_ACTIVE_SESSION, ...)
-// without one.
-func inSession[In any](find func(context.Context) (*session.Session, error), fn func(ctx context.Context, c *tools.Call, s *session.Session, in In) (any, error)) func(context.Context, *tools.Call, In) (any, error) {
-	return func(ctx context.Context, c *tools.Call, in In) (any, error) {
-		s, err := find(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return fn(ctx, c, s, in)
-	}
-}
 
 // sessionTools are the session lifecycle, state, navigation, tabs,
 // screenshots and clipboard.
@@ -56,60 +41,52 @@ func (g *reg) sessionTools() {
 	add(g, "get_state", tools.Tool{
 		Description: "Current extension state (screen, unlocked, account, network, chain id, balance) and the tracked tabs.",
 		Label:       knowledge.LabelDiscovery, Observe: true, Record: true,
-	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, _ struct{}) (any, error) {
-		st, err := g.Sessions.State(ctx, s)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"state": st, "tabs": s.Tabs(), "health": g.Sessions.Health(ctx, s)}, nil
-	}))
+	}, func(ctx context.Context, _ *tools.Call, _ struct{}) (any, error) {
+		return g.Sessions.GetState(ctx)
+	})
 	add(g, "navigate", tools.Tool{
 		Description: "Navigate to a screen: home, settings, notification, or url (loads the URL in the session's dapp tab, the one the last url navigation used, or a new tab when there is none or newTab is true; the tab becomes active; the session's oldest tabs close beyond --max-tabs).",
 		Label:       knowledge.LabelNavigation, Observe: true, Record: true,
-	}, inSession(g.Sessions.Active, func(ctx context.Context, c *tools.Call, s *session.Session, in navigateInput) (any, error) {
-		if c.Recorded() {
-			ctx = s.ReadAppAhead(ctx, in.Screen)
-		}
-		return s.Navigate(ctx, in.Screen, in.URL, in.NewTab)
-	}))
+	}, func(ctx context.Context, _ *tools.Call, in navigateInput) (any, error) {
+		return g.Sessions.Navigate(ctx, in.Screen, in.URL, in.NewTab)
+	})
 	add(g, "wait_for_notification", tools.Tool{
 		Description: "Wait for the extension's notification popup (after a dapp request) and make it the active page.",
 		Label:       knowledge.LabelNavigation, Observe: true, Record: true, Timeout: 70 * time.Second,
-	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in struct {
+	}, func(ctx context.Context, _ *tools.Call, in struct {
 		TimeoutMs int `json:"timeoutMs"`
 	}) (any, error) {
-		return s.WaitForNotification(ctx, time.Duration(in.TimeoutMs)*time.Millisecond)
-	}))
+		return g.Sessions.WaitForNotification(ctx, time.Duration(in.TimeoutMs)*time.Millisecond)
+	})
 	add(g, "switch_to_tab", tools.Tool{
 		Description: "Make another tracked tab active, by role (extension, notification, dapp, other) or URL prefix.",
 		Label:       knowledge.LabelNavigation, Record: true,
-	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in tabArgs) (any, error) {
-		return s.SwitchTab(ctx, in.Role, in.URL)
-	}))
+	}, func(ctx context.Context, _ *tools.Call, in tabArgs) (any, error) {
+		return g.Sessions.SwitchTab(ctx, in.Role, in.URL)
+	})
 	add(g, "close_tab", tools.Tool{
 		Description: "Close a tab by role (notification, dapp, other) or URL prefix. The extension home page cannot be closed.",
 		Label:       knowledge.LabelNavigation, Record: true,
-	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in tabArgs) (any, error) {
-		return s.CloseTab(ctx, in.Role, in.URL)
-	}))
+	}, func(ctx context.Context, _ *tools.Call, in tabArgs) (any, error) {
+		return g.Sessions.CloseTab(ctx, in.Role, in.URL)
+	})
 	add(g, "screenshot", tools.Tool{
 		Description: "Save a PNG of the active page to <artifacts>/llm-knowledge/<sessionId>/screenshots/<timestamp>-<name>.png; includeBase64 also returns it as an image.",
 		Observe:     true, Record: true,
-	}, inSession(g.Sessions.Active, func(ctx context.Context, c *tools.Call, s *session.Session, in browser.ScreenshotOptions) (any, error) {
-		readAhead(ctx, c, s)
-		return screenshot(ctx, c, s, in)
-	}))
+	}, func(ctx context.Context, _ *tools.Call, in browser.ScreenshotOptions) (any, error) {
+		return g.Sessions.Screenshot(ctx, in)
+	})
 	add(g, "clipboard", tools.Tool{
 		Description: "Read or write the browser clipboard (e.g. write an SRP, then click a paste button).",
 		// The clipboard may hold a secret: the record keeps its length only.
 		Record: true, HoldBack: "text",
-	}, inSession(g.Sessions.Active, func(ctx context.Context, _ *tools.Call, s *session.Session, in clipboardInput) (any, error) {
+	}, func(ctx context.Context, _ *tools.Call, in clipboardInput) (any, error) {
 		text := ""
 		if in.Text != nil {
 			text = *in.Text
 		}
-		return s.Clipboard(ctx, in.Action, text)
-	}))
+		return g.Sessions.Clipboard(ctx, in.Action, text)
+	})
 }
 
 // navigateInput is mm_navigate's input.
@@ -150,17 +127,3 @@ type tabArgs struct{ Role, URL string }
 
 // Check implements tools.Checker.
 func (a tabArgs) Check() error { return browser.CheckTabSelector(a.Role, a.URL) }
-
-// screenshot takes one and wires it into the record and, with base64, into
-// the MCP result as an image.
-func screenshot(ctx context.Context, c *tools.Call, s *session.Session, in browser.ScreenshotOptions) (*browser.ScreenshotResult, error) {
-	res, err := s.Screenshot(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	c.Screenshot = &tools.ScreenshotRef{Path: res.Path, Width: res.Width, Height: res.Height}
-	if res.Base64 != "" {
-		c.Images = append(c.Images, tools.Image{MIMEType: "image/png", Base64: res.Base64})
-	}
-	return &res, nil
-}

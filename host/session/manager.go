@@ -15,6 +15,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/settings"
 	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/host/visual"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -43,6 +44,8 @@ type Config struct {
 	// MaxSessions is --max-sessions: how many sessions run at once; 0
 	// means DefaultMaxSessions.
 	MaxSessions int
+	// Visual keeps mm_visual_check's baselines and last results.
+	Visual visual.Store
 	// Mode is --mode: the environment mode (launch.ModeE2E,
 	// launch.ModeProd) of an owner that never called mm_set_context; ""
 	// means launch.DefaultMode.
@@ -66,6 +69,9 @@ type Manager struct {
 	sessions map[string]*Session // by owner
 	modes    map[string]string   // by owner: the mode mm_set_context chose
 	slots    map[int]bool        // the slots in use, launching sessions' too
+	// watchOwner is the owner whose call started the watch build, "" for
+	// none (watch.go).
+	watchOwner string
 
 	walletOnce sync.Once
 	walletDir  string // the unpacked embedded test wallet, when used

@@ -39,13 +39,9 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 	}
 }
 
-// Describe is the observation the agent is given (mm_describe_screen): its
-// refs replace the agent's.
-func (m *Manager) Describe(ctx context.Context) *observation.Observation {
-	s := m.get(ctx)
-	if s == nil {
-		return nil
-	}
+// describe is the observation the agent is given (mm_describe_screen)
+// of session s: its refs replace the agent's.
+func (m *Manager) describe(ctx context.Context, s *Session) *observation.Observation {
 	return m.observe(ctx, s, true, nil, nil, func(page *rod.Page, _ observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
 		ids, nodes, refs, err := discovery.Describe(ctx, page, discovery.DefaultTestIDLimit)
 		if err == nil {
@@ -152,13 +148,27 @@ func (m *Manager) State(ctx context.Context, s *Session) (observation.State, err
 	if err != nil {
 		return st, err
 	}
-	m.ChainBalance(ctx, s, &st)
+	m.chainBalance(ctx, s, &st)
 	return st, nil
 }
 
-// ChainBalance replaces the page's balance with the account's balance on
+// GetState is mm_get_state: the state (State), the tracked tabs and the
+// session's health.
+func (m *Manager) GetState(ctx context.Context) (map[string]any, error) {
+	s, err := m.Active(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st, err := m.State(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"state": st, "tabs": s.browser.Tabs(), "health": m.Health(ctx, s)}, nil
+}
+
+// chainBalance replaces the page's balance with the account's balance on
 // the session's chain, when there is one.
-func (m *Manager) ChainBalance(ctx context.Context, s *Session, st *observation.State) {
+func (m *Manager) chainBalance(ctx context.Context, s *Session, st *observation.State) {
 	if s.parts.Chain == nil || st.AccountAddress == nil || *st.AccountAddress == "" {
 		return
 	}

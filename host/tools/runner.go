@@ -358,7 +358,11 @@ func (r *Runner) run(ctx context.Context, req Request, readOnly bool) (Outcome, 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
+	if e.tool.Record && r.recorder != nil {
+		ctx = context.WithValue(ctx, recordedKey{}, true)
+	}
 	res, err := r.invoke(ctx, call)
+	call.take(res)
 	if cl, ok := r.observer.(Classifier); ok && err != nil {
 		err = cl.Classify(ctx, req.Tool, err)
 	}
