@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -25,13 +24,6 @@ func (g *reg) buildTool() {
 		if err := json.Unmarshal(c.Args, &in); err != nil {
 			return nil, err
 		}
-		if g.Repo == "" {
-			return nil, sdk.Errorf(sdk.CodeNoWorkspace, "%s builds the extension checkout, and this host has no workspace: start mmcp with --repo /path/to/metamask-extension (or set MMCP_REPO)", g.name("build"))
-		}
-		res, err := g.Plugins.Builder().Build(ctx, in, plugins.Events{OnProgress: c.Progress, Logger: g.Log.Named("build")})
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"buildType": res.BuildType, "extensionPathResolved": g.Path(res.ExtensionPath)}, nil
+		return g.Sessions.Build(ctx, in, c.Progress)
 	})
 }

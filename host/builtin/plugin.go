@@ -2,13 +2,11 @@ package builtin
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
-	"github.com/mmcp-dev/mmcp/sdk/pluginhost"
 )
 
 // pluginTools registers each plugin's own tools as <plugin>_<tool>. A name
@@ -39,16 +37,7 @@ func (g *reg) pluginTool(p *plugins.Plugin, name string, t sdk.Tool) *tools.Tool
 		// session's own process (its chain).
 		NoSession: true,
 		Handler: func(ctx context.Context, c *tools.Call) (any, error) {
-			var out json.RawMessage
-			err := g.Sessions.Plugin(ctx, p).Use(ctx, func(cl *pluginhost.Conn) error {
-				var err error
-				out, err = cl.CallTool(ctx, t.Name, c.Args, plugins.Events{OnProgress: c.Progress, Logger: g.Log.Named(p.Spec.Name)})
-				return err
-			})
-			if err != nil {
-				return nil, err
-			}
-			return out, nil
+			return g.Sessions.CallPluginTool(ctx, p, t.Name, c.Args, c.Progress)
 		},
 	}
 }

@@ -1,12 +1,13 @@
 package builtin
 
 import (
+	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,52 +62,6 @@ func toolPathRows(t *testing.T) []pathRow {
 	return rows
 }
 
-// goFile is what the path check needs of one Go file.
-type goFile struct {
-	calls   map[string]bool // names called: f(...), x.f(...)
-	defines map[string]bool // top-level functions and methods, struct fields
-	imports map[string]bool
-	adds    []string // tools registered here with add(g, "<base>", ...)
-}
-
-func parseGoFile(t *testing.T, path string) goFile {
-	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(repoRoot, path), nil, parser.SkipObjectResolution)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	g := goFile{calls: map[string]bool{}, defines: map[string]bool{}, imports: map[string]bool{}}
-	for _, im := range f.Imports {
-		p, _ := strconv.Unquote(im.Path.Value)
-		g.imports[p] = true
-	}
-	ast.Inspect(f, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncDecl:
-			g.defines[n.Name.Name] = true
-		case *ast.StructType:
-			for _, fld := range n.Fields.List {
-				for _, name := range fld.Names {
-					g.defines[name.Name] = true
-				}
-			}
-		case *ast.CallExpr:
-			switch fn := n.Fun.(type) {
-			case *ast.Ident:
-				g.calls[fn.Name] = true
-				if lit, ok := argString(n, 1); ok && fn.Name == "add" {
-					g.adds = append(g.adds, lit)
-				}
-			case *ast.SelectorExpr:
-				g.calls[fn.Sel.Name] = true
-			case *ast.IndexListExpr, *ast.IndexExpr: // add[In](...), a generic call
-			}
-		}
-		return true
-	})
-	return g
-}
-
 func argString(c *ast.CallExpr, i int) (string, bool) {
 	if len(c.Args) <= i {
 		return "", false
@@ -129,8 +84,6 @@ func registeredTools(t *testing.T) []string {
 	sort.Strings(names)
 	return names
 }
-
-var builtinFile = regexp.MustCompile(`^host/builtin/[a-z_]+\.go$`)
 
 // TestToolPathsTable holds docs/ARCHITECTURE.md's per-tool paths against
 // the code: a row for every registered tool, files that exist, at most
@@ -162,31 +115,7 @@ func TestToolPathsTable(t *testing.T) {
 		t.Errorf("the tool-paths table has a row for %s, which is not registered", name)
 	}
 
-	files := map[string]goFile{}
-	registeredIn := map[string]string{} // tool base -> host/builtin file
-	for _, r := range rows {
-		for _, f := range r.files {
-			if _, ok := files[f]; ok {
-				continue
-			}
-			if _, err := os.Stat(filepath.Join(repoRoot, f)); err != nil {
-				t.Errorf("%s: %s does not exist", r.tool, f)
-				continue
-			}
-			files[f] = parseGoFile(t, f)
-		}
-	}
-	matches, _ := filepath.Glob(filepath.Join(repoRoot, "host/builtin/*.go"))
-	for _, m := range matches {
-		rel := filepath.ToSlash(strings.TrimPrefix(m, repoRoot+"/"))
-		if strings.HasSuffix(rel, "_test.go") {
-			continue
-		}
-		for _, base := range parseGoFile(t, rel).adds {
-			registeredIn["mm_"+base] = rel
-		}
-	}
-
+	g := loadGraph(t, rowDirs(rows))
 	for _, r := range rows {
 		if len(r.files) > maxPathFiles {
 			t.Errorf("%s: %d files on its path, more than %d", r.tool, len(r.files), maxPathFiles)
@@ -194,72 +123,174 @@ func TestToolPathsTable(t *testing.T) {
 		if r.count != len(r.files) {
 			t.Errorf("%s: the row says %d files and lists %d", r.tool, r.count, len(r.files))
 		}
-		if r.files[0] != "host/tools/mcp.go" {
-			t.Errorf("%s: the path starts at %s, not at the MCP handler (host/tools/mcp.go)", r.tool, r.files[0])
-		}
 		seen := map[string]bool{}
 		for _, f := range r.files {
 			if seen[f] {
 				t.Errorf("%s: %s twice", r.tool, f)
 			}
 			seen[f] = true
-		}
-		if want, ok := registeredIn[r.tool]; ok {
-			for _, f := range r.files {
-				if builtinFile.MatchString(f) {
-					if f != want {
-						t.Errorf("%s: the row enters host/builtin at %s; the tool is registered in %s", r.tool, f, want)
-					}
-					break
-				}
+			if _, err := os.Stat(filepath.Join(repoRoot, f)); err != nil {
+				t.Errorf("%s: %s does not exist", r.tool, f)
 			}
 		}
-		for i := 1; i < len(r.files); i++ {
-			if !reached(files, r.files[:i], r.files[i]) {
-				t.Errorf("%s: no file before %s calls a function, method or field it defines", r.tool, r.files[i])
-			}
-		}
-		last := r.files[len(r.files)-1]
-		lf := files[last]
-		switch r.end {
-		case "cdp":
-			if !lf.imports["github.com/go-rod/rod"] && !lf.imports["github.com/go-rod/rod/lib/proto"] && !lf.imports["github.com/go-rod/rod/lib/cdp"] {
-				t.Errorf("%s: a cdp row ends in %s, which does not use rod", r.tool, last)
-			}
-		case "plugin":
-			if !lf.imports["github.com/mmcp-dev/mmcp/sdk"] && !lf.imports["github.com/mmcp-dev/mmcp/sdk/pluginhost"] && !strings.HasPrefix(last, "sdk/pluginhost/") {
-				t.Errorf("%s: a plugin row ends in %s, which calls no sdk capability", r.tool, last)
-			}
-		case "store":
-			if !strings.HasPrefix(last, "host/knowledge/") {
-				t.Errorf("%s: a store row ends in %s, outside host/knowledge", r.tool, last)
-			}
-		case "host":
-		default:
-			t.Errorf("%s: end %q is none of cdp, plugin, store, host", r.tool, r.end)
+		if err := walkPath(g, r); err != nil {
+			t.Errorf("%s: %v", r.tool, err)
 		}
 	}
 }
 
-// reached reports whether a file in before calls a name next defines, or
-// hands the call to next as a tool's handler: the runner calls Tool.Handler
-// (host/tools/tool.go), whose tools.Add wrapper calls the handler that a
-// host/builtin file registers; the runner calls run_steps' handler
-// (host/tools/batch.go) the same way.
-func reached(files map[string]goFile, before []string, next string) bool {
-	nf := files[next]
-	for _, b := range before {
-		for name := range nf.defines {
-			if files[b].calls[name] {
-				return true
+// rowDirs are the package directories the rows cross.
+func rowDirs(rows []pathRow) []string {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, r := range rows {
+		for _, f := range r.files {
+			if d := filepath.ToSlash(filepath.Dir(f)); !seen[d] {
+				seen[d] = true
+				dirs = append(dirs, d)
 			}
 		}
-		if b == "host/tools/runner.go" && (next == "host/tools/batch.go" || next == "host/builtin/plugin.go") {
-			return true
-		}
-		if b == "host/tools/tool.go" && builtinFile.MatchString(next) && len(nf.adds) > 0 {
-			return true
+	}
+	sort.Strings(dirs)
+	return dirs
+}
+
+// walkPath follows a row through the type-checked code (callgraph_test.go)
+// from the MCP handler, host/tools/mcp.go's mcpHandler: at each hop, the
+// functions of the path in one file (with the functions of that file
+// they call) call a function or method the next file defines, and those
+// are the path's functions in the next file. The runner calls the tool's
+// Handler field: host/tools/tool.go's Add wrapper, which calls the
+// handler the row's host/builtin file registers for the tool (add(g,
+// "<base>", ...)), or run_steps' (host/tools/batch.go's RunSteps), or a
+// plugin tool's (host/builtin/plugin.go). The path's functions in the
+// row's last file call rod (a cdp row) or an sdk capability or
+// pluginhost (a plugin row); a store row ends in host/knowledge.
+func walkPath(g *graph, r pathRow) error {
+	if r.files[0] != "host/tools/mcp.go" {
+		return fmt.Errorf("the path starts at %s, not at the MCP handler (host/tools/mcp.go)", r.files[0])
+	}
+	first := g.files[r.files[0]]
+	var path []*types.Func
+	for name, n := range first.funcs {
+		if strings.HasSuffix(name, ".mcpHandler") {
+			path = first.closure(n)
 		}
 	}
-	return false
+	for i := 1; i < len(r.files); i++ {
+		prev, next := r.files[i-1], r.files[i]
+		nf := g.files[next]
+		if nf == nil {
+			return fmt.Errorf("%s is not a Go file of the module", next)
+		}
+		var found []*fnNode
+		switch prev {
+		case "host/tools/runner.go": // c.Tool.Handler(ctx, c)
+			switch {
+			case next == "host/tools/batch.go" && r.tool == "mm_run_steps":
+				found = append(found, nf.handlers["RunSteps"])
+			case next == "host/tools/tool.go" && r.tool != "mm_run_steps" && r.tool != pluginToolsRow,
+				next == "host/builtin/plugin.go" && r.tool == pluginToolsRow:
+				found = append(found, nf.handlers["Handler"])
+			}
+		case "host/tools/tool.go": // Add's wrapper calls the registered handler
+			found = append(found, nf.handlers["add:"+strings.TrimPrefix(r.tool, "mm_")])
+		default:
+			for _, c := range path {
+				if n, ok := nf.funcs[c.FullName()]; ok {
+					found = append(found, n)
+				}
+			}
+		}
+		if len(found) == 0 || found[0] == nil {
+			return fmt.Errorf("nothing on the path in %s calls a function %s defines", prev, next)
+		}
+		path = nf.closure(found...)
+	}
+	last := r.files[len(r.files)-1]
+	calls := func(prefixes ...string) bool {
+		for _, c := range path {
+			for _, p := range prefixes {
+				if c.Pkg() != nil && (c.Pkg().Path() == p || strings.HasPrefix(c.Pkg().Path(), p+"/")) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch r.end {
+	case "cdp":
+		if !calls("github.com/go-rod/rod") {
+			return fmt.Errorf("a cdp row ends in %s, whose functions on the path call no rod function", last)
+		}
+	case "plugin":
+		if !calls(module + "/sdk") {
+			return fmt.Errorf("a plugin row ends in %s, whose functions on the path call no sdk capability", last)
+		}
+	case "store":
+		if !strings.HasPrefix(last, "host/knowledge/") {
+			return fmt.Errorf("a store row ends in %s, outside host/knowledge", last)
+		}
+	case "host":
+	default:
+		return fmt.Errorf("end %q is none of cdp, plugin, store, host", r.end)
+	}
+	return nil
+}
+
+// TestToolPathsCheckCatchesEdits holds walkPath to its claim: in every
+// row, dropping a file between the MCP handler and the row's end, or
+// swapping a file after the handler and before the end for a file of
+// another row, breaks the path. Swapping the last file for another is
+// caught unless the previous file also calls into the other one and the
+// other one also makes the row's kind of call (then both are true
+// paths); those are counted.
+func TestToolPathsCheckCatchesEdits(t *testing.T) {
+	rows := toolPathRows(t)
+	g := loadGraph(t, rowDirs(rows))
+	var all []string
+	seen := map[string]bool{}
+	for _, r := range rows {
+		for _, f := range r.files {
+			if !seen[f] {
+				seen[f] = true
+				all = append(all, f)
+			}
+		}
+	}
+	sort.Strings(all)
+	drops, swaps, lastSwaps, otherEnds := 0, 0, 0, 0
+	for _, r := range rows {
+		for i := 1; i < len(r.files)-1; i++ {
+			edited := r
+			edited.files = append(append([]string{}, r.files[:i]...), r.files[i+1:]...)
+			drops++
+			if walkPath(g, edited) == nil {
+				t.Errorf("%s: the path still holds without %s", r.tool, r.files[i])
+			}
+		}
+		for i := 1; i < len(r.files); i++ {
+			for _, other := range all {
+				if slices.Contains(r.files, other) {
+					continue
+				}
+				edited := r
+				edited.files = slices.Clone(r.files)
+				edited.files[i] = other
+				holds := walkPath(g, edited) == nil
+				if i == len(r.files)-1 {
+					lastSwaps++
+					if holds {
+						otherEnds++
+					}
+					continue
+				}
+				swaps++
+				if holds {
+					t.Errorf("%s: the path still holds with %s in place of %s", r.tool, other, r.files[i])
+				}
+			}
+		}
+	}
+	t.Logf("%d rows: %d drops and %d swaps before the end each break the path; %d of %d swaps of the last file end in another true path", len(rows), drops, swaps, otherEnds, lastSwaps)
 }

@@ -83,7 +83,7 @@ func RunSteps(name string) Handler {
 			bs := BatchStep{Tool: st.Tool, OK: env.OK, Result: env.Result, Error: env.Error,
 				Meta: BatchMeta{DurationMs: env.Meta.DurationMs, Timestamp: env.Meta.Timestamp}}
 			out.Steps = append(out.Steps, bs)
-			c.Images = append(c.Images, o.Images...)
+			c.images = append(c.images, o.Images...)
 			if env.OK {
 				out.Summary.Succeeded++
 			} else {

@@ -125,7 +125,7 @@ func TestCancelledWhileWaitingForTheObservation(t *testing.T) {
 }
 
 // TestRecordTakesTheStateReadAhead: a read-only call whose handler read
-// its record's state beside its own work (Call.StateAhead) is recorded
+// its record's state beside its own work (tools.StateAhead) is recorded
 // with that state, and the record reads no other state after the call
 // answered (what the next mutating call would wait for); a read ahead
 // that may not be kept (the page changed meanwhile) is replaced by a
@@ -135,14 +135,14 @@ func TestRecordTakesTheStateReadAhead(t *testing.T) {
 	keep, recorded := true, false
 	if err := r.Add(&Tool{Name: "mm_look", Record: true, Schema: json.RawMessage(`{"type":"object"}`),
 		ReadOnly: func(func(any) error) bool { return true },
-		Handler: func(_ context.Context, c *Call) (any, error) {
-			recorded = c.Recorded()
-			c.Observation = &observation.Observation{A11y: observation.A11y{Nodes: []observation.A11yNode{{Ref: "e1", Role: "button", Name: "OK"}}}}
-			c.StateLater = true
-			c.StateAhead = func(context.Context) (observation.State, bool) {
-				return observation.State{CurrentScreen: "ahead"}, keep
-			}
-			return struct{}{}, nil
+		Handler: func(ctx context.Context, c *Call) (any, error) {
+			recorded = Recorded(ctx)
+			return gathered{
+				obs: &observation.Observation{A11y: observation.A11y{Nodes: []observation.A11yNode{{Ref: "e1", Role: "button", Name: "OK"}}}},
+				ahead: func(context.Context) (observation.State, bool) {
+					return observation.State{CurrentScreen: "ahead"}, keep
+				},
+			}, nil
 		}}); err != nil {
 		t.Fatal(err)
 	}

@@ -65,25 +65,25 @@ func (c *Call) take(res any) {
 		return
 	}
 	if r, ok := res.(Targeted); ok {
-		c.Target = r.RecordTarget()
+		c.target = r.RecordTarget()
 	}
 	if r, ok := res.(Observed); ok {
-		c.Observation, c.StateLater = r.RecordObservation()
+		c.observation, c.stateLater = r.RecordObservation()
 	}
 	if r, ok := res.(StateAhead); ok {
-		c.StateAhead = r.RecordStateAhead
+		c.stateAhead = r.RecordStateAhead
 	}
 	if r, ok := res.(Screenshotted); ok {
-		c.Screenshot = r.RecordScreenshot()
+		c.screenshot = r.RecordScreenshot()
 	}
 	if r, ok := res.(Imaged); ok {
-		c.Images = append(c.Images, r.ResultImages()...)
+		c.images = append(c.images, r.ResultImages()...)
 	}
 	if r, ok := res.(Labeled); ok {
-		c.Labels = r.RecordLabels()
+		c.labels = r.RecordLabels()
 	}
 	if r, ok := res.(TextSafe); ok && r.TextSafe() {
-		c.Release()
+		c.release()
 	}
 }
 

@@ -361,6 +361,9 @@ func (r *Runner) run(ctx context.Context, req Request, readOnly bool) (Outcome, 
 	if e.tool.Record && r.recorder != nil {
 		ctx = context.WithValue(ctx, recordedKey{}, true)
 	}
+	if e.tool.Settle {
+		r.Settle()
+	}
 	res, err := r.invoke(ctx, call)
 	call.take(res)
 	if cl, ok := r.observer.(Classifier); ok && err != nil {
@@ -382,7 +385,9 @@ func (r *Runner) run(ctx context.Context, req Request, readOnly bool) (Outcome, 
 	}
 	took := time.Since(start)
 	out := r.finish(ctx, start, call, res, mmErr)
-	out.Images = call.Images
+	if mmErr == nil {
+		out.Images = call.images
+	}
 	return out, recordFn(mmErr, took)
 }
 
@@ -423,7 +428,7 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time
 	}
 	// The step carries no secret: the input is withheld by the one rule
 	// (package redact) before it leaves the runner.
-	keep := c.Tool.HoldBack != "" && !c.TextRedacted
+	keep := c.Tool.HoldBack != "" && !c.textRedacted
 	var input json.RawMessage
 	var secrets []string
 	var m map[string]any
@@ -435,11 +440,11 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time
 		secrets = append(secrets, c.held)
 	}
 	step := Step{
-		SessionID: sid, Tool: c.Tool.Name, Label: c.Tool.Label, Input: input, Target: c.Target,
-		TextRedacted: c.TextRedacted, TextLength: c.TextLength, TextKept: keep,
+		SessionID: sid, Tool: c.Tool.Name, Label: c.Tool.Label, Input: input, Target: c.target,
+		TextRedacted: c.textRedacted, TextLength: c.textLength, TextKept: keep,
 		Withheld: secrets,
 		Started:  start, Duration: took, Err: mmErr,
-		Screenshot: c.Screenshot, Labels: c.Labels,
+		Screenshot: c.screenshot, Labels: c.labels,
 	}
 	slot := r.reserve()
 	return func() <-chan struct{} {
@@ -462,14 +467,14 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time
 // needs from the session is taken now; the page is read when the returned
 // function runs.
 func (r *Runner) observation(ctx context.Context, c *Call, mmErr *sdk.Error) func() *observation.Observation {
-	obs := c.Observation
-	if r.observer == nil || (obs != nil && !c.StateLater) {
+	obs := c.observation
+	if r.observer == nil || (obs != nil && !c.stateLater) {
 		return func() *observation.Observation { return obs }
 	}
 	full, ref := false, ""
 	if obs == nil {
 		full = c.Tool.Observe && (c.Policy == PolicyAll || (c.Policy == PolicyFailures && mmErr != nil))
-		ref = c.Target["a11yRef"]
+		ref = c.target["a11yRef"]
 	}
 	read := r.observer.Observe(ctx, full, ref)
 	return func() *observation.Observation {
@@ -477,8 +482,8 @@ func (r *Runner) observation(ctx context.Context, c *Call, mmErr *sdk.Error) fun
 		// may be spent (a wait that timed out) and the call has answered.
 		octx, cancel := context.WithTimeout(ctx, observeBudget)
 		defer cancel()
-		if obs != nil && c.StateAhead != nil {
-			if st, ok := c.StateAhead(octx); ok {
+		if obs != nil && c.stateAhead != nil {
+			if st, ok := c.stateAhead(octx); ok {
 				obs.State = st
 				return obs
 			}
@@ -487,7 +492,7 @@ func (r *Runner) observation(ctx context.Context, c *Call, mmErr *sdk.Error) fun
 		if obs == nil {
 			return got
 		}
-		// StateLater: the state of what the tool gathered.
+		// stateLater: the state of what the tool gathered.
 		if got != nil {
 			obs.State = got.State
 		}

@@ -230,10 +230,7 @@ func TestHoldBack(t *testing.T) {
 		Handler: func(_ context.Context, c *Call) (any, error) {
 			var in struct{ Text, TestID string }
 			_ = c.Decode(&in)
-			if in.TestID == "amount" {
-				c.Release()
-			}
-			return nil, nil
+			return typed{safe: in.TestID == "amount"}, nil
 		}}); err != nil {
 		t.Fatal(err)
 	}
@@ -342,9 +339,7 @@ func TestStateLaterFillsTheRecord(t *testing.T) {
 	nodes := []observation.A11yNode{{Ref: "e1", Role: "button", Name: "Go", Path: []string{}}}
 	if err := r.Add(&Tool{Name: "mm_snap", Record: true, Schema: json.RawMessage(`{"type":"object"}`),
 		Handler: func(_ context.Context, c *Call) (any, error) {
-			c.Observation = &observation.Observation{A11y: observation.A11y{Nodes: nodes}}
-			c.StateLater = true
-			return map[string]any{"nodes": nodes}, nil
+			return gathered{obs: &observation.Observation{A11y: observation.A11y{Nodes: nodes}}}, nil
 		}}); err != nil {
 		t.Fatal(err)
 	}
@@ -357,5 +352,72 @@ func TestStateLaterFillsTheRecord(t *testing.T) {
 	}
 	if obs.lite != 1 || obs.full != 0 {
 		t.Errorf("observations lite %d full %d, want one state read", obs.lite, obs.full)
+	}
+}
+
+// typed is the result of a type call: its text is safe or not.
+type typed struct{ safe bool }
+
+func (r typed) TextSafe() bool { return r.safe }
+
+// gathered is the result of a call that gathered part of its
+// observation, with a state read ahead when ahead is set.
+type gathered struct {
+	obs   *observation.Observation
+	ahead func(context.Context) (observation.State, bool)
+}
+
+func (r gathered) RecordObservation() (*observation.Observation, bool) { return r.obs, true }
+
+func (r gathered) RecordStateAhead(ctx context.Context) (observation.State, bool) {
+	if r.ahead == nil {
+		return observation.State{}, false
+	}
+	return r.ahead(ctx)
+}
+
+// shot is a result that tells the record everything a result can.
+type shot struct {
+	Path string `json:"path"`
+}
+
+func (shot) RecordTarget() map[string]string { return map[string]string{"testId": "logo"} }
+func (r shot) RecordScreenshot() *ScreenshotRef {
+	return &ScreenshotRef{Path: r.Path, Width: 2, Height: 1}
+}
+func (shot) ResultImages() []Image                               { return []Image{{MIMEType: "image/png", Base64: "iVBO"}} }
+func (shot) RecordVisual() any                                   { return map[string]any{"status": "match"} }
+func (shot) RecordLabels() []string                              { return []string{"visual:match:logo"} }
+func (shot) RecordObservation() (*observation.Observation, bool) { return nil, false }
+
+// TestResultTellsTheRecord: what a handler's result implements reaches
+// the record (target, screenshot, labels) and the client
+// (images); a failed call's result still gives its target, and its images
+// never reach the client.
+func TestResultTellsTheRecord(t *testing.T) {
+	r, _, rec, _ := newTestRunner(t)
+	fail := false
+	if err := r.Add(&Tool{Name: "mm_shot", Record: true, Schema: json.RawMessage(`{"type":"object"}`),
+		Handler: func(context.Context, *Call) (any, error) {
+			if fail {
+				return shot{}, sdk.Errorf(sdk.CodeTargetNotFound, "no logo")
+			}
+			return shot{Path: "a.png"}, nil
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	out := r.Run(context.Background(), Request{Tool: "mm_shot", Args: json.RawMessage(`{}`)})
+	r.Settle()
+	s := rec.steps[len(rec.steps)-1]
+	if !out.Envelope.OK || len(out.Images) != 1 || s.Target["testId"] != "logo" || s.Screenshot == nil || s.Screenshot.Path != "a.png" ||
+		len(s.Labels) != 1 || s.Labels[0] != "visual:match:logo" {
+		t.Fatalf("outcome %+v, step %+v", out, s)
+	}
+	fail = true
+	out = r.Run(context.Background(), Request{Tool: "mm_shot", Args: json.RawMessage(`{}`)})
+	r.Settle()
+	s = rec.steps[len(rec.steps)-1]
+	if out.Envelope.OK || out.Envelope.Result != nil || len(out.Images) != 0 || s.Target["testId"] != "logo" || s.Err == nil {
+		t.Fatalf("failed call: outcome %+v, step %+v", out, s)
 	}
 }

@@ -20,8 +20,9 @@ type Checker interface {
 // Handler runs one tool. It returns the result value (any JSON-marshalable
 // value) or an error; an *sdk.Error keeps its code, any other error becomes
 // MM_INTERNAL_ERROR. Handlers never build envelopes, observations or
-// records: they fill the Call's step fields when the record needs to know
-// something only they know (a target, a redaction).
+// records: what the record needs to know that only the call knows (a
+// target, a redaction, what it observed) its result tells through the
+// optional interfaces of result.go, a failed call's result too.
 type Handler func(ctx context.Context, c *Call) (any, error)
 
 // Tool is one registered MCP tool.
@@ -63,6 +64,11 @@ type Tool struct {
 	// NoSession marks a tool that touches no session (the knowledge
 	// tools, plugin tools): it runs without waiting for the session lock.
 	NoSession bool
+	// Settle makes the call wait, before its handler runs, until the step
+	// record of every earlier call is written (they are made after the
+	// calls answered): a tool that reads the records (the knowledge tools)
+	// sees them all.
+	Settle bool
 	// Exclusive marks a call that may hold the session for minutes
 	// (mm_launch): a call of the same owner that arrives while it runs
 	// answers MM_LAUNCH_IN_PROGRESS at once, with what it is doing,
@@ -71,7 +77,7 @@ type Tool struct {
 	// HoldBack names a string argument that may be a secret (typed text).
 	// The record withholds it, with textRedacted and its length, from the
 	// moment the call arrives (even when it fails validation) unless the
-	// handler calls Release because it knows the value is not a secret.
+	// call's result says the value is not a secret (TextSafe).
 	// Other arguments are withheld by the rule of package redact.
 	HoldBack string
 	// Input is the Go type a handler registered with Add decodes its
@@ -109,32 +115,34 @@ type Call struct {
 	// Progress reports progress to the client; never nil.
 	Progress func(done, total float64, message string)
 
-	// Fields a handler may set for the step record.
+	// What the step record keeps of the call, besides its arguments: the
+	// handler's result tells it (result.go, Call.take); a handler never
+	// writes it.
 
-	// Target is the element target of an interaction.
-	Target map[string]string
-	// TextRedacted and TextLength describe withheld typed text (see
-	// Tool.HoldBack); the record never stores it while TextRedacted.
-	TextRedacted bool
-	TextLength   *int
-	// Observation, when a handler already has one (describe_screen), is
-	// recorded as is instead of collecting another.
-	Observation *observation.Observation
-	// StateLater marks an Observation without its state (what a discovery
+	// target is the element target of an interaction (tools.Targeted).
+	target map[string]string
+	// textRedacted and textLength describe withheld typed text (see
+	// Tool.HoldBack); the record never stores it while textRedacted.
+	textRedacted bool
+	textLength   *int
+	// observation, when the result has one (describe_screen), is recorded
+	// as is instead of collecting another.
+	observation *observation.Observation
+	// stateLater marks an observation without its state (what a discovery
 	// tool gathered): the runner reads the state after the call answered.
-	StateLater bool
-	// StateAhead, with StateLater, is a state read the handler started
-	// beside its own work (a snapshot's walk): the runner takes the state
-	// from it, ok, instead of reading it after the call answered. It is
-	// not ok when the state may be older than what the tool gathered (the
-	// page changed meanwhile): the runner then reads the state as usual.
-	StateAhead func(context.Context) (st observation.State, ok bool)
-	// Screenshot is a screenshot artifact to reference from the record.
-	Screenshot *ScreenshotRef
-	// Images are returned to the client as MCP image content.
-	Images []Image
-	// Labels are labels to add to the record's derived ones.
-	Labels []string
+	stateLater bool
+	// stateAhead, with stateLater, is a state read the call started beside
+	// its own work (a snapshot's walk): the runner takes the state from
+	// it, ok, instead of reading it after the call answered. It is not ok
+	// when the state may be older than what the tool gathered (the page
+	// changed meanwhile): the runner then reads the state as usual.
+	stateAhead func(context.Context) (st observation.State, ok bool)
+	// screenshot is a screenshot artifact to reference from the record.
+	screenshot *ScreenshotRef
+	// images are returned to the client as MCP image content.
+	images []Image
+	// labels are labels to add to the record's derived ones.
+	labels []string
 
 	// runner is set while the call runs, for nested calls (mm_run_steps).
 	runner *Runner
@@ -160,13 +168,14 @@ type Image struct {
 }
 
 // holdBack marks the tool's HoldBack argument as withheld from the record
-// (textRedacted, with its length) until the handler calls Release.
+// (textRedacted, with its length) until the call's result releases it
+// (TextSafe).
 func (c *Call) holdBack() {
 	key := c.Tool.HoldBack
 	if key == "" {
 		return
 	}
-	c.TextRedacted = true
+	c.textRedacted = true
 	var m map[string]json.RawMessage
 	if json.Unmarshal(c.Args, &m) != nil {
 		return
@@ -174,21 +183,15 @@ func (c *Call) holdBack() {
 	var v string
 	if json.Unmarshal(m[key], &v) == nil {
 		n := len([]rune(v))
-		c.TextLength = &n
+		c.textLength = &n
 		c.held = v
 	}
 }
 
-// Release lets the held-back argument into the record: the handler has
+// release lets the held-back argument into the record: the call has
 // established that the field it went into is harmless.
-func (c *Call) Release() {
-	c.TextRedacted, c.TextLength, c.held = false, nil, ""
-}
-
-// Recorded reports whether the call gets a step record: its tool is
-// recorded and the runner has a recorder.
-func (c *Call) Recorded() bool {
-	return c.Tool != nil && c.Tool.Record && c.runner != nil && c.runner.recorder != nil
+func (c *Call) release() {
+	c.textRedacted, c.textLength, c.held = false, nil, ""
 }
 
 // Decode unmarshals the call's arguments into v, after the schema's
