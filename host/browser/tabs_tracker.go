@@ -373,3 +373,29 @@ func (t *tracker) run(ctx context.Context, b *rod.Browser, events <-chan *rod.Me
 		}
 	}
 }
+
+// TabSet is the page targets open at one moment (Chrome.OpenTabs), for
+// Chrome.OpenedSince.
+type TabSet map[proto.TargetTargetID]struct{}
+
+// OpenTabs is the page targets open now.
+func (s *Chrome) OpenTabs() TabSet {
+	out := TabSet{}
+	for _, ti := range s.tabs.list() {
+		out[ti.ID] = struct{}{}
+	}
+	return out
+}
+
+// OpenedSince lists the tabs ("role URL") open now that were not in
+// before: new targets only, so a page that changed its URL (a hash route
+// of the same tab) is not a tab opened.
+func (s *Chrome) OpenedSince(before TabSet) []string {
+	var out []string
+	for _, ti := range s.tabs.list() {
+		if _, ok := before[ti.ID]; !ok {
+			out = append(out, ti.Role+" "+ti.URL)
+		}
+	}
+	return out
+}

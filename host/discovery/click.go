@@ -3,6 +3,7 @@ package discovery
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -288,18 +289,20 @@ func clickOnce(ctx context.Context, p *rod.Page, refs *RefMap, t Target, arm *cl
 	pc := p.Context(ctx)
 	events, stop := pageEvents(pc)
 	defer stop()
+	gone, stopGone := targetGone(pc)
+	defer stopGone()
 	if o.beforePress != nil {
 		o.beforePress(pc)
 	}
-	if err := pressRelease(ctx, pc, a.X, a.Y, o.Pipe); err != nil {
-		if pageClosed(p, err) {
+	if err := pressRelease(ctx, pc, a.X, a.Y, o.Pipe, gone); err != nil {
+		if errors.Is(err, errPageGone) || pageClosed(p, err) {
 			res.PageClosedAfterClick = true
 			return res, nil, nil
 		}
 		return ClickResult{}, nil, sdk.Errorf(sdk.CodeClickFailed, "click %s: %w", t, err).
 			WithDetails(map[string]any{"target": t.String()})
 	}
-	done, err := afterClick(pc, arm, events)
+	done, err := afterClick(pc, arm, events, gone)
 	res.PageClosedAfterClick = done.Closed
 	if err != nil {
 		return res, nil, nil
@@ -309,8 +312,11 @@ func clickOnce(ctx context.Context, p *rod.Page, refs *RefMap, t Target, arm *cl
 
 // pressRelease presses and releases the left mouse button at x, y of p,
 // the press through pipe when there is one and no slow motion, and returns
-// once the page has handled the release.
-func pressRelease(ctx context.Context, p *rod.Page, x, y float64, pipe *Pipe) error {
+// once the page has handled the release, or with errPageGone once p's
+// target is gone (gone is closed, see targetGone): a page that closes its window inside the release's
+// handler (MetaMask's Confirm, Reject and Sign) never has the release
+// answered.
+func pressRelease(ctx context.Context, p *rod.Page, x, y float64, pipe *Pipe, gone <-chan struct{}) error {
 	ev := func(typ proto.InputDispatchMouseEventType) proto.InputDispatchMouseEvent {
 		return proto.InputDispatchMouseEvent{Type: typ, X: x, Y: y, Button: proto.InputMouseButtonLeft, Buttons: new(1), ClickCount: 1}
 	}
@@ -319,17 +325,63 @@ func pressRelease(ctx context.Context, p *rod.Page, x, y float64, pipe *Pipe) er
 		if err := pipe.send(p.SessionID, press.ProtoReq(), press); err != nil {
 			return err
 		}
-		return release.Call(p)
+		return untilGone(p, release, gone)
 	}
-	for _, e := range []proto.InputDispatchMouseEvent{press, release} {
-		if err := slowMo(ctx); err != nil {
-			return err
-		}
-		if err := e.Call(p); err != nil {
-			return err
-		}
+	if err := slowMo(ctx); err != nil {
+		return err
 	}
-	return nil
+	if err := press.Call(p); err != nil {
+		return err
+	}
+	if err := slowMo(ctx); err != nil {
+		return err
+	}
+	return untilGone(p, release, gone)
+}
+
+// errPageGone is a mouse event whose page closed before answering it.
+var errPageGone = errors.New("the page closed before answering the mouse event")
+
+// untilGone dispatches e and waits for its answer, or until gone is
+// closed (errPageGone; the answer that never comes is left behind).
+func untilGone(p *rod.Page, e proto.InputDispatchMouseEvent, gone <-chan struct{}) error {
+	ctx, cancel := context.WithCancel(p.GetContext())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- e.Call(p.Context(ctx)) }()
+	select {
+	case err := <-done:
+		return err
+	case <-gone:
+		return errPageGone
+	}
+}
+
+// targetGone returns a channel closed once p's target is destroyed or its
+// session detached (the tracker's target discovery reports both on the
+// browser's connection), and a func to stop watching.
+func targetGone(p *rod.Page) (<-chan struct{}, func()) {
+	events, stop := pageEvents(p)
+	gone := make(chan struct{})
+	go func() {
+		for msg := range events {
+			switch msg.Method {
+			case (proto.TargetTargetDestroyed{}).ProtoEvent():
+				var ev proto.TargetTargetDestroyed
+				if msg.Load(&ev) && ev.TargetID == p.TargetID {
+					close(gone)
+					return
+				}
+			case (proto.TargetDetachedFromTarget{}).ProtoEvent():
+				var ev proto.TargetDetachedFromTarget
+				if msg.Load(&ev) && ev.SessionID == p.SessionID {
+					close(gone)
+					return
+				}
+			}
+		}
+	}()
+	return gone, stop
 }
 
 // clickedBinding is the binding through which the page hands over its
@@ -375,8 +427,9 @@ func pageEvents(p *rod.Page) (<-chan *rod.Message, func()) {
 // (js/after.js) answer first, its answer; and whether the page is closing
 // or closed. A click handler's window.close() has run by the time the mouse
 // release is acknowledged, and marks the window closed at once, while the
-// target itself goes away a few milliseconds later.
-func afterClick(p *rod.Page, arm *clickArm, events <-chan *rod.Message) (after, error) {
+// target itself goes away a few milliseconds later; a page closed from
+// the release's handler may be gone before either answers (gone closes).
+func afterClick(p *rod.Page, arm *clickArm, events <-chan *rod.Message, gone <-chan struct{}) (after, error) {
 	type answer struct {
 		a   after
 		err error
@@ -406,6 +459,8 @@ func afterClick(p *rod.Page, arm *clickArm, events <-chan *rod.Message) (after, 
 				continue
 			}
 			return a, nil
+		case <-gone:
+			return after{Closed: true}, errPageGone
 		case r := <-asked:
 			if r.err == nil {
 				return r.a, nil

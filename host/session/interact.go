@@ -28,7 +28,7 @@ func (m *Manager) Click(ctx context.Context, t discovery.Target, timeout time.Du
 		if popup {
 			before = s.browser.PageHref(actx, page)
 		}
-		tabsBefore := s.browser.Tabs().Tracked
+		tabsBefore := s.browser.OpenTabs()
 		res, err := discovery.Click(actx, page, s.Refs(), t, s.browser.ClickOptions(actx, page))
 		if err == nil && popup && !res.PageClosedAfterClick {
 			// The wallet's background closes a confirmation popup once the
@@ -36,7 +36,7 @@ func (m *Manager) Click(ctx context.Context, t discovery.Target, timeout time.Du
 			res.PageClosedAfterClick = s.browser.WaitPopupClosed(ctx, page, before)
 		}
 		if res.Changes != nil {
-			res.Changes.TabsOpened = openedTabs(tabsBefore, s.browser.Tabs().Tracked)
+			res.Changes.TabsOpened = s.browser.OpenedSince(tabsBefore)
 		}
 		return res, err
 	})
@@ -153,21 +153,4 @@ func readAhead(ctx context.Context, s *Session) {
 // state to be read.
 func emptyObservation() *observation.Observation {
 	return &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
-}
-
-// openedTabs lists the tabs (role and URL) in after that were not in before.
-func openedTabs(before, after []observation.Tab) []string {
-	seen := make(map[observation.Tab]int, len(before))
-	for _, t := range before {
-		seen[t]++
-	}
-	var out []string
-	for _, t := range after {
-		if seen[t] > 0 {
-			seen[t]--
-			continue
-		}
-		out = append(out, t.Role+" "+t.URL)
-	}
-	return out
 }

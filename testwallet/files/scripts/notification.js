@@ -33,11 +33,29 @@ function dialog(title, ...children) {
     h('h1', { id: 'dialog-title' }, title), ...children);
 }
 
+// CLOSES_IN_CLICK are the requests whose Confirm / Reject (Sign / Reject)
+// close the window inside the mouse-release handler when they are the last
+// one pending, as MetaMask's transaction and personal_sign screens do: the
+// page is gone before the release is acknowledged, so a driver waiting
+// for that acknowledgement never gets it.
+const CLOSES_IN_CLICK = new Set(['transaction', 'personal_sign']);
+
 // footer is MetaMask's page-container footer (or a confirmation page's).
 function footer(req, { cancelId, cancelText, okId, okText, onOk }) {
   const error = h('p', { role: 'alert', testid: 'confirm-error' });
   const ok = h('button', { testid: okId, onclick: () => (onOk ? onOk() : answer(true)) }, okText);
   const no = h('button', { testid: cancelId, class: 'secondary', onclick: () => answer(false) }, cancelText);
+  if (CLOSES_IN_CLICK.has(req.kind) && !onOk) {
+    const closeInRelease = (approve) => (e) => {
+      if (e.button !== 0 || ok.disabled || queueLength > 1) return;
+      ok.disabled = no.disabled = true;
+      // the background settles the request; the window goes at once
+      chrome.runtime.sendMessage({ type: 'answer', id: req.id, approve, closing: true }).catch(() => {});
+      window.close();
+    };
+    ok.addEventListener('mouseup', closeInRelease(true));
+    no.addEventListener('mouseup', closeInRelease(false));
+  }
   // answer tells the worker; the background closes the popup when nothing
   // else is pending, else the page moves on to the next request.
   async function answer(approve) {
@@ -148,6 +166,7 @@ function go(route) {
 }
 
 let shown = '';
+let queueLength = 0; // the requests pending, as last rendered
 
 async function render() {
   const state = await send({ type: 'state' });
@@ -158,6 +177,7 @@ async function render() {
     return show(dialog('Unlock', unlockForm(() => render())));
   }
   const queue = await send({ type: 'queue' });
+  queueLength = queue.length;
   if (!queue.length) {
     shown = '';
     return;
