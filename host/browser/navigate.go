@@ -22,6 +22,9 @@ const (
 type NavigateResult struct {
 	Navigated  bool   `json:"navigated"`
 	CurrentURL string `json:"currentUrl"`
+	// ClosedOverlay names the wallet overlay left open over the screen
+	// (MetaMask's account menu) that the navigation closed.
+	ClosedOverlay string `json:"closedOverlay,omitempty"`
 }
 
 // Navigate goes to a wallet screen or a URL and makes that page active:
@@ -31,7 +34,9 @@ type NavigateResult struct {
 // in the session's URL tab (see openURL). Errors: MM_INVALID_INPUT
 // (unknown screen, url missing or not absolute), MM_NAVIGATION_FAILED,
 // MM_TARGET_COVERED (a wallet screen loaded but a known modal or popover
-// stayed over it for discovery.CoveredFor; the page is active).
+// stayed over it for discovery.CoveredFor, after discovery.CloseOverlay
+// found no close control or its click did not close it; the page is
+// active). A known overlay closed so is named in ClosedOverlay.
 func (s *Chrome) Navigate(ctx context.Context, screen, rawURL string) (NavigateResult, error) {
 	var target string
 	switch screen {
@@ -63,12 +68,18 @@ func (s *Chrome) Navigate(ctx context.Context, screen, rawURL string) (NavigateR
 		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "the wallet page closed while rendering: %w", err)
 	}
 	s.activate(ctx, page.TargetID)
-	// A modal or popover left open (MetaMask's account menu) stays over
-	// the new screen: the page is active, so the agent can close it.
+	// A known modal or popover left open (MetaMask's account menu) stays
+	// over the new screen: it is closed through its close control. One
+	// that cannot be closed so answers MM_TARGET_COVERED; the page is
+	// active, so the agent can close it.
+	closed, err := discovery.CloseOverlay(ctx, page)
+	if err != nil {
+		s.log.Debug("closing the overlay over the screen", "error", err)
+	}
 	if err := discovery.ScreenCovered(ctx, page, screen); err != nil {
 		return NavigateResult{}, err
 	}
-	return NavigateResult{Navigated: true, CurrentURL: s.pageURL(ctx, page)}, nil
+	return NavigateResult{Navigated: true, CurrentURL: s.pageURL(ctx, page), ClosedOverlay: closed}, nil
 }
 
 // OpenTab loads rawURL in a new tab, which becomes active and the

@@ -191,3 +191,33 @@ func ScreenCovered(ctx context.Context, p *rod.Page, screen string) error {
 		}
 	}
 }
+
+// CloseOverlay closes a known wallet overlay (knownOverlays: MetaMask's
+// account menu, a modal or popover left open) that covers the centre of
+// p's viewport, by clicking its close control, and returns the overlay's
+// name; "" when nothing known covers the screen, the overlay has no close
+// control, or the page cannot be read (ScreenCovered then has the say).
+// A wallet navigation does this: the agent asked for a screen, and a menu
+// left open over it (MetaMask keeps its account menu open across routes)
+// is not what they asked for.
+func CloseOverlay(ctx context.Context, p *rod.Page) (string, error) {
+	main, err := mainFrame(p.Context(ctx))
+	if err != nil {
+		return "", nil
+	}
+	var c *cover
+	if err := evalIn(p.Context(ctx), main, jsCentreCover, idem, &c); err != nil || c == nil || c.overlay() == "" {
+		return "", nil
+	}
+	t := Target{TestID: c.Close.TestID, Selector: c.Close.Selector}
+	if t.TestID != "" {
+		t.Selector = ""
+	}
+	if t.TestID == "" && t.Selector == "" {
+		return "", nil
+	}
+	if _, err := Click(ctx, p, nil, t); err != nil {
+		return "", err
+	}
+	return c.overlay(), nil
+}

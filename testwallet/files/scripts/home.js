@@ -200,8 +200,7 @@ function home(state) {
   return h('main', { class: 'home' },
     h('header', { class: 'row' },
       h('button', { testid: 'network-display' }, network.name),
-      h('button', { testid: 'account-menu-icon',
-        onclick: () => toggle('Accounts', h('p', {}, 'Account 1'), h('p', { class: 'mono' }, address)) }, shorten(address)),
+      h('button', { testid: 'account-menu-icon', onclick: () => openAccountMenu(address) }, shorten(address)),
       h('button', { testid: 'account-options-menu-button', 'aria-label': 'Account options',
         onclick: () => toggle('Account options', h('p', {}, 'Account 1'), h('p', { class: 'mono' }, address)) }, '⋮')),
     h('nav', { class: 'row' },
@@ -221,6 +220,24 @@ function home(state) {
     panel);
 }
 
+// openAccountMenu opens MetaMask's account menu: an mm-modal on the
+// document body, outside the routed screen, so it stays open over any
+// screen a hash navigation shows (settings too) until its close button or
+// the backdrop closes it.
+function openAccountMenu(address) {
+  if (document.querySelector('.multichain-account-menu-popover')) return;
+  const close = () => modal.remove();
+  const modal = h('div', { class: 'mm-modal multichain-account-menu-popover' },
+    h('div', { class: 'mm-modal-overlay', onclick: close }),
+    h('section', { class: 'mm-modal-content', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'account-menu-title' },
+      h('header', { class: 'row' },
+        h('h2', { id: 'account-menu-title' }, 'Select an account'),
+        h('button', { class: 'mm-button-icon', 'aria-label': 'Close', onclick: close }, '×')),
+      h('button', { class: 'multichain-account-list-item', onclick: close },
+        'Account 1 ', h('span', { class: 'mono' }, shorten(address)))));
+  document.body.append(modal);
+}
+
 // homeTabs are MetaMask's Tokens / NFTs / Activity tabs.
 function homeTabs(network) {
   const body = h('div', { role: 'tabpanel' });
@@ -238,7 +255,7 @@ function homeTabs(network) {
   return h('section', { class: 'tabs' }, h('div', { class: 'row', role: 'tablist' }, buttons), body);
 }
 
-function settings() {
+function settings(state) {
   const box = h('input', { type: 'checkbox', id: 'show-test-networks', testid: 'show-test-networks',
     onchange: () => chrome.storage.local.set({ testwalletShowTestNetworks: box.checked }) });
   chrome.storage.local.get('testwalletShowTestNetworks').then((v) => { box.checked = !!v.testwalletShowTestNetworks; });
@@ -247,7 +264,8 @@ function settings() {
     h('button', { testid: 'settings-back', class: 'settings-page__header__title-container__close-button', 'aria-label': 'Back',
       onclick: () => { location.hash = ''; } }, '← Back'),
     h('h1', {}, 'Settings'),
-    h('div', { class: 'row' }, box, h('label', { for: 'show-test-networks' }, 'Show test networks')));
+    h('div', { class: 'row' }, box, h('label', { for: 'show-test-networks' }, 'Show test networks')),
+    h('p', {}, 'Background build: ', h('span', { testid: 'settings-background-build' }, state.build || '')));
 }
 
 chrome.runtime.onMessage.addListener((msg) => {

@@ -32,6 +32,7 @@ function view() {
     '<button data-testid="log-error">Log an error</button>' +
     '<button data-testid="log-errors-on">Log errors every 100 ms</button>' +
     '<button data-testid="open-account-menu">Open the account menu</button>' +
+    '<button data-testid="open-sticky-modal">Open a modal without a close button</button>' +
     '<button data-testid="lock">Lock</button></main>';
 }
 
@@ -94,6 +95,13 @@ app.addEventListener('click', (e) => {
       '<section class="mm-modal-content" role="dialog" style="position:fixed;top:0;left:0;width:200px;height:40px;background:#fff">' +
       '<button class="mm-button-icon" aria-label="Close">x</button></section>';
     m.querySelector('button').addEventListener('click', () => m.remove());
+    document.body.appendChild(m);
+  } else if (id === 'open-sticky-modal') {
+    // A modal with no close control: nothing mmcp may click to close it.
+    const m = document.createElement('div');
+    m.className = 'mm-modal';
+    m.style.cssText = 'position:fixed;inset:0;z-index:10;background:rgba(0,0,0,.3)';
+    m.innerHTML = '<section class="mm-modal-content" role="dialog">Please wait for the network</section>';
     document.body.appendChild(m);
   } else if (id === 'lock') {
     localStorage.removeItem('unlocked');
