@@ -49,8 +49,7 @@ type Chrome struct {
 	closeOnce sync.Once
 	closeErr  error
 
-	devModeOnce sync.Once // ensureDevMode
-	devModeErr  error
+	workers []proto.TargetTargetID // the extension's service workers as last seen (ReloadExtension)
 }
 
 // ExtensionID is the wallet extension's id (the host of its

@@ -14,7 +14,8 @@ import (
 // the profile is in developer mode: chrome.runtime.reload() without it
 // disables the extension ("unsupportedDeveloperExtension") instead of
 // loading it again. A profile the host creates starts in developer mode;
-// another one is switched once, before its first reload.
+// another one is switched on the same chrome://extensions visit that
+// reloads the extension (triggerReload).
 
 // devModePrefs is the profile preference of the developer mode switch.
 const devModePrefs = `{"extensions":{"ui":{"developer_mode":true}}}`
@@ -28,40 +29,44 @@ func writeDevModePrefs(userDir string) error {
 	return os.WriteFile(filepath.Join(dir, "Preferences"), []byte(devModePrefs), 0o600)
 }
 
-// ensureDevMode turns developer mode on through chrome://extensions (a
-// tab opened and closed for it), once per session, for a profile the host
-// did not create.
-func (s *Chrome) ensureDevMode(ctx context.Context) error {
-	if s.ownsDir {
-		return nil
+// extensionsPageWait bounds a visit to chrome://extensions.
+const extensionsPageWait = 5 * time.Second
+
+// onExtensionsPage evaluates expr (a promise) on a chrome://extensions
+// page, where chrome.developerPrivate is, opened in the background for it
+// and closed after; an exception of the evaluation is an error.
+func (s *Chrome) onExtensionsPage(ctx context.Context, expr string) error {
+	tgt, err := proto.TargetCreateTarget{URL: "chrome://extensions/", Background: true}.Call(s.browser.Context(ctx))
+	if err != nil {
+		return err
 	}
-	s.devModeOnce.Do(func() {
-		tgt, err := proto.TargetCreateTarget{URL: "chrome://extensions/", Background: true}.Call(s.browser.Context(ctx))
-		if err != nil {
-			s.devModeErr = err
-			return
-		}
-		defer func() {
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-			_ = s.closeTarget(cctx, tgt.TargetID)
-			cancel()
-		}()
-		page, err := s.browser.PageFromTarget(tgt.TargetID)
-		if err != nil {
-			s.devModeErr = err
-			return
-		}
-		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		_ = page.Context(cctx).WaitLoad()
-		r, err := proto.RuntimeEvaluate{Expression: `chrome.developerPrivate.updateProfileConfiguration({inDeveloperMode: true}).then(() => true)`,
-			AwaitPromise: true, ReturnByValue: true}.Call(page.Context(cctx))
-		switch {
-		case err != nil:
-			s.devModeErr = err
-		case r.ExceptionDetails != nil:
-			s.devModeErr = fmt.Errorf("%s", r.ExceptionDetails.Text)
-		}
-	})
-	return s.devModeErr
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		_ = s.closeTarget(cctx, tgt.TargetID)
+		cancel()
+	}()
+	page, err := s.browser.PageFromTarget(tgt.TargetID)
+	if err != nil {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(ctx, extensionsPageWait)
+	defer cancel()
+	_ = page.Context(cctx).WaitLoad()
+	r, err := proto.RuntimeEvaluate{Expression: expr, AwaitPromise: true, ReturnByValue: true}.Call(page.Context(cctx))
+	switch {
+	case err != nil:
+		return err
+	case r.ExceptionDetails != nil:
+		return fmt.Errorf("%s", exceptionText(r.ExceptionDetails))
+	}
+	return nil
+}
+
+// exceptionText is an evaluation's exception: its description when there
+// is one (the error's message), else its text.
+func exceptionText(d *proto.RuntimeExceptionDetails) string {
+	if d.Exception != nil && d.Exception.Description != "" {
+		return d.Exception.Description
+	}
+	return d.Text
 }

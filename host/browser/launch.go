@@ -256,6 +256,7 @@ func (s *Chrome) openHome(ctx context.Context) error {
 		s.setExtID(id)
 	}
 	s.listenWorkers(ctx)
+	s.setKnownWorkers(s.tabs.workersOf(s.extID))
 	if start, ok := s.startTab(); ok {
 		page, err := s.attach(start)
 		if err == nil {

@@ -9,10 +9,9 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
-)
 
-// reloadJS reloads the extension from one of its own contexts.
-const reloadJS = `chrome.runtime.reload()`
+	"github.com/mmcp-dev/mmcp/host/discovery"
+)
 
 // Reloaded is the extension reloaded in place by ReloadExtension.
 type Reloaded struct {
@@ -21,19 +20,39 @@ type Reloaded struct {
 	Back string
 	// Page is the reopened page, active and rendered (bounded).
 	Page *rod.Page
-	// Worker says a service worker of the reloaded extension appeared.
+	// Worker says a new service worker of the reloaded extension runs:
+	// the background restarted on the files as they are now.
 	Worker bool
+	// By says what restarted the extension: ByMmcp (chrome://extensions'
+	// reload, from disk) or BySelf (the build's own live reload had
+	// restarted it already).
+	By string
 }
+
+// What restarted the extension (Reloaded.By).
+const (
+	ByMmcp = "mmcp"
+	BySelf = "the extension itself (the build's live reload)"
+)
+
+// workerWait bounds the wait for the reloaded extension's new service
+// worker; the pages are reopened after it either way (a worker that
+// starts late is recognised then).
+const workerWait = 10 * time.Second
 
 // ReloadExtension reloads the unpacked extension in the running Chrome
 // (its files were rebuilt in place): no new Chrome, the chain and the dapp
-// tabs stay. It asks the extension's service worker (else one of its
-// pages) for chrome.runtime.reload(), waits (within ctx) for a new service
-// worker, reopens the wallet page the agent was on (home when it was on no
-// wallet page), makes it active and waits for it to render. The wallet's
-// screen and lock state after it are host/wallet's (Wallet.Reload). The
-// error says what failed, for the caller's diagnosis; r.Back is set even
-// then.
+// tabs stay. The reload comes from outside the wallet's code: the
+// chrome://extensions page asks Chrome to load the extension again from
+// disk (chrome.developerPrivate.reload), which evaluates nothing in the
+// extension, whose globals LavaMoat scuttles in MetaMask's builds. When
+// the extension restarted itself since mmcp last saw it (a new service
+// worker: the build's live reload), that restart is taken instead. It
+// waits (bounded by workerWait within ctx) for the new service worker,
+// reopens the wallet page the agent was on (home when it was on no wallet
+// page), makes it active and waits for it to render. The wallet's screen
+// and lock state after it are host/wallet's (Wallet.Reload). The error
+// says what failed, for the caller's diagnosis; r.Back is set even then.
 func (s *Chrome) ReloadExtension(ctx context.Context) (Reloaded, error) {
 	back := s.homeURL()
 	if act, ok := s.tabs.active(); ok && act.Role == RoleExtension {
@@ -41,16 +60,27 @@ func (s *Chrome) ReloadExtension(ctx context.Context) (Reloaded, error) {
 	} else if home, ok := s.tabs.home(); ok && home.Role == RoleExtension {
 		back = home.URL
 	}
-	r := Reloaded{Back: back}
-	if err := s.ensureDevMode(ctx); err != nil {
-		s.log.Warn("developer mode not switched on: the reload may disable the extension", "error", err)
-	}
+	r := Reloaded{Back: back, By: ByMmcp}
+	known := s.knownWorkers()
 	old := s.liveWorkers(ctx)
-	if err := s.triggerReload(ctx, old); err != nil {
-		return r, fmt.Errorf("the extension could not be asked to reload: %v", err)
+	fresh := newOnes(old, known)
+	if len(known) > 0 && len(fresh) == 0 && len(old) == 0 {
+		// the workers mmcp knew are gone: the extension is restarting
+		wctx, cancel := context.WithTimeout(ctx, workerWait)
+		fresh = s.awaitNewWorkers(wctx, known)
+		cancel()
 	}
-	fresh := s.awaitNewWorkers(ctx, old)
-	r.Worker = len(fresh) > 0
+	if len(fresh) > 0 {
+		r.By = BySelf
+		s.log.Debug("the extension restarted itself since the last reload", "workers", fresh)
+	} else {
+		if err := s.triggerReload(ctx); err != nil {
+			return r, fmt.Errorf("the extension could not be reloaded: %v", err)
+		}
+		wctx, cancel := context.WithTimeout(ctx, workerWait)
+		fresh = s.awaitNewWorkers(wctx, old)
+		cancel()
+	}
 	s.listenTo(ctx, fresh)
 
 	page, err := s.reopen(ctx, back)
@@ -59,7 +89,39 @@ func (s *Chrome) ReloadExtension(ctx context.Context) (Reloaded, error) {
 	}
 	r.Page = page
 	_, _ = s.waitRendered(ctx, page)
+	if len(fresh) == 0 {
+		// a worker that started only for the page
+		fresh = newOnes(s.liveWorkers(ctx), old)
+		s.listenTo(ctx, fresh)
+	}
+	r.Worker = len(fresh) > 0
+	s.setKnownWorkers(s.liveWorkers(ctx))
 	return r, nil
+}
+
+// newOnes lists the ids in ids that are not in old.
+func newOnes(ids, old []proto.TargetTargetID) []proto.TargetTargetID {
+	var out []proto.TargetTargetID
+	for _, id := range ids {
+		if !slices.Contains(old, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// knownWorkers are the extension's service workers as mmcp last saw them
+// (launch, the last reload).
+func (s *Chrome) knownWorkers() []proto.TargetTargetID {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.workers)
+}
+
+func (s *Chrome) setKnownWorkers(ids []proto.TargetTargetID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.workers = ids
 }
 
 // ReturnTo loads url again in page when page left it (an unlock that went
@@ -106,78 +168,66 @@ func (s *Chrome) liveWorkers(ctx context.Context) []proto.TargetTargetID {
 	return ids
 }
 
-// triggerReload evaluates chrome.runtime.reload() in one of the
-// extension's service workers, else in one of its pages' main world.
-func (s *Chrome) triggerReload(ctx context.Context, workers []proto.TargetTargetID) error {
-	var errs []string
-	for _, id := range workers {
-		a, err := proto.TargetAttachToTarget{TargetID: id, Flatten: true}.Call(s.browser.Context(ctx))
-		if err != nil {
-			errs = append(errs, err.Error())
-			continue
-		}
-		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_, err = s.browser.Call(cctx, string(a.SessionID), "Runtime.evaluate", proto.RuntimeEvaluate{Expression: reloadJS})
-		cancel()
-		if err == nil {
-			return nil
-		}
-		errs = append(errs, err.Error())
+// triggerReload has chrome://extensions load the unpacked extension again
+// from disk (chrome.developerPrivate.reload: nothing is evaluated in the
+// extension), switching the profile to developer mode first when the host
+// did not create it (without it, a reload disables the extension). An
+// exception of the evaluation is the failure it is.
+func (s *Chrome) triggerReload(ctx context.Context) error {
+	expr := fmt.Sprintf(`chrome.developerPrivate.reload(%q, {failQuietly: true}).then(() => true)`, s.extID)
+	if !s.ownsDir {
+		expr = `chrome.developerPrivate.updateProfileConfiguration({inDeveloperMode: true}).then(() => ` + expr + `)`
 	}
-	for _, role := range []string{RoleExtension, RoleNotification} {
-		for _, ti := range s.tabs.find(role, "") {
-			page, err := s.attach(ti.ID)
-			if err != nil {
-				continue
-			}
-			cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			r, err := proto.RuntimeEvaluate{Expression: reloadJS}.Call(page.Context(cctx))
-			cancel()
-			switch {
-			case err == nil && r.ExceptionDetails == nil:
-				return nil
-			case err != nil:
-				errs = append(errs, err.Error())
-			default:
-				errs = append(errs, r.ExceptionDetails.Text)
-			}
-		}
-	}
-	if len(errs) == 0 {
-		return fmt.Errorf("the extension has no service worker and no open page")
-	}
-	return fmt.Errorf("%s", strings.Join(errs, "; "))
+	return s.onExtensionsPage(ctx, expr)
 }
 
 // awaitNewWorkers waits (within ctx) for service workers of the extension
-// that are not in old, and returns them (none when none came).
+// that are not in old, as the target events report them, and returns them
+// (none when none came).
 func (s *Chrome) awaitNewWorkers(ctx context.Context, old []proto.TargetTargetID) []proto.TargetTargetID {
 	for {
-		var fresh []proto.TargetTargetID
-		for _, id := range s.liveWorkers(ctx) {
-			if !slices.Contains(old, id) {
-				fresh = append(fresh, id)
-			}
-		}
-		if len(fresh) > 0 {
+		changed := s.tabs.wait()
+		if fresh := newOnes(s.tabs.workersOf(s.extID), old); len(fresh) > 0 {
 			return fresh
 		}
-		if err := Sleep(ctx, 2*pollInterval); err != nil {
+		select {
+		case <-changed:
+		case <-ctx.Done():
 			return nil
 		}
 	}
 }
 
 // reopen loads url in the home tab when the reload left it open, else in a
-// new home tab, and makes it active.
+// new home tab, and makes it active. The page gets a new document of the
+// reloaded extension even when the tab already shows url (Chrome keeps an
+// extension's tabs across a reload, on its error page or the old document).
 func (s *Chrome) reopen(ctx context.Context, url string) (*rod.Page, error) {
 	if home, ok := s.tabs.home(); ok {
 		if page, err := s.attach(home.ID); err == nil {
-			if err := s.navigate(ctx, page, url); err == nil {
+			if err := s.loadAnew(ctx, page, url); err == nil {
 				s.activate(ctx, home.ID)
 				return page, nil
 			}
 		}
 	}
 	return s.newTab(ctx, url, true)
+}
+
+// loadAnew loads url in page as a new document: a navigation that only
+// changed the fragment (the tab showed url already) is followed by a
+// reload.
+func (s *Chrome) loadAnew(ctx context.Context, page *rod.Page, url string) error {
+	_ = discovery.Eval(ctx, page, `globalThis.__mmcpOld = true`, discovery.EvalOptions{}, nil)
+	res, err := proto.PageNavigate{URL: url}.Call(page.Context(ctx))
+	if err == nil && res.ErrorText != "" {
+		err = fmt.Errorf("%s", res.ErrorText)
+	}
+	if err == nil && res.LoaderID == "" {
+		err = proto.PageReload{}.Call(page.Context(ctx))
+	}
+	if err != nil {
+		return fmt.Errorf("navigate to %s: %w", url, err)
+	}
+	return s.waitLoaded(ctx, page, true, nil)
 }

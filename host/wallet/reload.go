@@ -26,6 +26,13 @@ type ReloadResult struct {
 	// Reopened is the wallet page reopened: the one the agent was on, else
 	// home.
 	Reopened string `json:"reopened"`
+	// ReloadedBy says what restarted the extension: mmcp (from
+	// chrome://extensions) or the extension itself (the build's live
+	// reload had restarted it already).
+	ReloadedBy string `json:"reloadedBy"`
+	// BackgroundRestarted says a new service worker runs: the background
+	// runs the files as they are now, not only the pages.
+	BackgroundRestarted bool `json:"backgroundRestarted"`
 	// Unlocked says the wallet came back locked and was unlocked again.
 	Unlocked   bool `json:"unlocked"`
 	IsUnlocked bool `json:"isUnlocked"`
@@ -46,9 +53,12 @@ func (s *Wallet) Reload(ctx context.Context, o ReloadOptions) (ReloadResult, err
 	ctx, cancel := context.WithTimeout(ctx, o.Settle)
 	defer cancel()
 	r, err := s.ReloadExtension(ctx)
-	res := ReloadResult{Reopened: r.Back}
+	res := ReloadResult{Reopened: r.Back, ReloadedBy: r.By, BackgroundRestarted: r.Worker}
 	if err != nil {
 		return res, s.reloadFailed(ctx, start, err.Error())
+	}
+	if !r.Worker {
+		return res, s.reloadFailed(ctx, start, "the extension's background did not restart"+r.NoWorker())
 	}
 	st, err := s.WaitForScreen(ctx)
 	switch {

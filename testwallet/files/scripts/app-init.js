@@ -4,9 +4,26 @@
 // in one notification.html popup, opened like MetaMask's: 360x620 at the top
 // right of the last focused window, on bare notification.html (the page then
 // routes to the request), closed from here once the queue is empty.
+//
+// Like MetaMask's test builds, the worker runs under LavaMoat scuttling: its
+// code keeps its own reference to the extension API, and the global
+// `chrome` is inaccessible, so code evaluated in the worker from outside
+// (DevTools: `chrome.runtime.reload()`) throws. The whole worker is one
+// block, so nothing it declares is reachable from such an evaluation.
 'use strict';
 
 importScripts('ecrecover.js'); // ecRecoverPersonal, for personal_ecRecover
+
+{
+const chrome = globalThis.chrome;
+Object.defineProperty(globalThis, 'chrome', {
+  get() { throw new Error('LavaMoat - property "chrome" of globalThis is inaccessible under scuttling mode'); },
+  configurable: false,
+});
+
+// BACKGROUND_BUILD names this worker's build (settings shows it): an edit
+// of it shows whether the background runs the new build after a reload.
+const BACKGROUND_BUILD = 'testwallet-background-1';
 
 const FIXTURE_URL = 'http://localhost:12345/state.json';
 const DEFAULT_NETWORK = { name: 'Localhost 8545', rpcUrl: 'http://localhost:8545', chainId: '0x539', ticker: 'ETH' };
@@ -309,8 +326,10 @@ async function openPopup() {
 chrome.windows.onRemoved.addListener((windowId) => {
   if (windowId !== popupId) return;
   popupId = null;
-  // Closing the popup rejects everything it would have shown.
-  for (const id of [...pending.keys()]) settle(id, userRejected());
+  // Closing the popup rejects everything it would have shown, but for
+  // the requests already answered (a button that closes the window in its
+  // click answers first).
+  for (const [id, req] of [...pending.entries()]) if (!req.answered) settle(id, userRejected());
 });
 
 function settle(id, answer) {
@@ -369,6 +388,7 @@ async function answerApproval(id, ok) {
     return { ok: true };
   }
   if (!unlocked) return { ok: false, error: 'Wallet is locked' };
+  req.answered = true; // settled below, even when the popup closes meanwhile
   if (req.kind === 'addChain') {
     // MetaMask adds the network, then asks to switch to it as a second
     // confirmation in the same popup; the add request settles with it.
@@ -483,7 +503,7 @@ async function handle(msg, sender) {
   await ready;
   switch (msg.type) {
     case 'state':
-      return { ...publicState(), lastBalance: lastBalance() };
+      return { ...publicState(), lastBalance: lastBalance(), build: BACKGROUND_BUILD };
     case 'unlock':
       return unlock(msg.password);
     case 'lock':
@@ -514,3 +534,4 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   handle(msg, sender).then(sendResponse, (err) => sendResponse(rpcError(-32603, err.message)));
   return true;
 });
+}

@@ -1,3 +1,15 @@
+// The worker runs under LavaMoat scuttling, as MetaMask's test builds do:
+// its code keeps its own reference to the extension API, and the global
+// `chrome` is inaccessible, so `chrome.runtime.reload()` evaluated in the
+// worker from DevTools throws. The whole worker is one block, so nothing
+// it declares is reachable from such an evaluation.
+{
+const chrome = globalThis.chrome;
+Object.defineProperty(globalThis, 'chrome', {
+  get() { throw new Error('LavaMoat - property "chrome" of globalThis is inaccessible under scuttling mode'); },
+  configurable: false,
+});
+
 // Opens the notification window when a page asks, the way a wallet opens its
 // confirmation popup after a dapp request.
 chrome.runtime.onMessage.addListener((msg, _sender, reply) => {
@@ -18,3 +30,20 @@ chrome.runtime.onMessage.addListener((msg, _sender, reply) => {
     reply({ ok: true });
   }
 });
+
+// A watch build's live reload (MetaMask's chromereload.js), on in a copy
+// that sets LIVE_RELOAD: the extension restarts itself once its
+// live-reload.txt changes.
+const LIVE_RELOAD = false;
+let seen;
+if (LIVE_RELOAD) setInterval(async () => {
+  let text;
+  try {
+    text = await (await fetch(chrome.runtime.getURL('live-reload.txt'), { cache: 'no-store' })).text();
+  } catch {
+    return;
+  }
+  if (seen !== undefined && text !== seen) chrome.runtime.reload();
+  seen = text;
+}, 100);
+}
