@@ -147,6 +147,11 @@ type Parts struct {
 	// Warnings are what the launch could not do and did not fail for (a
 	// custom state whose vault the fixture's password does not open).
 	Warnings []Warning
+	// Split is where the launch's time went: each step that ran, in ms
+	// (build, chain, contracts, fixture, mocks, browser: Chrome and the
+	// extension's service worker up and its home page loaded; extension:
+	// its first recognized screen; unlock), as the host's log has them.
+	Split map[string]int64
 }
 
 // UnlockPassword is the password of the served state's vault, as the
@@ -192,7 +197,7 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 	if progress == nil {
 		progress = func(float64, float64, string) {}
 	}
-	l := &launcher{d: d, in: in, progress: progress, p: &Parts{Input: in, Deployed: map[string]string{}}, last: time.Now()}
+	l := &launcher{d: d, in: in, progress: progress, p: &Parts{Input: in, Deployed: map[string]string{}, Split: map[string]int64{}}, last: time.Now()}
 	if d.Prod {
 		l.done("mode", "prod environment mode: no chain, wallet state, contracts or mocks; the extension starts as installed")
 	}
@@ -299,9 +304,17 @@ func (l *launcher) run(ctx context.Context, name string, step func(context.Conte
 // done records a finished step as a prerequisite and logs it.
 func (l *launcher) done(step, desc string) {
 	l.p.Prerequisites = append(l.p.Prerequisites, Prerequisite{Step: step, Description: desc})
+	l.lap(step, desc)
+}
+
+// lap logs step as finished now and adds its time (since the last lap) to
+// the split.
+func (l *launcher) lap(step, detail string) {
 	now := time.Now()
+	ms := now.Sub(l.last).Milliseconds()
+	l.p.Split[step] += ms
 	if l.d.Log != nil {
-		l.d.Log.Info("launch", "step", step, "ms", now.Sub(l.last).Milliseconds(), "detail", desc)
+		l.d.Log.Info("launch", "step", step, "ms", ms, "detail", detail)
 	}
 	l.last = now
 }
@@ -568,11 +581,7 @@ func (l *launcher) unlock(ctx context.Context) error {
 	case st.CurrentScreen == "error":
 		return l.failed(ctx, "extension", "the wallet shows its error page")
 	}
-	if l.d.Log != nil {
-		now := time.Now()
-		l.d.Log.Info("launch", "step", "extension", "ms", now.Sub(l.last).Milliseconds(), "detail", "extension ready on "+st.CurrentScreen)
-		l.last = now
-	}
+	l.lap("extension", "extension ready on "+st.CurrentScreen)
 	if l.in.StateMode == "onboarding" || !stateHasVault(l.state) || st.IsUnlocked {
 		return nil
 	}

@@ -126,7 +126,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 	}
 	m.rec.sessionStarted(s)
 	res := map[string]any{"sessionId": s.ID, "extensionId": s.browser.ExtensionID(), "context": s.mode, "state": view, "prerequisites": parts.Prerequisites,
-		"extension": map[string]string{"path": parts.Extension, "source": parts.ExtensionSource}}
+		"extension": map[string]string{"path": parts.Extension, "source": parts.ExtensionSource}, "splitMs": parts.Split}
 	if len(parts.Warnings) > 0 {
 		res["warnings"] = parts.Warnings
 	}
