@@ -209,3 +209,18 @@ func TestReloadRestartsScuttledBackground(t *testing.T) {
 	}
 	must(t, h.Call("mm_cleanup", map[string]any{}))
 }
+
+// TestLaunchAnswerCarriesSplit: mm_launch's answer says where its time
+// went (splitMs), per step that ran.
+func TestLaunchAnswerCarriesSplit(t *testing.T) {
+	h, _ := walletHost(t)
+	res := launch(t, h, map[string]any{"stateMode": "default"})
+	split, _ := res["splitMs"].(map[string]any)
+	for _, step := range []string{"chain", "fixture", "browser", "extension", "unlock"} {
+		if _, ok := split[step].(float64); !ok {
+			t.Fatalf("splitMs lacks %s: %v", step, res["splitMs"])
+		}
+	}
+	t.Logf("split: %v", split)
+	must(t, h.Call("mm_cleanup", map[string]any{}))
+}
