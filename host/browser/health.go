@@ -265,9 +265,11 @@ func (s *Chrome) listenTo(ctx context.Context, workers []proto.TargetTargetID) {
 			continue
 		}
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		var wg sync.WaitGroup
 		for _, method := range []string{"Runtime.enable", "Log.enable"} {
-			_, _ = s.browser.Call(cctx, string(res.SessionID), method, nil)
+			wg.Go(func() { _, _ = s.browser.Call(cctx, string(res.SessionID), method, nil) })
 		}
+		wg.Wait()
 		cancel()
 	}
 }

@@ -83,13 +83,18 @@ func Launch(ctx context.Context, o Options) (*Chrome, error) {
 		return nil, err
 	}
 	s.log.Debug("home page loaded")
+	granted := make(chan struct{})
+	go func() {
+		defer close(granted)
+		s.grantClipboard(ctx, "chrome-extension://"+s.extID)
+	}()
 	if s.launcher != nil {
 		s.fitViewport(ctx)
 	}
 	if s.headed {
 		s.fitWindow(ctx)
 	}
-	s.grantClipboard(ctx, "chrome-extension://"+s.extID)
+	<-granted
 	return s, nil
 }
 
@@ -255,8 +260,18 @@ func (s *Chrome) openHome(ctx context.Context) error {
 	if err == nil {
 		s.setExtID(id)
 	}
-	s.listenWorkers(ctx)
-	s.setKnownWorkers(s.tabs.workersOf(s.extID))
+	// The worker's console is listened to beside the home page's load: a
+	// worker still evaluating its bundle (MetaMask's, under LavaMoat)
+	// answers its DevTools session only once it is done, and the page
+	// need not wait for that.
+	workers := s.tabs.workersOf(s.extID)
+	s.setKnownWorkers(workers)
+	listened := make(chan struct{})
+	go func() {
+		defer close(listened)
+		s.listenTo(ctx, workers)
+	}()
+	defer func() { <-listened }()
 	if start, ok := s.startTab(); ok {
 		page, err := s.attach(start)
 		if err == nil {
