@@ -134,6 +134,25 @@ func init() {
 	q("prior current excluded", prior("mm-send-1", knowledge.PriorQuery{Screen: "send"}))
 	q("prior another client's excluded", prior("", knowledge.PriorQuery{Screen: "send", Exclude: []string{"mm-send-1"}}))
 	q("prior nothing", prior("", knowledge.PriorQuery{Screen: "home", FlowTags: []string{"sign"}}))
+
+	// A NUL byte (which PostgreSQL text cannot hold) in a filter, a scope
+	// or a session id matches nothing, as in the file store: never an
+	// error.
+	const nul = "se\x00nd"
+	for name, f := range map[string]*knowledge.Filters{"flowTag": {FlowTag: nul}, "tag": {Tag: nul}, "screen": {Screen: nul},
+		"gitBranch": {GitBranch: nul}, "exclude": {Exclude: []string{nul}}} {
+		q("NUL in filter "+name+": last", last(0, all, f, ""))
+		q("NUL in filter "+name+": search", search("click", 0, all, f, ""))
+		q("NUL in filter "+name+": sessions", sessions(0, f))
+	}
+	q("NUL in a session scope: search", search("click", 0, knowledge.SessionScope("mm-send\x00-1"), nil, ""))
+	q("NUL in a session scope: last", last(0, knowledge.SessionScope("mm-send\x00-1"), nil, ""))
+	q("NUL in a session scope: summarize", sum(knowledge.SummarizeQuery{Scope: knowledge.SessionScope("mm-send\x00-1")}, ""))
+	q("NUL in a legacy session id: summarize", sum(knowledge.SummarizeQuery{SessionID: "mm-send-1\x00"}, ""))
+	q("NUL in prior flow tags", prior("", knowledge.PriorQuery{Screen: "send", FlowTags: []string{nul}}))
+	q("NUL in one of the prior flow tags", prior("", knowledge.PriorQuery{Screen: "send", FlowTags: []string{nul, "send"},
+		TestIDs: []observation.TestIDItem{{TestID: "confirm-button"}}}))
+	q("NUL in prior exclude", prior("", knowledge.PriorQuery{Screen: "send", Exclude: []string{nul}}))
 }
 
 // TestSameAnswersAsFileStore runs one query suite against the file store

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,6 +32,9 @@ func (s *Store) sessionConds(a *args, scope knowledge.Scope, current string, f *
 	if err := scope.Validate(); err != nil {
 		return nil, false, err
 	}
+	if f != nil && hasNUL(f.FlowTag, f.Tag, f.GitBranch, f.Screen) {
+		return nil, false, nil // no text in the database holds a NUL
+	}
 	conds = []string{"se.repo = " + a.add(s.repo)}
 	switch scope.Kind {
 	case knowledge.ScopeCurrent:
@@ -45,8 +49,8 @@ func (s *Store) sessionConds(a *args, scope knowledge.Scope, current string, f *
 		conds = append(conds, "se.session_id = "+a.add(scope.SessionID))
 	}
 	if f != nil {
-		if len(f.Exclude) > 0 {
-			conds = append(conds, "NOT (se.session_id = ANY("+a.add(f.Exclude)+"))")
+		if ex := withoutNUL(f.Exclude); len(ex) > 0 {
+			conds = append(conds, "NOT (se.session_id = ANY("+a.add(ex)+"))")
 		}
 		if f.FlowTag != "" {
 			conds = append(conds, a.add(f.FlowTag)+" = ANY(se.flow_tags)")
@@ -62,6 +66,26 @@ func (s *Store) sessionConds(a *args, scope knowledge.Scope, current string, f *
 		}
 	}
 	return conds, true, nil
+}
+
+// hasNUL reports whether one of ss holds a NUL byte, which PostgreSQL
+// text cannot hold: a filter with one matches nothing (as in the file
+// store), and must not reach the database, which refuses it.
+func hasNUL(ss ...string) bool {
+	for _, s := range ss {
+		if strings.IndexByte(s, 0) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutNUL drops the values holding a NUL byte: none matches anything.
+func withoutNUL(ss []string) []string {
+	if !slices.ContainsFunc(ss, func(s string) bool { return hasNUL(s) }) {
+		return ss
+	}
+	return slices.DeleteFunc(slices.Clone(ss), func(s string) bool { return hasNUL(s) })
 }
 
 func screenOf(f *knowledge.Filters) string {
@@ -383,9 +407,12 @@ func (s *Store) Sessions(ctx context.Context, q knowledge.SessionsQuery) (*knowl
 		limit = knowledge.DefaultSessionsLimit
 	}
 	var a args
-	conds, _, err := s.sessionConds(&a, knowledge.AllScope, "", q.Filters, s.now())
+	conds, ok, err := s.sessionConds(&a, knowledge.AllScope, "", q.Filters, s.now())
 	if err != nil {
 		return nil, err
+	}
+	if !ok {
+		return &knowledge.SessionsResult{Sessions: []knowledge.SessionSummary{}}, nil
 	}
 	conds = append(conds, "(se.meta IS NOT NULL OR se.first_step_at IS NOT NULL)")
 	if sc := screenOf(q.Filters); sc != "" {
@@ -443,10 +470,14 @@ func (s *Store) PriorKnowledge(ctx context.Context, current string, q knowledge.
 	where := `se.repo = $1 AND se.session_id <> $2 AND se.last_step_at IS NOT NULL
 		AND GREATEST(COALESCE(se.meta_created_at, se.first_step_at), se.last_step_at) >= $3`
 	if len(tags) > 0 {
-		where += " AND se.flow_tags && " + a.add(tags)
+		known := withoutNUL(tags)
+		if len(known) == 0 {
+			return nil, nil // only tags no session has
+		}
+		where += " AND se.flow_tags && " + a.add(known)
 	}
-	if len(q.Exclude) > 0 {
-		where += " AND NOT (se.session_id = ANY(" + a.add(q.Exclude) + "))"
+	if ex := withoutNUL(q.Exclude); len(ex) > 0 {
+		where += " AND NOT (se.session_id = ANY(" + a.add(ex) + "))"
 	}
 	ids, err := s.ids(ctx, `SELECT se.session_id FROM sessions se WHERE `+where+`
 		ORDER BY GREATEST(COALESCE(se.meta_created_at, se.first_step_at), se.last_step_at) DESC, se.session_id
