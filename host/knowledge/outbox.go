@@ -15,8 +15,10 @@ import (
 )
 
 // Shared is a knowledge store shared by many hosts (package pgstore).
-// With one set, the queries answer from it, and every session.json and
-// step record written here is sent to it by the outbox, in order.
+// With one set, the queries answer from it (but those about one session
+// this host wrote answer from disk while records wait in the outbox or
+// it fails, see fromDisk), and every session.json and step record
+// written here is sent to it by the outbox, in order.
 type Shared interface {
 	Last(ctx context.Context, current string, q LastQuery) (*LastResult, error)
 	Search(ctx context.Context, current string, q SearchQuery) (*SearchResult, error)

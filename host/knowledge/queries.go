@@ -165,7 +165,13 @@ func (s *Store) lockedRefresh(ctx context.Context) (unlock func(), err error) {
 // session), newest first.
 func (s *Store) Last(ctx context.Context, current string, q LastQuery) (*LastResult, error) {
 	if s.shared != nil {
-		return s.shared.Last(ctx, current, q)
+		id := onlySession(q.Scope.orDefault(CurrentScope), current)
+		if !s.fromDisk(ctx, id, nil) {
+			res, err := s.shared.Last(ctx, current, q)
+			if err == nil || !s.fromDisk(ctx, id, err) {
+				return res, err
+			}
+		}
 	}
 	n := q.N
 	if n <= 0 {
@@ -221,7 +227,13 @@ func (s *Store) Last(ctx context.Context, current string, q LastQuery) (*LastRes
 // Scope; the default scope is the current session; "all" is refused.
 func (s *Store) Summarize(ctx context.Context, current string, q SummarizeQuery) (*SummarizeResult, error) {
 	if s.shared != nil {
-		return s.shared.Summarize(ctx, current, q)
+		id, _ := SummarizeTarget(current, q)
+		if !s.fromDisk(ctx, id, nil) {
+			res, err := s.shared.Summarize(ctx, current, q)
+			if err == nil || !s.fromDisk(ctx, id, err) {
+				return res, err
+			}
+		}
 	}
 	id, err := SummarizeTarget(current, q)
 	if err != nil {

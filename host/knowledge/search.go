@@ -30,7 +30,13 @@ const (
 // they match the query, best first, each with the fields that matched.
 func (s *Store) Search(ctx context.Context, current string, q SearchQuery) (*SearchResult, error) {
 	if s.shared != nil {
-		return s.shared.Search(ctx, current, q)
+		id := onlySession(q.Scope.orDefault(AllScope), current)
+		if !s.fromDisk(ctx, id, nil) {
+			res, err := s.shared.Search(ctx, current, q)
+			if err == nil || !s.fromDisk(ctx, id, err) {
+				return res, err
+			}
+		}
 	}
 	limit := q.Limit
 	if limit <= 0 {
