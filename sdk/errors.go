@@ -64,6 +64,10 @@ const (
 	// The host's watch build belongs to another client (the one that
 	// started it).
 	CodeWatchNotOwned = "MM_WATCH_NOT_OWNED"
+	// Checkpoints (mm_checkpoint_save, mm_checkpoint_restore): no
+	// checkpoint of that name, or one saved on another build or chain id.
+	CodeCheckpointNotFound = "MM_CHECKPOINT_NOT_FOUND"
+	CodeCheckpointMismatch = "MM_CHECKPOINT_MISMATCH"
 )
 
 // Error is a domain failure with an MM_* code (see package mmerr, which
