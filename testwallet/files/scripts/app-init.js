@@ -355,6 +355,20 @@ function utf8Hex(msg) {
   return '0x' + Array.from(new TextEncoder().encode(msg), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+// persistPermission keeps a connection in the persisted state, as
+// MetaMask's PermissionController does, so that it outlives a reload of the
+// extension and is part of the state a checkpoint saves.
+async function persistPermission(origin, account) {
+  const pc = data.PermissionController || (data.PermissionController = {});
+  const subjects = pc.subjects || (pc.subjects = {});
+  subjects[origin] = { origin, permissions: { eth_accounts: {
+    id: crypto.randomUUID(), parentCapability: 'eth_accounts', invoker: origin, date: Date.now(),
+    caveats: [{ type: 'restrictReturnedAccounts', value: [account] }],
+  } } };
+  const { meta } = await chrome.storage.local.get('meta');
+  await save({ data, meta: meta || { version: 74 } });
+}
+
 // approve carries out an approved request; the node's unlocked account
 // signs and sends.
 async function approve(req) {
@@ -363,6 +377,7 @@ async function approve(req) {
     case 'connect':
       connected = [...new Set([...connected, req.origin])];
       await chrome.storage.session.set({ connected });
+      await persistPermission(req.origin, from);
       return { result: [from] };
     case 'transaction':
       return { result: await rpc('eth_sendTransaction', [{ ...(req.params[0] || {}), from }]) };
