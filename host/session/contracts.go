@@ -31,10 +31,13 @@ func (m *Manager) seeding(ctx context.Context, s *Session) (sdk.ContractSeeder, 
 // deployed lists session s's deployments, oldest first.
 func (m *Manager) deployed(ctx context.Context, s *Session) ([]sdk.Deployment, error) {
 	if !s.parts.Contracts {
-		return nil, nil
+		return s.registry(nil), nil
 	}
 	res, err := m.plugins.Slot(s.slot).ContractSeeder().Deployed(ctx, sdk.DeployedRequest{})
-	return res.Deployments, err
+	if err != nil {
+		return nil, err
+	}
+	return s.registry(res.Deployments), nil
 }
 
 // SeedContract deploys one contract to the call's session's chain

@@ -53,6 +53,8 @@ type Session struct {
 	refs atomic.Pointer[discovery.RefMap]
 	// reads is the state read in flight (stateread.go).
 	reads stateReads
+	// cps is what the session keeps of its checkpoints (checkpoint.go).
+	cps checkpoints
 }
 
 // Refs is the ref map of the latest answer the agent saw, nil for none.
