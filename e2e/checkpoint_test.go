@@ -141,7 +141,9 @@ func TestCheckpointRestore(t *testing.T) {
 		if !r.Unlocked {
 			t.Fatalf("restore %d: the wallet is locked", i+1)
 		}
-		var ds struct{ Contracts []struct{ ContractName, ContractAddress string } }
+		var ds struct {
+			Contracts []struct{ ContractName, ContractAddress string }
+		}
 		must(t, h.Call("mm_list_contracts", map[string]any{})).Decode(t, &ds)
 		if len(ds.Contracts) != 1 || !strings.EqualFold(ds.Contracts[0].ContractAddress, hst) {
 			t.Fatalf("restore %d: contracts %+v", i+1, ds.Contracts)
