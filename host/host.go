@@ -107,8 +107,7 @@ func (h *Host) Start(ctx context.Context) error {
 	h.runner.SetObserver(h.sessions)
 	h.runner.SetRecorder(h.sessions.Recorder())
 	return builtin.Register(h.runner, builtin.Deps{
-		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.Path,
-		Sessions: h.sessions, Plugins: h.plugins, Knowledge: k, Log: h.log,
+		Prefix: c.ToolPrefix, Sessions: h.sessions, Plugins: h.plugins, Log: h.log,
 	})
 }
 

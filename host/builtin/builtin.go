@@ -1,7 +1,10 @@
 // Package builtin defines the host's own tools: one definition per tool
 // (name, description, schema file, label, observation and record flags,
-// handler), registered with tools.Add. Plugins' tools are registered here
-// too, as <plugin>_<tool>.
+// handler), registered with tools.Add. A handler maps its decoded input
+// onto one session.Manager method and returns its typed result; the
+// runner makes the step record from what that result tells it
+// (tools.Targeted, tools.Observed, ...), so no handler touches a record.
+// Plugins' tools are registered here too, as <plugin>_<tool>.
 package builtin
 
 import (
@@ -10,24 +13,20 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/schemas"
 	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
 )
 
-// Deps are what the built-in tools work with.
+// Deps are what the built-in tools work with: each handler calls one
+// method of Sessions; Plugins lists the plugins' own tools.
 type Deps struct {
 	// Prefix is the tool prefix ("mm").
-	Prefix string
-	// Repo is the workspace, "" for none; Path resolves against it.
-	Repo      string
-	Path      func(string) string
-	Sessions  *session.Manager
-	Plugins   *plugins.Manager
-	Knowledge *knowledge.Store
-	Log       hclog.Logger
+	Prefix   string
+	Sessions *session.Manager
+	Plugins  *plugins.Manager
+	Log      hclog.Logger
 }
 
 // reg registers tools on a runner, keeping the first error.
