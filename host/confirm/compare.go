@@ -53,7 +53,9 @@ func (m Mismatch) String() string {
 // asked (a field the wallet does not show is not compared).
 func Mismatches(d Decoded, s Shown) []Mismatch {
 	out := []Mismatch{}
-	add := func(field, req, shown string) { out = append(out, Mismatch{Field: field, Requested: req, Shown: shown}) }
+	add := func(field, req, shown string) {
+		out = append(out, Mismatch{Field: field, Requested: req, Shown: shown})
+	}
 	if s.Origin != "" && d.Origin != "" && !sameOrigin(d.Origin, s.Origin) {
 		add("origin", d.Origin, s.Origin)
 	}

@@ -125,7 +125,9 @@ func TestSameAddressShortened(t *testing.T) {
 }
 
 func TestDecodeEvents(t *testing.T) {
-	pad := func(a string) string { return "0x" + strings.Repeat("0", 24) + strings.TrimPrefix(strings.ToLower(a), "0x") }
+	pad := func(a string) string {
+		return "0x" + strings.Repeat("0", 24) + strings.TrimPrefix(strings.ToLower(a), "0x")
+	}
 	transfer := erc20ABI.Events["Transfer"].ID.Hex()
 	evs := DecodeEvents([]ReceiptLog{
 		{Address: hst, Topics: []string{transfer, pad(alice), pad(hst)}, Data: "0x" + common.Bytes2Hex(common.LeftPadBytes(big.NewInt(15000).Bytes(), 32))},
