@@ -11,6 +11,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/mmcp-dev/mmcp/host/confirm"
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
 )
@@ -38,6 +39,8 @@ type Chrome struct {
 	extID  string
 	tabs   *tracker
 	health *health
+	// requests is the log of the dapps' EIP-1193 requests (requests.go).
+	requests *confirm.Log
 
 	cancel   context.CancelFunc // stops the event loop and rod's goroutines
 	loopDone chan struct{}

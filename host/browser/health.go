@@ -10,6 +10,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -136,6 +137,9 @@ func (s *Chrome) watch(b *rod.Browser) {
 		for msg := range events {
 			if line := consoleError(msg); line != "" {
 				s.health.add(line)
+			}
+			if ev, ok := discovery.ProviderEvent(msg); ok {
+				s.requests.Add(ev)
 			}
 			switch msg.Method {
 			case "Target.targetCrashed":

@@ -15,6 +15,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/go-rod/rod/lib/utils"
 
+	"github.com/mmcp-dev/mmcp/host/confirm"
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/sdk/proc"
@@ -44,6 +45,7 @@ func Launch(ctx context.Context, o Options) (*Chrome, error) {
 		pages:    o.Pages,
 		cache:    discovery.NewCache(),
 		health:   newHealth(),
+		requests: confirm.NewLog(),
 		granted:  map[string]bool{},
 		focusSet: map[proto.TargetTargetID]bool{},
 	}
@@ -413,6 +415,7 @@ func (s *Chrome) attach(id proto.TargetTargetID) (*rod.Page, error) {
 	if err := discovery.Preinstall(page.Timeout(2 * time.Second)); err != nil {
 		s.log.Debug("mmcp's scripts not preinstalled", "error", err)
 	}
+	s.captureRequests(id, page)
 	s.tabs.setPage(id, page)
 	return page, nil
 }
