@@ -68,6 +68,9 @@ const (
 	// checkpoint of that name, or one saved on another build or chain id.
 	CodeCheckpointNotFound = "MM_CHECKPOINT_NOT_FOUND"
 	CodeCheckpointMismatch = "MM_CHECKPOINT_MISMATCH"
+	// mm_confirm's expect does not hold for the pending confirmation (the
+	// request or what the wallet shows): nothing was approved or rejected.
+	CodeExpectationFailed = "MM_EXPECTATION_FAILED"
 )
 
 // Error is a domain failure with an MM_* code (see package mmerr, which

@@ -72,6 +72,7 @@ func (g *reg) builtinTools() error {
 	g.discoveryTools()
 	g.knowledgeTools()
 	g.contractTools()
+	g.confirmTools()
 	g.visualTools()
 	g.checkpointTools()
 	if g.err == nil {

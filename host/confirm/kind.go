@@ -42,3 +42,41 @@ func IsTransaction(kind string) bool {
 	}
 	return false
 }
+
+// KindOfRoute is the kind a wallet popup's hash route stands for, when no
+// captured request says more ("" when unknown).
+func KindOfRoute(route string) string {
+	switch {
+	case hasPrefix(route, "connect/"):
+		return KindConnect
+	case contains(route, "signature-request"):
+		return KindPersonalSign
+	case hasPrefix(route, "confirm-transaction/"):
+		return KindContractCall
+	case hasPrefix(route, "confirmation"):
+		return KindSwitchNetwork
+	}
+	return ""
+}
+
+// family groups kinds a popup route tells apart: connect, signature,
+// transaction, network.
+func family(kind string) string {
+	switch {
+	case kind == KindConnect:
+		return "connect"
+	case kind == KindPersonalSign || kind == KindTypedData:
+		return "signature"
+	case IsTransaction(kind):
+		return "transaction"
+	case kind == KindAddNetwork || kind == KindSwitchNetwork:
+		return "network"
+	}
+	return ""
+}
+
+// SameFamily reports whether a request of kind may be what a popup
+// showing routeKind (KindOfRoute) shows.
+func SameFamily(kind, routeKind string) bool {
+	return routeKind == "" || family(kind) == family(routeKind)
+}

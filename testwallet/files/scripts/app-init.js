@@ -124,7 +124,8 @@ function network() {
 }
 
 function publicState() {
-  return { hasVault: !!vault(), unlocked, address: selectedAddress(), network: network() };
+  const settings = data.TestWalletSettings || {};
+  return { hasVault: !!vault(), unlocked, address: selectedAddress(), network: network(), confirmationShows: settings.confirmationShows || null };
 }
 
 // ---- chain -------------------------------------------------------------------

@@ -86,12 +86,16 @@ function weiToEth(hex) {
   }
 }
 
-const detail = (label, value) => h('div', { class: 'detail' }, h('dt', {}, label), h('dd', { class: 'mono' }, value));
+// detail is one labelled value; testid names the value for automation
+// (mmcp's mm_confirmation reads confirm-* testids).
+const detail = (label, value, testid) => h('div', { class: 'detail' }, h('dt', {}, label), h('dd', { class: 'mono', ...(testid ? { testid } : {}) }, value));
+
+const originLine = (req) => h('p', {}, h('strong', { testid: 'confirm-origin' }, req.origin));
 
 function connectChooseAccount(req, state) {
   const box = h('input', { type: 'checkbox', id: 'account-0', checked: true, testid: 'choose-account-list-0' });
   return dialog('Connect with MetaMask',
-    h('p', {}, h('strong', {}, req.origin)),
+    originLine(req),
     h('p', {}, 'Select the account(s) to use on this site'),
     h('div', { class: 'row' }, box, h('label', { for: 'account-0' }, 'Account 1 ', h('span', { class: 'mono' }, shorten(state.address)))),
     h('p', {}, 'Only connect with sites you trust.'),
@@ -100,7 +104,7 @@ function connectChooseAccount(req, state) {
 
 function connectPermissions(req, state) {
   return dialog('Connect to Account 1',
-    h('p', {}, h('strong', {}, req.origin), ' ', h('span', { class: 'mono' }, shorten(state.address))),
+    h('p', {}, h('strong', { testid: 'confirm-origin' }, req.origin), ' ', h('span', { class: 'mono' }, shorten(state.address))),
     h('p', {}, 'Allow this site to:'),
     h('ul', {}, h('li', {}, 'See address, account balance, activity and suggest transactions to approve')),
     ...pageFooter(req, 'Confirm'));
@@ -108,14 +112,18 @@ function connectPermissions(req, state) {
 
 function transaction(req, state) {
   const tx = req.params[0] || {};
+  // A fixture's TestWalletSettings.confirmationShows makes the screen
+  // show another recipient or amount than the dapp asked (tests of
+  // mismatch detection); the transaction sent is still the dapp's.
+  const lie = state.confirmationShows || {};
   return dialog('Sending ETH',
-    h('p', {}, h('strong', {}, req.origin)),
+    originLine(req),
     h('dl', {},
-      detail('From', state.address),
-      detail('To', tx.to || 'New contract'),
-      detail('Amount', weiToEth(tx.value)),
-      detail('Network', state.network.name),
-      tx.data && tx.data !== '0x' ? detail('Data', tx.data) : null),
+      detail('From', state.address, 'confirm-from'),
+      detail('To', lie.to || tx.to || 'New contract', 'confirm-to'),
+      detail('Amount', weiToEth(lie.value || tx.value), 'confirm-amount'),
+      detail('Network', state.network.name, 'confirm-network'),
+      tx.data && tx.data !== '0x' ? detail('Data', tx.data, 'confirm-data') : null),
     ...pageFooter(req, 'Confirm', { cancelText: 'Reject' }));
 }
 
@@ -135,12 +143,12 @@ function signature(req, state) {
   if (typed) {
     const raw = req.params[1];
     const data = typeof raw === 'string' ? JSON.parse(raw) : raw;
-    body = h('pre', { class: 'mono message' }, JSON.stringify(data.message, null, 2));
+    body = h('pre', { class: 'mono message', testid: 'confirm-message' }, JSON.stringify(data.message, null, 2));
   } else {
-    body = h('p', { class: 'message' }, hexToText(String(req.params[0])));
+    body = h('p', { class: 'message', testid: 'confirm-message' }, hexToText(String(req.params[0])));
   }
   return dialog('Signature request',
-    h('p', {}, h('strong', {}, req.origin)),
+    originLine(req),
     h('p', {}, 'Account 1 ', h('span', { class: 'mono' }, shorten(state.address))),
     h('p', {}, 'Only sign this message if you fully understand the content and trust the requesting site.'),
     h('h2', {}, 'Message'), body,
@@ -149,13 +157,13 @@ function signature(req, state) {
 
 function networkConfirmation(req) {
   const n = req.network || {};
-  const rows = h('dl', {}, detail('Network name', n.name), detail('Network URL', n.rpcUrl),
-    detail('Chain ID', String(parseInt(n.chainId, 16))), detail('Currency symbol', n.ticker));
+  const rows = h('dl', {}, detail('Network name', n.name, 'confirm-network'), detail('Network URL', n.rpcUrl),
+    detail('Chain ID', String(parseInt(n.chainId, 16)), 'confirm-chain-id'), detail('Currency symbol', n.ticker));
   if (req.kind === 'addChain') {
-    return dialog('Allow this site to add a network?', h('p', {}, h('strong', {}, req.origin)), rows,
+    return dialog('Allow this site to add a network?', originLine(req), rows,
       ...confirmationFooter(req, 'Approve'));
   }
-  return dialog('Allow this site to switch the network?', h('p', {}, h('strong', {}, req.origin)),
+  return dialog('Allow this site to switch the network?', originLine(req),
     h('p', {}, `This will switch the selected network within MetaMask to ${n.name}.`), rows,
     ...confirmationFooter(req, 'Switch network'));
 }

@@ -1,0 +1,362 @@
+package session
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+
+	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/confirm"
+	"github.com/mmcp-dev/mmcp/host/discovery"
+	"github.com/mmcp-dev/mmcp/internal/jsonrpc"
+	"github.com/mmcp-dev/mmcp/sdk"
+)
+
+// Confirmation is mm_confirmation's answer: the pending confirmation, the
+// request as the dapp sent it (decoded), what the wallet shows, and where
+// the two differ.
+type Confirmation struct {
+	Kind   string `json:"kind"`
+	Origin string `json:"origin"`
+	// Request is nil when no captured request matches the popup (a page
+	// mmcp does not drive asked).
+	Request    *confirm.Decoded   `json:"request"`
+	RequestID  string             `json:"requestId,omitempty"`
+	Shown      confirm.Shown      `json:"shown"`
+	Mismatches []confirm.Mismatch `json:"mismatches"`
+	PageURL    string             `json:"pageUrl"`
+	// dappURL is the requesting page's address.
+	dappURL string
+}
+
+// Confirmation waits (within wait) for the wallet's confirmation popup,
+// makes it the active page and reads it beside the captured request it
+// shows.
+func (m *Manager) Confirmation(ctx context.Context, wait time.Duration) (Confirmation, error) {
+	return onActive(ctx, m, func(s *Session) (Confirmation, error) {
+		return m.confirmation(ctx, s, wait)
+	})
+}
+
+func (m *Manager) confirmation(ctx context.Context, s *Session, wait time.Duration) (Confirmation, error) {
+	nr, err := s.browser.WaitForNotification(ctx, wait)
+	if err != nil {
+		return Confirmation{}, err
+	}
+	page := s.browser.ActivePage()
+	var shown confirm.Shown
+	// The popup renders its screen a moment after its first paint: read
+	// until the screen names its buttons.
+	for {
+		err = discovery.Eval(ctx, page, confirm.ShownScript, discovery.EvalOptions{Idempotent: true}, &shown)
+		if err == nil && shown.Approve != "" {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			if err == nil {
+				err = ctx.Err()
+			}
+			return Confirmation{}, sdk.Errorf(sdk.CodeNotificationTimeout, "the wallet's popup (%s) showed no confirmation buttons: %v", nr.PageURL, err)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	c := Confirmation{Kind: confirm.KindOfRoute(shown.Route), Origin: shown.Origin, Shown: shown, PageURL: nr.PageURL, Mismatches: []confirm.Mismatch{}}
+	if r, ok := pendingFor(s.browser.Requests(), c.Kind); ok {
+		d := confirm.Decode(ctx, r, m.dappChain(ctx, s, r.Origin), m.lookup(ctx, s))
+		c.Request, c.RequestID, c.Kind, c.Origin, c.dappURL = &d, r.ID, d.Kind, r.Origin, r.URL
+		c.Mismatches = confirm.Mismatches(d, shown)
+	}
+	return c, nil
+}
+
+// pendingFor is the captured request a popup of routeKind shows: the
+// oldest pending one of its family (the wallet shows the oldest first).
+func pendingFor(l *confirm.Log, routeKind string) (confirm.Request, bool) {
+	for _, r := range l.Pending() {
+		if confirm.SameFamily(confirm.Decode(context.Background(), r, 0, nil).Kind, routeKind) {
+			return r, true
+		}
+	}
+	return confirm.Request{}, false
+}
+
+// dappChain is the chain id origin's dapp was told last (eth_chainId, a
+// chainChanged through a switch), else the session chain's.
+func (m *Manager) dappChain(ctx context.Context, s *Session, origin string) int64 {
+	all := s.browser.Requests().All()
+	for i := len(all) - 1; i >= 0; i-- {
+		r := all[i]
+		var hexID string
+		if r.Origin == origin && r.Method == "eth_chainId" && json.Unmarshal(r.Result, &hexID) == nil {
+			if v, ok := new(big.Int).SetString(strings.TrimPrefix(hexID, "0x"), 16); ok {
+				return v.Int64()
+			}
+		}
+	}
+	if s.parts.Chain != nil {
+		var hexID string
+		if jsonrpc.Call(ctx, s.parts.Chain.RPCURL, "eth_chainId", nil, &hexID) == nil {
+			if v, ok := new(big.Int).SetString(strings.TrimPrefix(hexID, "0x"), 16); ok {
+				return v.Int64()
+			}
+		}
+	}
+	return 0
+}
+
+// chainLookup answers decoding's questions from the session's chain and
+// its contract registry.
+type chainLookup struct {
+	url   string
+	names map[string]string
+}
+
+func (m *Manager) lookup(ctx context.Context, s *Session) confirm.Lookup {
+	l := chainLookup{names: map[string]string{}}
+	if s.parts.Chain != nil {
+		l.url = s.parts.Chain.RPCURL
+	}
+	if deps, err := m.deployed(ctx, s); err == nil {
+		for _, d := range deps {
+			l.names[strings.ToLower(d.ContractAddress)] = d.ContractName
+		}
+	}
+	for name, addr := range s.parts.Deployed {
+		l.names[strings.ToLower(addr)] = name
+	}
+	return l
+}
+
+func (l chainLookup) ContractName(addr string) string { return l.names[strings.ToLower(addr)] }
+
+var tokenABI, _ = abi.JSON(strings.NewReader(`[{"type":"function","name":"decimals","inputs":[],"outputs":[{"name":"","type":"uint8"}]},{"type":"function","name":"symbol","inputs":[],"outputs":[{"name":"","type":"string"}]}]`))
+
+func (l chainLookup) Token(ctx context.Context, addr string) (confirm.Token, bool) {
+	if l.url == "" {
+		return confirm.Token{}, false
+	}
+	call := func(fn string) ([]any, bool) {
+		data, _ := tokenABI.Pack(fn)
+		var out string
+		if jsonrpc.Call(ctx, l.url, "eth_call", []any{map[string]string{"to": addr, "data": fmt.Sprintf("0x%x", data)}, "latest"}, &out) != nil {
+			return nil, false
+		}
+		b, ok := hexBytes(out)
+		if !ok || len(b) == 0 {
+			return nil, false
+		}
+		v, err := tokenABI.Unpack(fn, b)
+		return v, err == nil && len(v) == 1
+	}
+	dec, ok := call("decimals")
+	if !ok {
+		return confirm.Token{}, false
+	}
+	t := confirm.Token{Address: addr, Decimals: int(dec[0].(uint8))}
+	if sym, ok := call("symbol"); ok {
+		t.Symbol, _ = sym[0].(string)
+	}
+	return t, true
+}
+
+func hexBytes(s string) ([]byte, bool) {
+	b, err := hex.DecodeString(strings.TrimPrefix(s, "0x"))
+	return b, err == nil
+}
+
+// ConfirmResult is mm_confirm's answer.
+type ConfirmResult struct {
+	Action       string       `json:"action"`
+	Confirmation Confirmation `json:"confirmation"`
+	// PopupClosed says the wallet closed its popup after the answer.
+	PopupClosed bool `json:"popupClosed"`
+	// Dapp is what the dapp received for its request (nil when the
+	// request was not captured).
+	Dapp *DappAnswer `json:"dapp"`
+	// Transaction is the mined transaction of an approved one.
+	Transaction *TxOutcome `json:"transaction,omitempty"`
+}
+
+// DappAnswer is the answer the dapp's request received.
+type DappAnswer struct {
+	Result     json.RawMessage   `json:"result,omitempty"`
+	Error      *confirm.RPCError `json:"error,omitempty"`
+	DurationMs int64             `json:"durationMs"`
+}
+
+// TxOutcome is a transaction's receipt, read from the session's chain.
+type TxOutcome struct {
+	Hash        string          `json:"hash"`
+	Status      int             `json:"status"`
+	BlockNumber uint64          `json:"blockNumber"`
+	From        string          `json:"from"`
+	To          string          `json:"to,omitempty"`
+	GasUsed     uint64          `json:"gasUsed"`
+	Fee         string          `json:"fee"`       // ETH paid for gas
+	EthChange   string          `json:"ethChange"` // the sender's balance change in ETH, fee included
+	Events      []confirm.Event `json:"events"`
+}
+
+// confirmWait bounds the wait for the popup in mm_confirm and for the
+// dapp's answer and the receipt after the click.
+const (
+	answerWait  = 10 * time.Second
+	receiptWait = 15 * time.Second
+)
+
+// Confirm answers the pending confirmation through the wallet's own
+// buttons (both steps of a connect), after checking expect when given
+// (MM_EXPECTATION_FAILED, nothing clicked). It waits until the popup is
+// gone, for the dapp's answer and, for an approved transaction, for its
+// receipt; the page that was active before is active again after.
+func (m *Manager) Confirm(ctx context.Context, approve bool, expect *confirm.Expect, wait time.Duration) (ConfirmResult, error) {
+	return onActive(ctx, m, func(s *Session) (ConfirmResult, error) {
+		return m.confirm(ctx, s, approve, expect, wait)
+	})
+}
+
+func (m *Manager) confirm(ctx context.Context, s *Session, approve bool, expect *confirm.Expect, wait time.Duration) (ConfirmResult, error) {
+	before := s.browser.Tabs().Active
+	c, err := m.confirmation(ctx, s, wait)
+	if err != nil {
+		return ConfirmResult{}, err
+	}
+	res := ConfirmResult{Action: "reject", Confirmation: c}
+	if approve {
+		res.Action = "approve"
+	}
+	if expect != nil {
+		var d confirm.Decoded
+		if c.Request != nil {
+			d = *c.Request
+		}
+		if ms := expect.Check(d, c.Shown); len(ms) > 0 {
+			lines := make([]string, len(ms))
+			for i, mm := range ms {
+				lines[i] = mm.String()
+			}
+			return res, sdk.Errorf(sdk.CodeExpectationFailed, "the confirmation does not match expect (%s): %s; nothing was approved or sent and the popup is still open: check the dapp, or %s {\"action\":\"reject\"}",
+				confirm.Fields(ms), strings.Join(lines, "; "), m.tool("confirm")).
+				WithDetails(map[string]any{"mismatches": ms, "confirmation": c})
+		}
+	}
+	if err := m.answerPopup(ctx, s, approve, c); err != nil {
+		return res, err
+	}
+	res.PopupClosed = true
+	if c.RequestID != "" {
+		actx, cancel := context.WithTimeout(ctx, answerWait)
+		r, err := s.browser.Requests().WaitAnswered(actx, c.RequestID)
+		cancel()
+		if err == nil {
+			res.Dapp = &DappAnswer{Result: r.Result, Error: r.Error, DurationMs: r.DurationMs()}
+		}
+	}
+	if approve && res.Dapp != nil && res.Dapp.Error == nil && c.Request != nil && confirm.IsTransaction(c.Request.Kind) {
+		var hash string
+		if json.Unmarshal(res.Dapp.Result, &hash) == nil && hash != "" {
+			tx, err := m.receipt(ctx, s, hash)
+			if err != nil {
+				return res, err
+			}
+			res.Transaction = tx
+		}
+	}
+	// Back to the page that was active, or else the requesting dapp's.
+	role, url := before.Role, before.URL
+	if role == "" || role == browser.RoleNotification {
+		role, url = "", c.dappURL
+	}
+	if url != "" {
+		if _, err := s.browser.SwitchTab(ctx, role, url); err != nil {
+			m.log.Debug("switch back after confirm", "error", err)
+		}
+	}
+	return res, nil
+}
+
+// answerPopup clicks the popup's approve (or reject) button until the
+// wallet closes the popup: a connect takes two approving clicks.
+func (m *Manager) answerPopup(ctx context.Context, s *Session, approve bool, c Confirmation) error {
+	for step := 0; step < 3; step++ {
+		id := c.Shown.Reject
+		if approve {
+			id = c.Shown.Approve
+		}
+		if id == "" {
+			return sdk.Errorf(sdk.CodeTargetNotFound, "the wallet's confirmation screen (%s) shows no %s button", c.Shown.Route, map[bool]string{true: "approve", false: "reject"}[approve])
+		}
+		res, err := m.Click(ctx, discovery.Target{TestID: id}, 30*time.Second)
+		if err != nil {
+			return err
+		}
+		if res.Value.PageClosedAfterClick {
+			return nil
+		}
+		// The popup moved on (a connect's second step): read it again.
+		next, err := m.confirmation(ctx, s, 5*time.Second)
+		if err != nil {
+			var e *sdk.Error
+			if errors.As(err, &e) && e.Code == sdk.CodeNotificationTimeout {
+				return nil // it closed after all
+			}
+			return err
+		}
+		c = next
+	}
+	return sdk.Errorf(sdk.CodeClickFailed, "the wallet's popup stayed open after three %s clicks (it shows %s)", map[bool]string{true: "approve", false: "reject"}[approve], c.Shown.Route)
+}
+
+// receipt waits for hash's receipt on the session's chain and reads the
+// sender's balance change over its block.
+func (m *Manager) receipt(ctx context.Context, s *Session, hash string) (*TxOutcome, error) {
+	if s.parts.Chain == nil {
+		return &TxOutcome{Hash: hash}, nil
+	}
+	url := s.parts.Chain.RPCURL
+	ctx, cancel := context.WithTimeout(ctx, receiptWait)
+	defer cancel()
+	var rc *struct {
+		Status, BlockNumber, GasUsed, EffectiveGasPrice string
+		From, To                                        string
+		Logs                                            []confirm.ReceiptLog
+	}
+	for rc == nil {
+		if err := jsonrpc.Call(ctx, url, "eth_getTransactionReceipt", []any{hash}, &rc); err != nil {
+			return nil, sdk.Errorf(sdk.CodeChainDown, "reading the receipt of %s: %v", hash, err)
+		}
+		if rc != nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return nil, sdk.Errorf(sdk.CodeTimeout, "transaction %s was sent but not mined within %s", hash, receiptWait)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	num := func(h string) *big.Int {
+		v, _ := new(big.Int).SetString(strings.TrimPrefix(h, "0x"), 16)
+		if v == nil {
+			v = new(big.Int)
+		}
+		return v
+	}
+	block, gas, price := num(rc.BlockNumber), num(rc.GasUsed), num(rc.EffectiveGasPrice)
+	out := &TxOutcome{Hash: hash, Status: int(num(rc.Status).Int64()), BlockNumber: block.Uint64(), From: rc.From, To: rc.To,
+		GasUsed: gas.Uint64(), Fee: confirm.FormatUnits(new(big.Int).Mul(gas, price), 18), Events: confirm.DecodeEvents(rc.Logs)}
+	var after, prior string
+	if block.Sign() > 0 &&
+		jsonrpc.Call(ctx, url, "eth_getBalance", []any{rc.From, rc.BlockNumber}, &after) == nil &&
+		jsonrpc.Call(ctx, url, "eth_getBalance", []any{rc.From, fmt.Sprintf("0x%x", new(big.Int).Sub(block, big.NewInt(1)))}, &prior) == nil {
+		out.EthChange = confirm.FormatUnits(new(big.Int).Sub(num(after), num(prior)), 18)
+	}
+	return out, nil
+}
