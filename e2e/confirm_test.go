@@ -54,10 +54,13 @@ type confirmation struct {
 	Origin  string
 	Request *struct {
 		Kind, To, Value, ValueWei, Recipient, Spender, Amount, AmountRaw, Message string
-		ChainID                                                              int64
-		Token                                                                *struct{ Symbol string; Decimals int }
-		Call                                                                 *struct{ Contract, Function string }
-		TypedData                                                            map[string]any
+		ChainID                                                                   int64
+		Token                                                                     *struct {
+			Symbol   string
+			Decimals int
+		}
+		Call      *struct{ Contract, Function string }
+		TypedData map[string]any
 	}
 	Shown struct {
 		To, Amount, Network, Message, Origin string
