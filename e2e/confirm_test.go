@@ -213,3 +213,74 @@ func fresh(a *confirmAnswer) *confirmAnswer {
 	*a = confirmAnswer{}
 	return a
 }
+
+// TestConfirmLyingWallet: a test wallet whose fixture makes its screen
+// show another recipient than the dapp asked. mm_confirmation names the
+// recipient in mismatches; mm_confirm approve with an expect matching the
+// dapp's request refuses with MM_EXPECTATION_FAILED, nothing is sent, and
+// the popup is still there to reject.
+func TestConfirmLyingWallet(t *testing.T) {
+	const liar = "0x000000000000000000000000000000000000dEaD"
+	h, _ := walletHost(t)
+	fx := defaultStateWith(t, h, account0)
+	fx["data"].(map[string]any)["TestWalletSettings"] = map[string]any{"confirmationShows": map[string]any{"to": liar}}
+	launchFree(t, h, map[string]any{"stateMode": "custom", "fixture": fx})
+	rpc := chainURL(t, h)
+	srv := confirmDapp(t)
+	openConfirmDapp(t, h, srv, url.Values{"to": {recipient}, "value": {"0xde0b6b3a7640000"}})
+	must(t, h.Call("mm_click", map[string]any{"testId": "connect"}))
+	must(t, h.Call("mm_confirm", map[string]any{"action": "approve"}))
+	eventuallyText(t, h, "out", `["`+account0+`"]`)
+
+	var nonceBefore, nonceAfter string
+	ethRPC(t, rpc, "eth_getTransactionCount", &nonceBefore, account0, "latest")
+	must(t, h.Call("mm_click", map[string]any{"testId": "tx"}))
+	var c confirmation
+	must(t, h.Call("mm_confirmation", map[string]any{})).Decode(t, &c)
+	if len(c.Mismatches) != 1 || c.Mismatches[0].Field != "to" || !strings.EqualFold(c.Mismatches[0].Requested, recipient) || c.Mismatches[0].Shown != liar {
+		t.Fatalf("mismatches %+v (shown %+v)", c.Mismatches, c.Shown)
+	}
+	env := h.Call("mm_confirm", map[string]any{"action": "approve", "expect": map[string]any{"to": recipient, "value": "1"}})
+	wantCode(t, env, "MM_EXPECTATION_FAILED")
+	if !strings.Contains(env.Error.Message, "to:") || !strings.Contains(jsonOf(env.Error.Details["mismatches"]), liar) {
+		t.Fatalf("refusal %+v", env.Error)
+	}
+	var a confirmAnswer
+	must(t, h.Call("mm_confirm", map[string]any{"action": "reject"})).Decode(t, &a)
+	if a.Dapp == nil || a.Dapp.Error == nil || a.Dapp.Error.Code != 4001 {
+		t.Fatalf("reject after the refusal %+v", a)
+	}
+	ethRPC(t, rpc, "eth_getTransactionCount", &nonceAfter, account0, "latest")
+	if nonceAfter != nonceBefore {
+		t.Fatalf("nonce %s -> %s: something was sent", nonceBefore, nonceAfter)
+	}
+	must(t, h.Call("mm_cleanup", map[string]any{}))
+}
+
+// BenchmarkConfirmApprove: mm_confirm approve of a dapp's 1 ETH send, from
+// call to answer (receipt included), 10 times in one session; reports the
+// median. Target: <= 1500 ms.
+func BenchmarkConfirmApprove(b *testing.B) {
+	h, _ := walletHost(b)
+	launch(b, h, map[string]any{"stateMode": "default"})
+	srv := confirmDapp(b)
+	must(b, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL + "/?" + url.Values{"to": {recipient}, "value": {"0x1"}}.Encode()}))
+	must(b, h.Call("mm_click", map[string]any{"testId": "connect"}))
+	must(b, h.Call("mm_confirm", map[string]any{"action": "approve"}))
+	for b.Loop() {
+		var ds []time.Duration
+		for range 10 {
+			must(b, h.Call("mm_click", map[string]any{"testId": "tx"}))
+			start := time.Now()
+			env := must(b, h.Call("mm_confirm", map[string]any{"action": "approve", "expect": map[string]any{"to": recipient}}))
+			ds = append(ds, time.Since(start))
+			var a confirmAnswer
+			env.Decode(b, &a)
+			if a.Transaction == nil || a.Transaction.Status != 1 {
+				b.Fatalf("approve answer %+v", a)
+			}
+		}
+		b.ReportMetric(median(ds), "median-ms")
+	}
+	must(b, h.Call("mm_cleanup", map[string]any{}))
+}
