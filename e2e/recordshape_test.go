@@ -58,6 +58,8 @@ func TestRecordShapes(t *testing.T) {
 	okCall("mm_screenshot", map[string]any{"name": "shape", "includeBase64": true})
 	okCall("mm_visual_check", map[string]any{"name": "shape"})
 	okCall("mm_visual_check", map[string]any{"name": "shape", "includeImage": true})
+	okCall("mm_structure_check", map[string]any{"name": "shape"})
+	okCall("mm_structure_check", map[string]any{"name": "shape"})
 	okCall("mm_click", map[string]any{"testId": "global-menu-lock"})
 	okCall("mm_wait_for", map[string]any{"testId": "unlock-password"})
 	okCall("mm_type", map[string]any{"selector": "input[type=password]", "text": "correct horse battery staple"})

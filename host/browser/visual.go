@@ -21,7 +21,7 @@ type SteadyOptions struct {
 	FullPage   bool
 	Scope      *discovery.Target
 	Masks      []discovery.Target
-	Preset     string
+	Preset     *discovery.MaskPreset
 	KeepScroll bool
 }
 

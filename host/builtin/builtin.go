@@ -75,6 +75,7 @@ func (g *reg) builtinTools() error {
 	g.confirmTools()
 	g.visualTools()
 	g.checkpointTools()
+	g.structureTools()
 	if g.err == nil {
 		t := g.spec("run_steps", tools.Tool{
 			Description: "Run up to 50 tool calls in one request. includeObservations: all (default; full observation recorded after each step), none (state only, fastest; prefer testId targets), failures (full observation only for failing steps).",

@@ -17,6 +17,7 @@ var readOnly = map[string]func(decode func(any) error) bool{
 	"get_text":               always, // reads before any scroll (js/action.js)
 	"wait_for":               always, // likewise
 	"get_state":              always,
+	"structure_check":        always, // a walk that keeps the refs; it writes only its baseline
 	"screenshot":             viewportOnly,
 }
 

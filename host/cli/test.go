@@ -33,7 +33,7 @@ func defaultParallel(maxSessions int) int {
 func init() {
 	RegisterCommand(Command{
 		Name:  "test",
-		Usage: "[--parallel N] [--shard I/N] [--grep RE] [--retries N] [--timeout D] [--junit FILE] [--json FILE] [--out DIR] [PATHS...]",
+		Usage: "[--parallel N] [--shard I/N] [--grep RE] [--retries N] [--timeout D] [--junit FILE] [--json FILE] [--html DIR] [--out DIR] [PATHS...]",
 		Short: "run flow files (a directory: every *.yaml in it) as tests, each in a wallet session of its own",
 		Long:  "Exit 0 only when every flow passed (docs/flows.md).",
 		Flags: func(fs *flag.FlagSet) {
@@ -44,6 +44,7 @@ func init() {
 			fs.Duration("timeout", flows.DefaultTimeout, "bound of one attempt of a flow (a flow's timeoutMs overrides it)")
 			fs.String("junit", "", "write a JUnit XML report to `FILE`")
 			fs.String("json", "", "write a JSON summary to `FILE`")
+			fs.String("html", "", "write a static HTML report to `DIR`/index.html (mmcp report)")
 			fs.String("out", "", "directory of failed flows' artifacts (default <artifacts-dir>/flows)")
 			fs.String("handoff", "", "write a hand-off bundle of each failed flow under `DIR` (the flow, its failing step and error, the screen with earlier sessions' hints, snapshot, screenshot), for mm_flow_run {handoff}")
 		},
@@ -152,6 +153,9 @@ func runTest(ctx context.Context, in Input) int {
 		fmt.Fprintf(stdout, "mmcp test: %d handed off under %s (mm_flow_run {handoff: DIR/<flow>})\n", sum.HandedOff, handoff)
 	}
 	if code := writeReports(sum.WriteJUnit, sum.WriteJSON, junit, jsonOut, stderr); code != 0 {
+		return code
+	}
+	if code := writeHTMLReport(sum, f.String("html"), stdout, stderr); code != 0 {
 		return code
 	}
 	if !sum.OK() {

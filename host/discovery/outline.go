@@ -38,7 +38,7 @@ func Outline(nodes []observation.A11yNode) string {
 			line(&sb, len(open), "", role, name, "")
 			open = append(open, p)
 		}
-		line(&sb, len(open), n.Ref, n.Role, n.Name, states(n))
+		line(&sb, len(open), n.Ref, n.Role, n.Name, States(n))
 		if n.Role == "dialog" || n.Role == "heading" {
 			open = append(open, self)
 		}
@@ -67,8 +67,9 @@ func line(sb *strings.Builder, depth int, ref, role, name, states string) {
 // oneLine keeps a name on its line.
 var oneLine = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 
-// states are a node's state flags, comma-separated.
-func states(n observation.A11yNode) string {
+// States are a node's state flags, comma-separated (disabled, checked or
+// unchecked, expanded or collapsed, selected).
+func States(n observation.A11yNode) string {
 	var s []string
 	if n.Disabled != nil && *n.Disabled {
 		s = append(s, "disabled")

@@ -72,8 +72,8 @@ type SteadyArgs struct {
 	Scope *Target
 	// Masks are the targets painted over.
 	Masks []Target
-	// Preset names a mask preset ("wallet"), "" for none.
-	Preset string
+	// Preset is the mask preset to locate, nil for none.
+	Preset *MaskPreset
 	// KeepScroll leaves the page where it is scrolled; otherwise the
 	// window and every scrolled element go to the top for the capture.
 	KeepScroll bool

@@ -23,6 +23,10 @@ type Expect struct {
 	Present          []Element    `json:"present,omitempty"`
 	Absent           []Element    `json:"absent,omitempty"`
 	TransactionMined *TxExpect    `json:"transactionMined,omitempty"`
+	// Visual and Structure are mm_visual_check and mm_structure_check
+	// calls (their arguments) that must not answer changed.
+	Visual    []map[string]any `json:"visual,omitempty"`
+	Structure []map[string]any `json:"structure,omitempty"`
 }
 
 // StateExpect lists fields of mm_get_state's state that must be equal.
@@ -88,6 +92,12 @@ func (e *Expect) checks() []check {
 	if e.TransactionMined != nil {
 		cs = append(cs, check{"transactionMined", e.TransactionMined.check})
 	}
+	for _, a := range e.Visual {
+		cs = append(cs, check{fmt.Sprintf("visual %v", a["name"]), func(ctx context.Context, v *view) error { return v.check(ctx, "visual", ToolVisualCheck, a) }})
+	}
+	for _, a := range e.Structure {
+		cs = append(cs, check{fmt.Sprintf("structure %v", a["name"]), func(ctx context.Context, v *view) error { return v.check(ctx, "structure", ToolStructureCheck, a) }})
+	}
 	return cs
 }
 
@@ -118,7 +128,7 @@ func (e *Expect) verify(ctx context.Context, c Caller) error {
 			return nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return &ExpectError{Failed: failed}
+			return &ExpectError{Failed: failed, Checks: v.outcomes}
 		}
 		select {
 		case <-ctx.Done():
@@ -127,8 +137,12 @@ func (e *Expect) verify(ctx context.Context, c Caller) error {
 	}
 }
 
-// ExpectError lists the expectations that did not hold.
-type ExpectError struct{ Failed []string }
+// ExpectError lists the expectations that did not hold, and the last
+// outcomes of the visual and structure checks.
+type ExpectError struct {
+	Failed []string
+	Checks []CheckOutcome
+}
 
 func (e *ExpectError) Error() string {
 	return "expectations not met: " + strings.Join(e.Failed, "; ")
@@ -139,6 +153,8 @@ func (e *ExpectError) Error() string {
 type view struct {
 	c       Caller
 	fetched map[string]fetched
+	// outcomes are the visual and structure checks' answers.
+	outcomes []CheckOutcome
 }
 
 type fetched struct {

@@ -100,6 +100,9 @@ type Result struct {
 	SessionID string       `json:"sessionId,omitempty"`
 	Steps     []StepResult `json:"steps,omitempty"`
 	Artifacts *Artifacts   `json:"artifacts,omitempty"`
+	// Checks are the visual and structure expectations' last outcomes
+	// when the expectations failed.
+	Checks []CheckOutcome `json:"checks,omitempty"`
 	// Shard is the shard that ran the flow ("1/3"), when sharded.
 	Shard string `json:"shard,omitempty"`
 	// Handoff is the failed flow's hand-off bundle (--handoff).
@@ -233,6 +236,9 @@ func runAttempt(parent context.Context, f *Flow, o Options, attempt int) Result 
 		var se *sdk.Error
 		if errors.As(err, &se) {
 			r.ErrorCode = se.Code
+		}
+		if ee := (*ExpectError)(nil); errors.As(err, &ee) {
+			r.Checks = keepCheckImages(filepath.Join(o.OutDir, f.ID()), ee.Checks)
 		}
 		r.Artifacts = collect(context.WithoutCancel(parent), s, f, o, r, attempt)
 		return r

@@ -132,7 +132,7 @@ func (m *Manager) VisualCheck(ctx context.Context, in VisualInput) (VisualResult
 	}
 	opts := browser.SteadyOptions{FullPage: in.Scope == "fullPage", Masks: in.Mask, KeepScroll: in.Scroll == "keep"}
 	if in.Masks != "none" {
-		opts.Preset = "wallet"
+		opts.Preset = &discovery.WalletPreset
 	}
 	if in.A11yRef != "" || in.TestID != "" || in.Selector != "" {
 		if opts.FullPage {
@@ -177,7 +177,7 @@ func (m *Manager) VisualCheck(ctx context.Context, in VisualInput) (VisualResult
 	res := VisualResult{Name: in.Name, Status: out.Status, DiffPixels: out.DiffPixels, DiffRatio: out.DiffRatio,
 		Regions: []VisualRegion{}, Width: out.Width, Height: out.Height, Scale: scale,
 		BaselinePath: out.BaselinePath, ScreenshotPath: out.ScreenshotPath, DiffPath: out.DiffPath,
-		MaskPreset: cmp.Or(opts.Preset, "none"), PresetMasks: preset, Tolerance: tol,
+		MaskPreset: cmp.Or(in.Masks, discovery.WalletPreset.Name), PresetMasks: preset, Tolerance: tol,
 		Capture: VisualCapture{Scroll: cmp.Or(in.Scroll, "top"), Scrolled: f.Scrolled, Frames: shot.Frames, Stable: shot.Stable}}
 	// only the preset's boxes inside the capture were applied
 	res.PresetMasks = slices.DeleteFunc(res.PresetMasks, func(m VisualMask) bool { return m.X >= out.Width || m.Y >= out.Height })

@@ -9,21 +9,8 @@
 //   under: the elements that overlap each box (document coordinates).
 const STYLE_ID = '__mmcp_visual_style';
 const docBox = (r) => ({ x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height });
-// The wallet preset: text that differs between sessions of the same
-// screen, found by what it is (its words), not by testid: a network
-// named after its port, account addresses and hashes, balances and fiat
-// values, dates and times; and identicons (drawn from the address).
-const WALLET_TEXT = [
-  ['network', /\b(?:Localhost|localhost|127\.0\.0\.1)[ :]\d{2,5}\b/g],
-  ['address', /\b0x[0-9a-fA-F]{40}(?:[0-9a-fA-F]{24})?\b/g],
-  ['address', /\b0x[0-9a-fA-F]{2,10}(?:\.{2,3}|\u2026)[0-9a-fA-F]{2,10}\b/g],
-  ['balance', /(?:<\s?)?-?\d[\d,]*(?:\.\d+)?\s?(?:[A-Z][A-Z0-9]{1,5})\b/g],
-  ['balance', /(?:^|\s)-\s[A-Z][A-Z0-9]{1,5}\b/g],
-  ['fiat', /[$\u20ac\u00a3\u00a5]\s?-?\d[\d,]*(?:\.\d+)?/g],
-  ['time', /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\b/g],
-  ['date', /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}(?:, \d{4})?\b/g],
-];
-const IDENTICON = '.identicon,[class*="jazzicon"],[class*="avatar-account"],[data-testid*="identicon"],[data-testid*="avatar-account"]';
+// A mask preset (discovery.MaskPreset, WalletPreset in preset.go): texts
+// by what they say, elements by a selector.
 // lineOf is the element whose box bounds what a text's width moves: the
 // text's element, or, when it is inline or an item of a flex or grid
 // row, the row it sits in; item is that row's child holding the text.
@@ -39,7 +26,8 @@ const lineOf = (el) => {
   }
   return { line: c, item };
 };
-const walletMasks = () => {
+const presetMasks = (preset) => {
+  const texts = preset.texts.map((t) => [t.kind, new RegExp(t.pattern, 'g')]);
   const out = [];
   const seen = new Set();
   const add = (kind, r, text, tid) => {
@@ -57,7 +45,7 @@ const walletMasks = () => {
   for (let n = tw.nextNode(); n; n = tw.nextNode()) {
     const t = n.data;
     if (!t.trim() || !n.parentElement || !visible(n.parentElement)) continue;
-    for (const [kind, re] of WALLET_TEXT) {
+    for (const [kind, re] of texts) {
       re.lastIndex = 0;
       for (let m = re.exec(t); m; m = re.exec(t)) {
         const lead = m[0].length - m[0].trimStart().length;
@@ -79,7 +67,7 @@ const walletMasks = () => {
       }
     }
   }
-  for (const el of document.querySelectorAll(IDENTICON)) {
+  for (const el of preset.selector ? document.querySelectorAll(preset.selector) : []) {
     if (visible(el)) add('identicon', el.getBoundingClientRect(), '', el.getAttribute('data-testid'));
   }
   return out;
@@ -128,7 +116,7 @@ if (op === 'steady') {
   };
   const de = document.documentElement;
   return {
-    preset: arg.preset === 'wallet' ? walletMasks() : [],
+    preset: arg.preset ? presetMasks(arg.preset) : [],
     scrolled,
     width: innerWidth, height: innerHeight, dpr: devicePixelRatio, scrollX, scrollY,
     docWidth: Math.max(de.scrollWidth, innerWidth), docHeight: Math.max(de.scrollHeight, innerHeight),
