@@ -1,6 +1,7 @@
 package visual
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -91,8 +92,13 @@ func (s Store) CheckStructure(in StructureInput) (StructureOutcome, error) {
 		if err == nil {
 			out.Status = StatusUpdated
 		}
-		b, _ := json.MarshalIndent(structureFile{Name: in.Name, Root: in.Root, Masks: in.Masks, Nodes: in.Nodes}, "", "  ")
-		if err := writeRegular(out.BaselinePath, append(b, '\n'), "structure baseline", committed); err != nil {
+		// readable in a review: <network>, not \u003cnetwork\u003e
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(structureFile{Name: in.Name, Root: in.Root, Masks: in.Masks, Nodes: in.Nodes})
+		if err := writeRegular(out.BaselinePath, b.Bytes(), "structure baseline", committed); err != nil {
 			if errors.As(err, &refused) {
 				return StructureOutcome{}, refused
 			}
