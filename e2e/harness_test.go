@@ -59,6 +59,8 @@ func run(m *testing.M) int {
 	// StepRecord v1 schema (knowledge.Store.SetAudit).
 	audit := filepath.Join(tmp, "records.audit")
 	os.Setenv("MMCP_RECORD_AUDIT", audit)
+	release := holdDefaultPorts()
+	defer release()
 	code := m.Run()
 	if !checkRecordAudit(audit) && code == 0 {
 		code = 1

@@ -77,8 +77,8 @@ func TestSessionHealth(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h, ws := walletHost(t)
-			port := testutil.FreePort(t)
-			args := map[string]any{"ports": map[string]any{"anvil": port}}
+			port, fport := testutil.FreePort(t), testutil.FreePort(t)
+			args := map[string]any{"ports": map[string]any{"anvil": port, "fixtureServer": fport}}
 			first := launchFree(t, h, args)
 			tc.kill(t, h, ws, port)
 			killed := time.Now()
@@ -146,7 +146,7 @@ func TestSessionHealth(t *testing.T) {
 				t.Fatalf("health after relaunch %+v", after.Health)
 			}
 			must(t, h.Call("mm_cleanup", map[string]any{}))
-			nothingLeft(t, ws, port)
+			nothingLeft(t, ws, port, fport)
 		})
 	}
 }
@@ -160,11 +160,11 @@ func TestSessionHealth(t *testing.T) {
 func TestLaunchNeverSettles(t *testing.T) {
 	ws := walletWorkspace(t)
 	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless", "--settle-timeout", "6s"}})
-	port := testutil.FreePort(t)
+	port, fport := testutil.FreePort(t), testutil.FreePort(t)
 	started := time.Now()
 	launched := make(chan Envelope, 1)
 	go func() {
-		launched <- h.Call("mm_launch", map[string]any{"extensionPath": filepath.Join(repoRoot(), "e2e", "testdata", "never-settles"), "ports": map[string]any{"anvil": port}})
+		launched <- h.Call("mm_launch", map[string]any{"extensionPath": filepath.Join(repoRoot(), "e2e", "testdata", "never-settles"), "ports": map[string]any{"anvil": port, "fixtureServer": fport}})
 	}()
 	var during Envelope
 	if !eventually(20*time.Second, func() bool {
@@ -208,7 +208,7 @@ func TestLaunchNeverSettles(t *testing.T) {
 		t.Fatalf("lastUrl %q", u)
 	}
 	wantCode(t, h.Call("mm_get_state", map[string]any{}), "MM_NO_ACTIVE_SESSION")
-	if !eventually(10*time.Second, func() bool { return len(anvilOn(port)) == 0 && portFree(12345) }) {
+	if !eventually(10*time.Second, func() bool { return len(anvilOn(port)) == 0 && portFree(fport) }) {
 		t.Fatal("the failed launch left Anvil or the fixture server running")
 	}
 }

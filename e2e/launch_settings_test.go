@@ -33,7 +33,8 @@ func TestLaunchChainSettings(t *testing.T) {
 	t.Cleanup(func() { h.Call("mm_cleanup", map[string]any{}) })
 	// The chain's port comes from the settings; the fixture's is free.
 	var res map[string]any
-	must(t, h.Call("mm_launch", map[string]any{"ports": map[string]any{"fixtureServer": testutil.FreePort(t)}})).Decode(t, &res)
+	fport := testutil.FreePort(t)
+	must(t, h.Call("mm_launch", map[string]any{"ports": map[string]any{"fixtureServer": fport}})).Decode(t, &res)
 	st := launchState(t, res)
 	if st.ChainID == nil || *st.ChainID != 31338 {
 		t.Fatalf("wallet chain id %v, want the configured 31338 (state %+v)", st.ChainID, st)
@@ -52,7 +53,7 @@ func TestLaunchChainSettings(t *testing.T) {
 	// The wallet itself talks to the configured chain.
 	eventuallyText(t, h, "eth-overview__primary-currency", "25 ETH")
 	must(t, h.Call("mm_cleanup", map[string]any{}))
-	nothingLeft(t, ws, port)
+	nothingLeft(t, ws, port, fport)
 }
 
 // TestLaunchBuildSettingsExtensionPath: with autoBuild false, mm_launch

@@ -145,9 +145,9 @@ func portFree(port int) bool {
 	return true
 }
 
-// nothingLeft fails the test when the session's Anvil, fixture server or
-// Chrome survived.
-func nothingLeft(t *testing.T, ws string, anvilPort int) {
+// nothingLeft fails the test when the session's Anvil (on anvilPort),
+// fixture server (on fixturePort) or Chrome survived.
+func nothingLeft(t *testing.T, ws string, anvilPort, fixturePort int) {
 	t.Helper()
 	if !eventually(10*time.Second, func() bool { return len(anvilOn(anvilPort)) == 0 }) {
 		t.Errorf("Anvil left on port %d: %v", anvilPort, anvilOn(anvilPort))
@@ -155,8 +155,8 @@ func nothingLeft(t *testing.T, ws string, anvilPort int) {
 	if !eventually(10*time.Second, func() bool { return len(chromeFor(ws)) == 0 }) {
 		t.Errorf("Chrome left: %v", chromeFor(ws))
 	}
-	if !eventually(10*time.Second, func() bool { return portFree(12345) }) {
-		t.Errorf("port 12345 still busy (fixture server left?)")
+	if !eventually(10*time.Second, func() bool { return portFree(fixturePort) }) {
+		t.Errorf("port %d still busy (fixture server left?)", fixturePort)
 	}
 }
 
@@ -181,13 +181,23 @@ func TestLaunchDefaultSession(t *testing.T) {
 	if got := strings.Join(steps(res), ","); got != "chain,fixture,mocks,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
 	}
-	// The default launch runs Anvil on its default port.
-	ours := anvilOn(8545)
+	// The default launch runs Anvil on its default port, or, when another
+	// process holds it (TestMain holds 8545 and 12345 as a dapp
+	// developer's own Anvil and fixture server would), on a free port
+	// the answer names.
+	url := chainURL(t, h)
+	anvilPort, _ := strconv.Atoi(url[strings.LastIndex(url, ":")+1:])
+	if anvilPort != heldAnvilPort && !portWarned(res, "chain", heldAnvilPort, anvilPort) {
+		t.Fatalf("Anvil runs on %d, not its default 8545, and the answer does not say so: warnings %v", anvilPort, res["warnings"])
+	}
+	if foreignFixture.held && !portWarned(res, "fixture", heldFixturePort, 0) {
+		t.Fatalf("the fixture server's default port is held, and the answer does not say so: warnings %v", res["warnings"])
+	}
+	ours := anvilOn(anvilPort)
 	if len(ours) != 1 {
-		t.Fatalf("Anvil processes on port 8545: %v", ours)
+		t.Fatalf("Anvil processes on port %d: %v", anvilPort, ours)
 	}
 	wantCode(t, h.Call("mm_launch", map[string]any{}), "MM_SESSION_ALREADY_RUNNING")
-	url := chainURL(t, h)
 
 	t.Run("balance follows the chain", func(t *testing.T) {
 		must(t, h.Call("chain_set_balance", map[string]any{"address": account0, "wei": "7500000000000000000"}))
@@ -248,6 +258,22 @@ func TestLaunchDefaultSession(t *testing.T) {
 	}
 }
 
+// portWarned reports whether a launch answer warns that step's service
+// runs on port to (0: any) because another process holds its default
+// port from.
+func portWarned(res map[string]any, step string, from, to int) bool {
+	ws, _ := res["warnings"].([]any)
+	for _, w := range ws {
+		m, _ := w.(map[string]any)
+		msg, _ := m["message"].(string)
+		if m["code"] == "default_port_taken" && m["step"] == step &&
+			strings.Contains(msg, "port "+strconv.Itoa(from)) && (to == 0 || strings.Contains(msg, "port "+strconv.Itoa(to))) {
+			return true
+		}
+	}
+	return false
+}
+
 // pidAlive reports whether pid runs (and is not a zombie).
 func pidAlive(pid int) bool {
 	st, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
@@ -258,8 +284,8 @@ func pidAlive(pid int) bool {
 // reads its balance there.
 func TestLaunchAnvilPort(t *testing.T) {
 	h, ws := walletHost(t)
-	port := testutil.FreePort(t)
-	res := launchFree(t, h, map[string]any{"ports": map[string]any{"anvil": port}})
+	port, fport := testutil.FreePort(t), testutil.FreePort(t)
+	res := launchFree(t, h, map[string]any{"ports": map[string]any{"anvil": port, "fixtureServer": fport}})
 	st := launchState(t, res)
 	if st.CurrentScreen != "home" || st.Balance == nil || *st.Balance != "25 ETH" {
 		t.Fatalf("launch state %+v (balance %v)", st, st.Balance)
@@ -273,7 +299,7 @@ func TestLaunchAnvilPort(t *testing.T) {
 	// The wallet itself talks to the moved chain: its home shows the balance.
 	eventuallyText(t, h, "eth-overview__primary-currency", "25 ETH")
 	must(t, h.Call("mm_cleanup", map[string]any{}))
-	nothingLeft(t, ws, port)
+	nothingLeft(t, ws, port, fport)
 }
 
 // TestLaunchOnboarding: the onboarding state lands on the welcome screen.
@@ -417,24 +443,22 @@ func TestLaunchPresetFile(t *testing.T) {
 	}
 }
 
-// TestLaunchPortInUse: a busy fixture port answers MM_PORT_IN_USE and the
-// chain started before it is gone.
+// TestLaunchPortInUse: a fixture port the launch names that another process
+// holds answers MM_PORT_IN_USE naming the port, and the chain started
+// before it is gone.
 func TestLaunchPortInUse(t *testing.T) {
 	h, ws := walletHost(t)
-	var l net.Listener
-	if !eventually(60*time.Second, func() bool {
-		var err error
-		l, err = net.Listen("tcp", "127.0.0.1:12345")
-		return err == nil
-	}) {
-		t.Fatal("port 12345 stayed busy for 60 s: a test before this one left a fixture server running")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer l.Close()
+	busy := l.Addr().(*net.TCPAddr).Port
 	anvil := testutil.FreePort(t)
-	env := h.Call("mm_launch", map[string]any{"ports": map[string]any{"anvil": anvil}})
+	env := h.Call("mm_launch", map[string]any{"ports": map[string]any{"anvil": anvil, "fixtureServer": busy}})
 	wantCode(t, env, "MM_PORT_IN_USE")
-	if !strings.Contains(env.Error.Message, "12345") {
-		t.Errorf("message does not name the port: %s", env.Error.Message)
+	if !strings.Contains(env.Error.Message, strconv.Itoa(busy)) {
+		t.Errorf("message does not name the port %d: %s", busy, env.Error.Message)
 	}
 	if !eventually(10*time.Second, func() bool { return len(anvilOn(anvil)) == 0 }) {
 		t.Errorf("Anvil left on port %d: %v", anvil, anvilOn(anvil))
@@ -451,31 +475,32 @@ func TestLaunchPortInUse(t *testing.T) {
 func TestLaunchFailsHalfway(t *testing.T) {
 	t.Run("unknown seed contract", func(t *testing.T) {
 		h, ws := walletHost(t)
-		anvil := testutil.FreePort(t)
-		env := h.Call("mm_launch", map[string]any{"seedContracts": []string{"hst", "noSuchContract"}, "ports": map[string]any{"anvil": anvil}})
+		anvil, fport := testutil.FreePort(t), testutil.FreePort(t)
+		ports := map[string]any{"anvil": anvil, "fixtureServer": fport}
+		env := h.Call("mm_launch", map[string]any{"seedContracts": []string{"hst", "noSuchContract"}, "ports": ports})
 		wantCode(t, env, "MM_LAUNCH_FAILED")
 		if !strings.Contains(env.Error.Message, "noSuchContract") || env.Error.Details["step"] != "contracts" {
 			t.Fatalf("error %+v", env.Error)
 		}
-		nothingLeft(t, ws, anvil)
+		nothingLeft(t, ws, anvil, fport)
 		// The host is clean: the next launch works.
-		res := launchFree(t, h, map[string]any{"ports": map[string]any{"anvil": anvil}})
+		res := launchFree(t, h, map[string]any{"ports": ports})
 		if st := launchState(t, res); st.CurrentScreen != "home" {
 			t.Fatalf("relaunch state %+v", st)
 		}
 		must(t, h.Call("mm_cleanup", map[string]any{}))
-		nothingLeft(t, ws, anvil)
+		nothingLeft(t, ws, anvil, fport)
 	})
 
 	t.Run("Chrome fails after the fixture server", func(t *testing.T) {
 		h, ws := walletHost(t, "--chrome", "/bin/false")
-		anvil := testutil.FreePort(t)
-		env := h.Call("mm_launch", withFreePorts(t, map[string]any{"ports": map[string]any{"anvil": anvil}}))
+		anvil, fport := testutil.FreePort(t), testutil.FreePort(t)
+		env := h.Call("mm_launch", map[string]any{"ports": map[string]any{"anvil": anvil, "fixtureServer": fport}})
 		wantCode(t, env, "MM_LAUNCH_FAILED")
 		if env.Error.Details["step"] != "browser" {
 			t.Fatalf("error %+v", env.Error)
 		}
-		nothingLeft(t, ws, anvil)
+		nothingLeft(t, ws, anvil, fport)
 	})
 }
 

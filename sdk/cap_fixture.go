@@ -46,7 +46,9 @@ type StateOptions struct {
 
 // FixtureOptions configure the server.
 type FixtureOptions struct {
-	// Port to listen on; 0 means 12345.
+	// Port to listen on; 0 means 12345, or a free port when another
+	// process holds 12345 and Origin is set (that origin reads its state
+	// at its own port, FixtureStatus.OriginPort).
 	Port int `json:"port,omitempty"`
 	// Contracts maps contract names to deployed addresses for the
 	// __FIXTURE_SUBSTITUTION__CONTRACT<name> substitution.

@@ -167,8 +167,11 @@ func toolCheck(name, fix string) check {
 	return c
 }
 
+// portCheck reports who holds a default port. It is a note, not a
+// failure: a default launch runs that service on a free port when another
+// process holds its default one, and says so in its answer.
 func portCheck(port int, what string) check {
-	c := check{Name: "port " + strconv.Itoa(port), Required: true}
+	c := check{Name: "port " + strconv.Itoa(port)}
 	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
 	if err == nil {
 		_ = l.Close()
@@ -179,7 +182,8 @@ func portCheck(port int, what string) check {
 	if pid, cmd := portHolder(port); pid > 0 {
 		c.Detail = fmt.Sprintf("in use by pid %d (%s)", pid, cmd)
 	}
-	c.Fix = fmt.Sprintf("stop what holds %d (%s), or launch with other ports", port, what)
+	c.Detail += "; a default launch runs on a free port instead and says so"
+	c.Fix = fmt.Sprintf("nothing to do, unless you need %d itself (%s): then stop what holds it", port, what)
 	return c
 }
 

@@ -172,6 +172,21 @@ type Warning struct {
 	Message string `json:"message"`
 }
 
+// WarnDefaultPortTaken: another process holds a default port the launch
+// was not told to use (Anvil's 8545, the fixture server's 12345); the
+// session runs that service on a free port instead.
+const WarnDefaultPortTaken = "default_port_taken"
+
+// warnPort notes that service runs on free port to because another
+// process holds its default port from; set says how to choose a port.
+func (l *launcher) warnPort(step string, from any, to int, service, set string) {
+	msg := fmt.Sprintf("another process holds port %v (the default port of %s), so this session's %s listens on port %d instead; to choose the port, set %s", from, service, service, to, set)
+	l.p.Warnings = append(l.p.Warnings, Warning{Code: WarnDefaultPortTaken, Step: step, Message: msg})
+	if l.d.Log != nil {
+		l.d.Log.Warn("launch: default port taken", "step", step, "port", from, "using", to)
+	}
+}
+
 // WarnWalletLocked: the launched state holds a vault the fixture's
 // password did not open (or the fixture gave none); the wallet stays on
 // its unlock screen.
@@ -379,6 +394,15 @@ func (l *launcher) chain(ctx context.Context) error {
 		return nil
 	}
 	res, err := l.d.Chain.StartChain(ctx, sdk.StartChainRequest{ChainOptions: sdk.ChainOptions{Port: l.in.Ports.Anvil, FreePort: l.d.FreePort && l.in.Ports.Anvil == 0}})
+	if e := sdk.AsError(err); e != nil && e.Code == sdk.CodePortInUse && e.Details["source"] == "default" {
+		// Nobody asked for the default port (8545): another process
+		// (a dapp developer's own Anvil) holds it, so this session's
+		// chain runs on a free port and the answer says so.
+		res, err = l.d.Chain.StartChain(ctx, sdk.StartChainRequest{ChainOptions: sdk.ChainOptions{FreePort: true}})
+		if err == nil {
+			l.warnPort("chain", e.Details["port"], res.Status.Port, "Anvil", "mm_launch's ports.anvil or the chain plugin's port setting")
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -452,6 +476,11 @@ func (l *launcher) fixture(ctx context.Context) error {
 				return err
 			}
 			l.p.Fixture, l.p.FixtureOrigin = &st, l.d.FixtureOrigin
+			if l.in.Ports.FixtureServer == 0 && st.Port != sdk.DefaultFixturePort {
+				// Another process holds 12345; this session's Chrome
+				// reads its state at its own port all the same.
+				l.warnPort("fixture", sdk.DefaultFixturePort, st.Port, "fixture server", "mm_launch's ports.fixtureServer")
+			}
 			desc := fmt.Sprintf("%s wallet state served at %s", l.in.StateMode, st.URL)
 			if src := stateSource(state); src != "" {
 				desc = fmt.Sprintf("%s wallet state (source: %s) served at %s", l.in.StateMode, src, st.URL)

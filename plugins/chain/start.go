@@ -56,7 +56,7 @@ func (p *Plugin) start(ctx context.Context, opts sdk.ChainOptions) (sdk.ChainSta
 	case o.FreePort:
 		n, err = p.launchOnFreePort(ctx, o)
 	default:
-		n, err = p.launch(ctx, o)
+		n, err = p.launch(ctx, o, portSource(opts, settings))
 	}
 	if err != nil {
 		return sdk.ChainStatus{}, err
@@ -86,14 +86,16 @@ func (p *Plugin) attach(ctx context.Context, o sdk.ChainOptions) (*node, error) 
 }
 
 // launch starts Anvil and waits for it to answer.
-func (p *Plugin) launch(ctx context.Context, o sdk.ChainOptions) (*node, error) {
+//
+// source says where o.Port came from, for a busy port's error (portInUse).
+func (p *Plugin) launch(ctx context.Context, o sdk.ChainOptions, source string) (*node, error) {
 	cfg, settings := p.conf.Get()
 	bin, err := anvilpath.Find(settings.AnvilPath, cfg.Workspace, p.env)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkPortFree(o.Port); err != nil {
-		return nil, err
+		return nil, portInUse(o.Port, source)
 	}
 	proc, err := startAnvil(bin, anvilArgs(o), []string{o.Mnemonic}, p.log)
 	if err != nil {
@@ -126,7 +128,7 @@ func (p *Plugin) launchOnFreePort(ctx context.Context, o sdk.ChainOptions) (*nod
 			return nil, sdk.Errorf(sdk.CodeLaunchFailed, "cannot find a free port for anvil: %w", err)
 		}
 		var n *node
-		n, err = p.launch(ctx, o)
+		n, err = p.launch(ctx, o, "free")
 		if e := sdk.AsError(err); e == nil || e.Code != sdk.CodePortInUse {
 			return n, err
 		}
@@ -198,6 +200,34 @@ func checkPortFree(port int) error {
 			WithDetails(map[string]any{"port": port, "error": err.Error()})
 	}
 	return l.Close()
+}
+
+// portInUse is MM_PORT_IN_USE for a busy port, naming where the port came
+// from (details.source): "start" (the start's own port), "setting" (the
+// plugin's port setting) or "default" (sdk.DefaultAnvilPort, which a
+// caller that gave no port may retry with FreePort).
+func portInUse(port int, source string) error {
+	how := "choose another port"
+	switch source {
+	case "setting":
+		how = "change the chain plugin's port setting (plugins.chain.settings.port)"
+	case "default":
+		how = "give a port (mm_launch's ports.anvil or the chain plugin's port setting), or start with freePort"
+	}
+	return sdk.Errorf(sdk.CodePortInUse, "port %d is in use by another process, so Anvil cannot listen there; stop what listens there or %s", port, how).
+		WithDetails(map[string]any{"port": port, "source": source})
+}
+
+// portSource says where a start's port comes from: the start's options,
+// the plugin's port setting, or the default.
+func portSource(opts sdk.ChainOptions, s Settings) string {
+	switch {
+	case opts.Port != 0:
+		return "start"
+	case s.Port != 0:
+		return "setting"
+	}
+	return "default"
 }
 
 // portOf extracts the port of an http URL, 0 when there is none.
