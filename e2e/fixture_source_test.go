@@ -78,7 +78,10 @@ func TestWorkspaceFixtureBuilder(t *testing.T) {
 	if !strings.Contains(fixtureStep, "source: workspace test/e2e/fixtures/fixture-builder.js") {
 		t.Fatalf("prerequisites do not name the workspace builder: %+v", res.Prerequisites)
 	}
-	resp, err := http.Get("http://127.0.0.1:12345/state.json")
+	// The fixture server is where the step says (12345, or a free port
+	// when another process holds 12345, as TestMain does).
+	_, servedAt, _ := strings.Cut(fixtureStep, "served at http://localhost:")
+	resp, err := http.Get("http://127.0.0.1:" + servedAt + "/state.json")
 	if err != nil {
 		t.Fatal(err)
 	}
