@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"net"
 	"regexp"
 	"strings"
 	"testing"
@@ -99,6 +100,33 @@ func TestStartOnBusyPortIsPortInUse(t *testing.T) {
 	p, _ := newPlugin(t, nil)
 	_, err := p.start(context.Background(), sdk.ChainOptions{Port: testutil.BusyPort(t)})
 	testutil.WantCode(t, err, sdk.CodePortInUse)
+}
+
+// TestBusyPortNamesWhereItCameFrom: a busy port's MM_PORT_IN_USE says
+// whether the start, the port setting or the default chose it (a launch
+// retries only a busy default on a free port) and how to choose another.
+func TestBusyPortNamesWhereItCameFrom(t *testing.T) {
+	busy := testutil.BusyPort(t)
+	ctx := context.Background()
+	p, _ := newPlugin(t, map[string]any{"port": busy})
+	_, err := p.start(ctx, sdk.ChainOptions{})
+	testutil.WantCode(t, err, sdk.CodePortInUse)
+	if e := sdk.AsError(err); e.Details["source"] != "setting" || !strings.Contains(e.Message, "plugins.chain.settings.port") || !strings.Contains(e.Message, fmt.Sprint(busy)) {
+		t.Errorf("busy port setting: %v %v", e.Message, e.Details)
+	}
+	_, err = p.start(ctx, sdk.ChainOptions{Port: busy})
+	if e := sdk.AsError(err); e == nil || e.Details["source"] != "start" {
+		t.Errorf("busy start port: %v", err)
+	}
+	// The default port: held by this test, or by another process.
+	if l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", sdk.DefaultAnvilPort)); err == nil {
+		t.Cleanup(func() { l.Close() })
+	}
+	p, _ = newPlugin(t, nil)
+	_, err = p.start(ctx, sdk.ChainOptions{})
+	if e := sdk.AsError(err); e == nil || e.Code != sdk.CodePortInUse || e.Details["source"] != "default" || !strings.Contains(e.Message, "freePort") {
+		t.Errorf("busy default port: %v", err)
+	}
 }
 
 func TestSnapshotRevertSetBalanceMine(t *testing.T) {
