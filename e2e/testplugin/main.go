@@ -22,6 +22,11 @@ import (
 
 type plugin struct{ name string }
 
+// The host lists a plugin's tools only when it is a sdk.ToolProvider: a
+// signature that drifts from the interface must fail the build, not drop
+// the tools silently.
+var _ sdk.ToolProvider = (*plugin)(nil)
+
 func (p *plugin) Info() sdk.Info                              { return sdk.Info{Name: p.name, Version: "0.0.1"} }
 func (p *plugin) Configure(context.Context, sdk.Config) error { return nil }
 func (p *plugin) Stop(context.Context) error                  { return nil }
@@ -44,12 +49,12 @@ func (p *plugin) Tools() []sdk.Tool {
 	}
 }
 
-func (p *plugin) CallTool(ctx context.Context, name string, args json.RawMessage, ev sdk.Events) (any, error) {
-	if name == "pid" || name == "extra" {
-		return map[string]int{"pid": os.Getpid()}, nil
+func (p *plugin) CallTool(ctx context.Context, req sdk.CallToolRequest, ev sdk.Events) (sdk.CallToolResponse, error) {
+	if req.Name == "pid" || req.Name == "extra" {
+		return sdk.CallToolResponse{Result: map[string]int{"pid": os.Getpid()}}, nil
 	}
 	var in struct{ Ms, Lines int }
-	_ = json.Unmarshal(args, &in)
+	_ = json.Unmarshal(req.Arguments, &in)
 	for i := 0; i < in.Lines; i++ {
 		ev.Log("info", fmt.Sprintf("line %d of noisy plugin output {\"not\":\"json-rpc\"}", i))
 		fmt.Fprintf(os.Stderr, "stderr line %d\n", i)
@@ -57,9 +62,9 @@ func (p *plugin) CallTool(ctx context.Context, name string, args json.RawMessage
 	select {
 	case <-time.After(time.Duration(in.Ms) * time.Millisecond):
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return sdk.CallToolResponse{}, ctx.Err()
 	}
-	return map[string]any{"slept": in.Ms, "pid": os.Getpid()}, nil
+	return sdk.CallToolResponse{Result: map[string]any{"slept": in.Ms, "pid": os.Getpid()}}, nil
 }
 
 func main() {

@@ -91,6 +91,13 @@ func TestReloadAfterLiveReload(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	old := s.liveWorkers(ctx)
+	// The rebuild: the worker's script names build 2, then the file that
+	// its running build 1 polls says so (the worker reads it whenever it
+	// starts polling: no race with its start).
+	rebuilt := strings.Replace(live, "const BUILT = '1';", "const BUILT = '2';", 1)
+	if err := os.WriteFile(filepath.Join(dir, "background.js"), []byte(rebuilt), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "live-reload.txt"), []byte("2"), 0o644); err != nil {
 		t.Fatal(err)
 	}

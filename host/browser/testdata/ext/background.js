@@ -33,9 +33,10 @@ chrome.runtime.onMessage.addListener((msg, _sender, reply) => {
 
 // A watch build's live reload (MetaMask's chromereload.js), on in a copy
 // that sets LIVE_RELOAD: the extension restarts itself once its
-// live-reload.txt changes.
+// live-reload.txt no longer names the build this worker runs (BUILT), as
+// a rebuild rewrites both.
 const LIVE_RELOAD = false;
-let seen;
+const BUILT = '1';
 if (LIVE_RELOAD) setInterval(async () => {
   let text;
   try {
@@ -43,7 +44,6 @@ if (LIVE_RELOAD) setInterval(async () => {
   } catch {
     return;
   }
-  if (seen !== undefined && text !== seen) chrome.runtime.reload();
-  seen = text;
+  if (text !== BUILT) chrome.runtime.reload();
 }, 100);
 }
