@@ -154,7 +154,7 @@ func (m *Manager) defaultExtension(d *launch.Deps) error {
 }
 
 // screenshotPath keeps session id's screenshots in its directory of the
-// knowledge store (spec 000 §6); without a store (unit tests), browser's
+// knowledge store (<artifacts>/<session>/screenshots); without a store (unit tests), browser's
 // default.
 func (m *Manager) screenshotPath(id string) func(string) string {
 	if m.knowledge == nil {

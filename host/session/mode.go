@@ -45,7 +45,7 @@ func (m *Manager) SetContext(ctx context.Context, mode string) (map[string]any, 
 	return map[string]any{"previousContext": prev, "context": m.ContextInfo(ctx)}, nil
 }
 
-// ContextInfo runs mm_get_context, spec 001's getContextInfo: the owner's
+// ContextInfo runs mm_get_context: the owner's
 // mode, its session, the capabilities a launch in that mode uses, and
 // whether mm_set_context may switch now.
 func (m *Manager) ContextInfo(ctx context.Context) map[string]any {

@@ -3,7 +3,7 @@
 // mm_run_steps batch, goes through one Runner. The runner validates the
 // arguments against the tool's JSON schema, serializes calls on the session,
 // applies one deadline to the call, runs the handler, wraps the outcome in
-// the envelope of spec 000 section 7.1 and answers; then it collects the
+// the envelope every tool answers ({ok, result | error, meta}) and answers; then it collects the
 // observation the policy asks for, off the session lock but holding the
 // owner's page gate (only a read-only call runs beside it), and hands the
 // step to the recorder in call order. Handlers contain only their own logic.

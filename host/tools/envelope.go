@@ -6,7 +6,8 @@ import (
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// Envelope is the response of every tool (spec 000 section 7.1).
+// Envelope is the response of every tool: ok, then the result or the
+// error ({code, message, details}), and the call's meta.
 type Envelope struct {
 	OK     bool       `json:"ok"`
 	Result any        `json:"result,omitempty"`

@@ -35,8 +35,9 @@ type Tool struct {
 	// properties' defaults are what Decode fills in for an absent argument:
 	// a default lives in the schema and nowhere else.
 	Schema json.RawMessage
-	// Label is the tool's class in the knowledge store (spec 004 4.2:
-	// discovery, navigation, interaction), "" for none.
+	// Label is the tool's class in the knowledge store (discovery,
+	// navigation, interaction: what a later session's hints group by), ""
+	// for none.
 	Label string
 	// Handler runs the tool.
 	Handler Handler
@@ -89,7 +90,8 @@ type Tool struct {
 // DefaultTimeout bounds a call whose tool sets no Timeout.
 const DefaultTimeout = 2 * time.Minute
 
-// Policy is an observation policy (spec 003).
+// Policy is an observation policy: which observations a batch's steps
+// collect (all, none, failures).
 type Policy string
 
 // The observation policies.
