@@ -76,6 +76,7 @@ func (g *reg) builtinTools() error {
 	g.visualTools()
 	g.checkpointTools()
 	g.structureTools()
+	g.flowTools()
 	if g.err == nil {
 		t := g.spec("run_steps", tools.Tool{
 			Description: "Run up to 50 tool calls in one request. includeObservations: all (default; full observation recorded after each step), none (state only, fastest; prefer testId targets), failures (full observation only for failing steps).",

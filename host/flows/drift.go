@@ -50,8 +50,8 @@ type Stop struct {
 	// its priorKnowledge (what earlier sessions did on this screen).
 	Screen json.RawMessage
 	Hints  json.RawMessage
-	// At is when the step failed: the agent's calls after it are the
-	// step's replacement.
+	// At is when the run stopped (after its look at the screen): the
+	// agent's calls after it are the step's replacement.
 	At time.Time
 	// Repaired are the steps replaced so far (1-based, in Flow).
 	Repaired []int
@@ -89,12 +89,13 @@ func play(ctx context.Context, c Caller, st *Stop, from int) Outcome {
 	f := st.Flow
 	for i := from - 1; i < len(f.Steps); i++ {
 		if err := runStep(ctx, c, f.Steps[i]); err != nil {
-			st.Step, st.Error, st.At = i+1, fmt.Sprintf("step %d %s: %v", i+1, f.Steps[i].Tool, err), time.Now()
+			st.Step, st.Error = i+1, fmt.Sprintf("step %d %s: %v", i+1, f.Steps[i].Tool, err)
 			var se *sdk.Error
 			if errors.As(err, &se) {
 				st.ErrorCode = se.Code
 			}
 			st.look(ctx, c)
+			st.At = time.Now()
 			return Outcome{Verdict: DriftStopped, Stop: st}
 		}
 	}

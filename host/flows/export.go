@@ -25,6 +25,7 @@ var exportSkips = map[string]bool{
 	"get_state": true, "list_testids": true, "accessibility_snapshot": true, "describe_screen": true,
 	"screenshot": true, "knowledge_last": true, "knowledge_search": true, "knowledge_sessions": true,
 	"knowledge_summarize": true, "launch": true, "cleanup": true, "run_steps": true,
+	"flow_run": true, "flow_resume": true,
 }
 
 // launchKeys are the mm_launch arguments a flow keeps (ports and paths
