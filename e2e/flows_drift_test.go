@@ -1,0 +1,156 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// nextReleaseWallet is a test wallet workspace whose transaction popup
+// renames its confirm button's testid, as MetaMask 12 did
+// (page-container-footer-next: confirm-footer-button); the connect popup
+// keeps its own.
+func nextReleaseWallet(t *testing.T) string {
+	t.Helper()
+	ws := walletWorkspace(t)
+	p := filepath.Join(ws, "dist", "chrome", "scripts", "notification.js")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := "...pageFooter(req, 'Confirm', { cancelText: 'Reject' }));"
+	if strings.Count(string(b), old) != 1 {
+		t.Fatalf("the test wallet's transaction footer is no longer %q: update the variant", old)
+	}
+	b = []byte(strings.Replace(string(b), old,
+		"...footer(req, { cancelId: 'page-container-footer-cancel', cancelText: 'Reject', okId: 'confirm-footer-button', okText: 'Confirm' }));", 1))
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// driftAnswer is mm_flow_run's and mm_flow_resume's answer.
+type driftAnswer struct {
+	Verdict string `json:"verdict"`
+	Stopped *struct {
+		Index     int    `json:"index"`
+		Tool      string `json:"tool"`
+		Error     string `json:"error"`
+		ErrorCode string `json:"errorCode"`
+	} `json:"stopped"`
+	Screen       json.RawMessage `json:"screen"`
+	Hints        json.RawMessage `json:"hints"`
+	Handle       string          `json:"handle"`
+	Failed       []string        `json:"failed"`
+	RepairedPath string          `json:"repairedPath"`
+	Diff         string          `json:"diff"`
+	Replacement  []struct {
+		Tool string         `json:"tool"`
+		Args map[string]any `json:"args"`
+	} `json:"replacement"`
+}
+
+func callDrift(t *testing.T, h *Host, tool string, args map[string]any) driftAnswer {
+	t.Helper()
+	env := h.Call(tool, args)
+	if !env.OK {
+		t.Fatalf("%s: %+v", tool, env.Error)
+	}
+	var a driftAnswer
+	if err := json.Unmarshal(env.Result, &a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestFlowDriftLoop: the suite's send flow, recorded on the test wallet,
+// fails at its transaction confirm on the next release (renamed testid):
+// `mmcp test --handoff` fails there and writes the bundle; mm_flow_run
+// {handoff} stops at that step with the screen; an agent clicks the new
+// testid and calls mm_flow_resume: the repaired flow is written beside the
+// original, which is unchanged, and passes `mmcp test` on the changed
+// wallet. A "repair" that rejects where the flow approved is a regression
+// and writes nothing.
+func TestFlowDriftLoop(t *testing.T) {
+	ws := nextReleaseWallet(t)
+	srv := flowDappServer(t)
+	env := []string{"FLOW_DAPP_URL=" + srv.URL}
+	dir := t.TempDir()
+	orig, err := os.ReadFile(filepath.Join(flowSuiteDir(), "06-dapp-send.flow.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flow := filepath.Join(dir, "send.flow.yaml")
+	if err := os.WriteFile(flow, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const confirmStep = 11 // the transaction popup's confirm
+
+	handoff, js := filepath.Join(dir, "handoff"), filepath.Join(dir, "summary.json")
+	r := mmcpRun(t, env, "--repo", ws, "--headless", "test", "--handoff", handoff, "--json", js, flow)
+	if r.Code != 1 || !strings.Contains(r.Stdout, "1 handed off") {
+		t.Fatalf("mmcp test on the next release: exit %d\n%s\n%s", r.Code, r.Stdout, tail(r.Stderr, 20))
+	}
+	s := readSummary(t, js)
+	if len(s.Flows) != 1 || !strings.Contains(s.Flows[0].Error, "step 11 mm_click") {
+		t.Fatalf("summary %+v", s.Flows)
+	}
+	bundles, _ := filepath.Glob(filepath.Join(handoff, "*", "handoff.json"))
+	if len(bundles) != 1 {
+		t.Fatalf("bundles %v", bundles)
+	}
+
+	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless"}, Env: env})
+	t.Cleanup(func() { h.Call("mm_cleanup", map[string]any{}) })
+	a := callDrift(t, h, "mm_flow_run", map[string]any{"handoff": filepath.Dir(bundles[0])})
+	if a.Verdict != "stopped" || a.Stopped == nil || a.Stopped.Index != confirmStep || a.Stopped.ErrorCode != "MM_TARGET_NOT_FOUND" {
+		t.Fatalf("mm_flow_run {handoff}: %+v", a)
+	}
+	if !strings.Contains(string(a.Screen), "confirm-footer-button") || a.Handle == "" {
+		t.Fatalf("stop: screen %.400s handle %q", a.Screen, a.Handle)
+	}
+	if !strings.Contains(string(a.Hints), "relatedSessions") {
+		t.Errorf("no hints of the mmcp test session on this screen: %.400s", a.Hints)
+	}
+	// The agent does the step by the new testid, then resumes.
+	if env := h.Call("mm_click", map[string]any{"testId": "confirm-footer-button"}); !env.OK {
+		t.Fatalf("agent's click: %+v", env.Error)
+	}
+	a = callDrift(t, h, "mm_flow_resume", map[string]any{"handle": a.Handle})
+	if a.Verdict != "repaired" || a.RepairedPath != filepath.Join(dir, "send.repaired.flow.yaml") {
+		t.Fatalf("mm_flow_resume: %+v", a)
+	}
+	if !strings.Contains(a.Diff, "+ ") || !strings.Contains(a.Diff, "confirm-footer-button") {
+		t.Errorf("diff:\n%s", a.Diff)
+	}
+	if b, _ := os.ReadFile(flow); string(b) != string(orig) {
+		t.Fatal("the original flow changed")
+	}
+	h.Call("mm_cleanup", map[string]any{})
+	r = mmcpRun(t, env, "--repo", ws, "--headless", "test", a.RepairedPath)
+	if r.Code != 0 {
+		t.Fatalf("the repaired flow on the next release: exit %d\n%s\n%s", r.Code, r.Stdout, tail(r.Stderr, 20))
+	}
+
+	// A "repair" that rejects the transaction: regression, nothing written.
+	if err := os.Remove(a.RepairedPath); err != nil {
+		t.Fatal(err)
+	}
+	a = callDrift(t, h, "mm_flow_run", map[string]any{"path": flow})
+	if a.Verdict != "stopped" || a.Stopped.Index != confirmStep {
+		t.Fatalf("mm_flow_run {path}: %+v", a)
+	}
+	if env := h.Call("mm_click", map[string]any{"testId": "page-container-footer-cancel"}); !env.OK {
+		t.Fatalf("agent's reject: %+v", env.Error)
+	}
+	a = callDrift(t, h, "mm_flow_resume", map[string]any{"handle": a.Handle})
+	if a.Verdict != "regression" || len(a.Failed) == 0 || a.RepairedPath != "" {
+		t.Fatalf("a rejecting repair: %+v", a)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "send.repaired.flow.yaml")); !os.IsNotExist(err) {
+		t.Fatalf("a regression wrote the repaired flow: %v", err)
+	}
+}
