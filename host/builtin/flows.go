@@ -21,7 +21,9 @@ func (g *reg) flowTools() {
 		func(ctx context.Context, c *tools.Call, in flows.RunInput) (any, error) {
 			return d.Run(ctx, driftSession{g: g, c: c}, in)
 		})
-	add(g, "flow_resume", t("Take your calls since mm_flow_run stopped (by testId, selector or role+name) as the failed step's replacement, run the rest of the flow and its expectations: repaired (the flow written beside the original as <name>.repaired.flow.yaml, with a diff) or regression (an expectation failed; nothing written)."),
+	resume := t("Take your calls since mm_flow_run stopped (by testId, selector or role+name) as the failed step's replacement, run the rest of the flow and its expectations: repaired (the flow written beside the original as <name>.repaired.flow.yaml, with a diff) or regression (an expectation failed; nothing written).")
+	resume.Settle = true // the agent's calls' records are written before they are read
+	add(g, "flow_resume", resume,
 		func(ctx context.Context, c *tools.Call, in flows.ResumeInput) (any, error) {
 			return d.Resume(ctx, driftSession{g: g, c: c}, in)
 		})
