@@ -6,6 +6,7 @@ export MMCP_NODE_MODULES := $(CURDIR)/.tools/node_modules
 export ANVIL_PATH := $(CURDIR)/.tools/node_modules/.bin/anvil
 
 PLUGINS := build chain contracts fixture mockserver
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: all build setup demo test test-unit bench proto vet fmt clean
 
@@ -30,6 +31,7 @@ demo: setup build
 ## test: the whole suite, real Chrome, real Anvil, real plugin subprocesses
 test: setup build
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 	MMCP_BIN=$(BIN) $(GO) test -race -p 1 -count=1 -timeout 25m ./...
 
 ## bench: the benchmarks of every issue, printed as figures
@@ -44,6 +46,7 @@ proto:
 
 vet:
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

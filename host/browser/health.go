@@ -254,12 +254,6 @@ func (h *health) crash(id proto.TargetTargetID, status string) {
 	h.crashed[id] = status
 }
 
-// listenWorkers attaches to the extension's service workers for their
-// console errors.
-func (s *Chrome) listenWorkers(ctx context.Context) {
-	s.listenTo(ctx, s.tabs.workersOf(s.extID))
-}
-
 // listenTo attaches to the given service workers for their console errors.
 func (s *Chrome) listenTo(ctx context.Context, workers []proto.TargetTargetID) {
 	for _, id := range workers {

@@ -30,7 +30,7 @@ func extCopy(t *testing.T, files map[string]string) string {
 
 // workerEval evaluates expr in the extension's first service worker, as
 // DevTools would: the CDP error and the evaluation's exception.
-func workerEval(t *testing.T, s *Chrome, expr string) (error, *proto.RuntimeExceptionDetails) {
+func workerEval(t *testing.T, s *Chrome, expr string) (*proto.RuntimeExceptionDetails, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -49,7 +49,7 @@ func workerEval(t *testing.T, s *Chrome, expr string) (error, *proto.RuntimeExce
 			t.Fatal(jerr)
 		}
 	}
-	return err, r.ExceptionDetails
+	return r.ExceptionDetails, err
 }
 
 // TestReloadScuttledWorker: the test extension's worker is scuttled
@@ -59,7 +59,7 @@ func workerEval(t *testing.T, s *Chrome, expr string) (error, *proto.RuntimeExce
 // and no stray tab is left.
 func TestReloadScuttledWorker(t *testing.T) {
 	s := launchTest(t, func(o *Options) { o.ExtensionPath = extCopy(t, nil) })
-	err, exc := workerEval(t, s, `chrome.runtime.reload()`)
+	exc, err := workerEval(t, s, `chrome.runtime.reload()`)
 	if err != nil || exc == nil || !strings.Contains(exceptionText(exc), "inaccessible under scuttling mode") {
 		t.Fatalf("the worker is not scuttled: error %v, exception %+v", err, exc)
 	}
