@@ -53,7 +53,7 @@ func (s *Session) stateAhead(ctx context.Context, page *rod.Page) func(discovery
 			if ctx.Err() != nil {
 				return observation.State{}, false
 			}
-			if err != nil || s.browser.ActivePage() != page {
+			if err != nil || s.wallet.ActivePage() != page {
 				return st, false
 			}
 			if !readHolds(st, version, at, wallet) {
@@ -71,7 +71,7 @@ func (s *Session) stateAhead(ctx context.Context, page *rod.Page) func(discovery
 // walletPage says whether page is one of the wallet's (its home, a
 // notification popup).
 func (s *Session) walletPage(page *rod.Page) bool {
-	ti, _ := s.browser.Tab(page.TargetID)
+	ti, _ := s.wallet.Tab(page.TargetID)
 	return browser.WalletRole(ti.Role)
 }
 

@@ -82,7 +82,7 @@ func (m *Manager) saveCheckpoint(ctx context.Context, s *Session, name string) (
 	if err := checkpoint.CheckName(name); err != nil {
 		return SaveResult{}, err
 	}
-	c := &checkpoint.Checkpoint{Name: name, SavedAt: start.UTC(), SessionID: s.ID, ExtensionID: s.browser.ExtensionID()}
+	c := &checkpoint.Checkpoint{Name: name, SavedAt: start.UTC(), SessionID: s.ID, ExtensionID: s.wallet.ExtensionID()}
 	var err error
 	if c.BuildID, err = m.buildIDOf(ctx, s); err != nil {
 		return SaveResult{}, err
@@ -165,7 +165,7 @@ const storageJS = `(async () => {
 
 // walletState reads the wallet's persisted state from one of its pages.
 func (m *Manager) walletState(ctx context.Context, s *Session) (json.RawMessage, error) {
-	page, err := s.browser.ExtensionTab(ctx)
+	page, err := s.wallet.ExtensionTab(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -199,16 +199,16 @@ func mainWorld(ctx context.Context, page *rod.Page, expr string) (json.RawMessag
 // openTabs lists session s's tabs (the active one marked) and the wallet
 // screen.
 func (m *Manager) openTabs(ctx context.Context, s *Session) ([]checkpoint.Tab, string) {
-	act, _ := s.browser.ActiveTab()
+	act, _ := s.wallet.ActiveTab()
 	var out []checkpoint.Tab
-	for _, t := range s.browser.FindTabs("", "") {
+	for _, t := range s.wallet.FindTabs("", "") {
 		if t.Role == browser.RoleNotification {
 			continue // a popup belongs to a request the chain revert undoes
 		}
 		out = append(out, checkpoint.Tab{URL: t.URL, Role: t.Role, Active: t.ID == act.ID, Home: t.Home})
 	}
 	screen := ""
-	if st, err := s.browser.State(ctx); err == nil {
+	if st, err := s.wallet.State(ctx); err == nil {
 		screen = st.CurrentScreen
 	}
 	return out, screen

@@ -46,11 +46,11 @@ func (m *Manager) Confirmation(ctx context.Context, wait time.Duration) (Confirm
 }
 
 func (m *Manager) confirmation(ctx context.Context, s *Session, wait time.Duration) (Confirmation, error) {
-	nr, err := s.browser.WaitForNotification(ctx, wait)
+	nr, err := s.wallet.WaitForNotification(ctx, wait)
 	if err != nil {
 		return Confirmation{}, err
 	}
-	page := s.browser.ActivePage()
+	page := s.wallet.ActivePage()
 	var shown confirm.Shown
 	// The popup renders its screen a moment after its first paint: read
 	// until the screen names its buttons.
@@ -69,7 +69,7 @@ func (m *Manager) confirmation(ctx context.Context, s *Session, wait time.Durati
 		}
 	}
 	c := Confirmation{Kind: confirm.KindOfRoute(shown.Route), Origin: shown.Origin, Shown: shown, PageURL: nr.PageURL, Mismatches: []confirm.Mismatch{}}
-	if r, ok := pendingFor(s.browser.Requests(), c.Kind); ok {
+	if r, ok := pendingFor(s.wallet.Requests(), c.Kind); ok {
 		d := confirm.Decode(ctx, r, m.dappChain(ctx, s, r.Origin), m.lookup(ctx, s))
 		c.Request, c.RequestID, c.Kind, c.Origin, c.dappURL = &d, r.ID, d.Kind, r.Origin, r.URL
 		c.Mismatches = confirm.Mismatches(d, shown)
@@ -91,7 +91,7 @@ func pendingFor(l *confirm.Log, routeKind string) (confirm.Request, bool) {
 // dappChain is the chain id origin's dapp was told last (eth_chainId, a
 // chainChanged through a switch), else the session chain's.
 func (m *Manager) dappChain(ctx context.Context, s *Session, origin string) int64 {
-	all := s.browser.Requests().All()
+	all := s.wallet.Requests().All()
 	for i := len(all) - 1; i >= 0; i-- {
 		r := all[i]
 		var hexID string
@@ -224,7 +224,7 @@ func (m *Manager) Confirm(ctx context.Context, approve bool, expect *confirm.Exp
 }
 
 func (m *Manager) confirm(ctx context.Context, s *Session, approve bool, expect *confirm.Expect, wait time.Duration) (ConfirmResult, error) {
-	before := s.browser.Tabs().Active
+	before := s.wallet.Tabs().Active
 	c, err := m.confirmation(ctx, s, wait)
 	if err != nil {
 		return ConfirmResult{}, err
@@ -254,7 +254,7 @@ func (m *Manager) confirm(ctx context.Context, s *Session, approve bool, expect 
 	res.PopupClosed = true
 	if c.RequestID != "" {
 		actx, cancel := context.WithTimeout(ctx, answerWait)
-		r, err := s.browser.Requests().WaitAnswered(actx, c.RequestID)
+		r, err := s.wallet.Requests().WaitAnswered(actx, c.RequestID)
 		cancel()
 		if err == nil {
 			res.Dapp = &DappAnswer{Result: r.Result, Error: r.Error, DurationMs: r.DurationMs()}
@@ -276,7 +276,7 @@ func (m *Manager) confirm(ctx context.Context, s *Session, approve bool, expect 
 		role, url = "", c.dappURL
 	}
 	if url != "" {
-		if _, err := s.browser.SwitchTab(ctx, role, url); err != nil {
+		if _, err := s.wallet.SwitchTab(ctx, role, url); err != nil {
 			m.log.Debug("switch back after confirm", "error", err)
 		}
 	}

@@ -38,7 +38,7 @@ func (m *Manager) ListTestIDs(ctx context.Context, limit int) (TestIDs, error) {
 		return TestIDs{}, err
 	}
 	readAhead(ctx, s)
-	items, err := discovery.TestIDs(ctx, s.browser.ActivePage(), limit)
+	items, err := discovery.TestIDs(ctx, s.wallet.ActivePage(), limit)
 	if err != nil {
 		return TestIDs{}, err
 	}
@@ -89,7 +89,7 @@ func (m *Manager) AccessibilitySnapshot(ctx context.Context, rootSelector string
 	if err != nil {
 		return Snapshot{}, err
 	}
-	page := s.browser.ActivePage()
+	page := s.wallet.ActivePage()
 	var ahead func(discovery.At) StateAhead
 	switch {
 	case !tools.Recorded(ctx) || page == nil:
@@ -184,7 +184,7 @@ func (m *Manager) DescribeScreen(ctx context.Context, o DescribeOptions) (Descri
 		if name == "" {
 			name = "describe-" + time.Now().UTC().Format("20060102T150405.000Z")
 		}
-		shot, err := s.browser.Screenshot(ctx, browser.ScreenshotOptions{Name: name, IncludeBase64: o.IncludeScreenshotBase64})
+		shot, err := s.wallet.Screenshot(ctx, browser.ScreenshotOptions{Name: name, IncludeBase64: o.IncludeScreenshotBase64})
 		if err != nil {
 			return Described{}, err
 		}

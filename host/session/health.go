@@ -54,7 +54,7 @@ const healthProbe = time.Second
 // fixture server's state.json, and the plugin processes.
 func (m *Manager) Health(ctx context.Context, s *Session) Health {
 	hl := Health{Browser: partHealth{Status: partUp}, Chain: partHealth{Status: partAbsent}, Fixture: partHealth{Status: partAbsent}, Plugins: map[string]partHealth{}}
-	if err := s.browser.Alive(); err != nil {
+	if err := s.wallet.Alive(); err != nil {
 		hl.Browser = partHealth{Status: partDown, Reason: sdk.AsError(err).Message}
 	}
 	sl := m.plugins.Slot(s.slot)

@@ -22,21 +22,21 @@ import (
 // is settled, and it lists the tabs the click opened.
 func (m *Manager) Click(ctx context.Context, t discovery.Target, timeout time.Duration) (Targeted[discovery.ClickResult], error) {
 	return interact(ctx, m, t, timeout, func(actx context.Context, s *Session) (discovery.ClickResult, error) {
-		page := s.browser.ActivePage()
-		popup := s.browser.Tabs().Active.Role == "notification"
+		page := s.wallet.ActivePage()
+		popup := s.wallet.Tabs().Active.Role == "notification"
 		var before string
 		if popup {
-			before = s.browser.PageHref(actx, page)
+			before = s.wallet.PageHref(actx, page)
 		}
-		tabsBefore := s.browser.OpenTabs()
-		res, err := discovery.Click(actx, page, s.Refs(), t, s.browser.ClickOptions(actx, page))
+		tabsBefore := s.wallet.OpenTabs()
+		res, err := discovery.Click(actx, page, s.Refs(), t, s.wallet.ClickOptions(actx, page))
 		if err == nil && popup && !res.PageClosedAfterClick {
 			// The wallet's background closes a confirmation popup once the
 			// approval is settled (MetaMask: > 500 ms).
-			res.PageClosedAfterClick = s.browser.WaitPopupClosed(ctx, page, before)
+			res.PageClosedAfterClick = s.wallet.WaitPopupClosed(ctx, page, before)
 		}
 		if res.Changes != nil {
-			res.Changes.TabsOpened = s.browser.OpenedSince(tabsBefore)
+			res.Changes.TabsOpened = s.wallet.OpenedSince(tabsBefore)
 		}
 		return res, err
 	})
@@ -56,7 +56,7 @@ func (r Typed) TextSafe() bool { return r.safe }
 // element, the target and the text itself whether the text is a secret.
 func (m *Manager) Type(ctx context.Context, t discovery.Target, text string, timeout time.Duration) (Typed, error) {
 	res, err := interact(ctx, m, t, timeout, func(actx context.Context, s *Session) (discovery.TypeResult, error) {
-		return discovery.Type(actx, s.browser.ActivePage(), s.Refs(), t, text)
+		return discovery.Type(actx, s.wallet.ActivePage(), s.Refs(), t, text)
 	})
 	return Typed{Targeted: res, safe: err == nil && !sensitiveField(res.Value.Field, t, text)}, err
 }
@@ -64,7 +64,7 @@ func (m *Manager) Type(ctx context.Context, t discovery.Target, text string, tim
 // WaitFor waits until t is visible.
 func (m *Manager) WaitFor(ctx context.Context, t discovery.Target, timeout time.Duration) (Targeted[discovery.WaitResult], error) {
 	return interact(ctx, m, t, timeout, func(actx context.Context, s *Session) (discovery.WaitResult, error) {
-		return discovery.WaitFor(actx, s.browser.ActivePage(), s.Refs(), t)
+		return discovery.WaitFor(actx, s.wallet.ActivePage(), s.Refs(), t)
 	})
 }
 
@@ -80,7 +80,7 @@ func (Text) RecordObservation() (*observation.Observation, bool) { return emptyO
 func (m *Manager) GetText(ctx context.Context, t discovery.Target, maxChars int, timeout time.Duration) (Text, error) {
 	res, err := interact(ctx, m, t, timeout, func(actx context.Context, s *Session) (discovery.TextResult, error) {
 		readAhead(actx, s)
-		return discovery.Text(actx, s.browser.ActivePage(), s.Refs(), t, maxChars)
+		return discovery.Text(actx, s.wallet.ActivePage(), s.Refs(), t, maxChars)
 	})
 	return Text{res}, err
 }
@@ -109,7 +109,7 @@ func interact[T any](ctx context.Context, m *Manager, t discovery.Target, timeou
 	}
 	actx, cancel := context.WithTimeout(ctx, max(timeout, 100*time.Millisecond))
 	defer cancel()
-	out.Value, err = fn(discovery.WithSlowMo(actx, s.browser.SlowMo()), s)
+	out.Value, err = fn(discovery.WithSlowMo(actx, s.wallet.SlowMo()), s)
 	return out, err
 }
 

@@ -100,7 +100,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		if err != nil {
 			return nil, err
 		}
-		s.browser = b
+		s.wallet = b
 		b.OnActiveChange(func() { s.setRefs(nil) })
 		return b, nil
 	}
@@ -125,7 +125,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		m.log.Warn("state after launch", "error", err)
 	}
 	m.rec.sessionStarted(s)
-	res := map[string]any{"sessionId": s.ID, "extensionId": s.browser.ExtensionID(), "context": s.mode, "state": view, "prerequisites": parts.Prerequisites,
+	res := map[string]any{"sessionId": s.ID, "extensionId": s.wallet.ExtensionID(), "context": s.mode, "state": view, "prerequisites": parts.Prerequisites,
 		"extension": map[string]string{"path": parts.Extension, "source": parts.ExtensionSource}, "splitMs": parts.Split}
 	if len(parts.Warnings) > 0 {
 		res["warnings"] = parts.Warnings

@@ -127,7 +127,7 @@ func (m *Manager) Active(ctx context.Context) (*Session, error) {
 	if s == nil {
 		return nil, sdk.Errorf(sdk.CodeNoActiveSession, "no active session: call %s first", m.tool("launch"))
 	}
-	if err := s.browser.Alive(); err != nil {
+	if err := s.wallet.Alive(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -150,10 +150,10 @@ func (m *Manager) Classify(ctx context.Context, tool string, err error) error {
 		}
 		return err
 	}
-	if s.browser == nil {
+	if s.wallet == nil {
 		return err
 	}
-	cerr := s.browser.Classify(err)
+	cerr := s.wallet.Classify(err)
 	if cerr != err {
 		m.log.Error("a call failed: its session's Chrome went away", "tool", tool, "session", s.ID, "cause", err)
 	}
@@ -169,7 +169,7 @@ func (m *Manager) Page(ctx context.Context) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.browser.ActivePage() == nil {
+	if s.wallet.ActivePage() == nil {
 		return nil, errNoPage
 	}
 	return s, nil

@@ -31,9 +31,9 @@ func (m *Manager) Navigate(ctx context.Context, screen, url string, newTab bool)
 			ctx = s.ReadAppAhead(ctx, screen)
 		}
 		if newTab {
-			return s.browser.OpenTab(ctx, url)
+			return s.wallet.OpenTab(ctx, url)
 		}
-		return s.browser.Navigate(ctx, screen, url)
+		return s.wallet.Navigate(ctx, screen, url)
 	})
 }
 
@@ -41,28 +41,28 @@ func (m *Manager) Navigate(ctx context.Context, screen, url string, newTab bool)
 // it the active page.
 func (m *Manager) WaitForNotification(ctx context.Context, timeout time.Duration) (browser.NotificationResult, error) {
 	return onActive(ctx, m, func(s *Session) (browser.NotificationResult, error) {
-		return s.browser.WaitForNotification(ctx, timeout)
+		return s.wallet.WaitForNotification(ctx, timeout)
 	})
 }
 
 // SwitchTab makes the tab with role or URL prefix active.
 func (m *Manager) SwitchTab(ctx context.Context, role, url string) (browser.SwitchResult, error) {
 	return onActive(ctx, m, func(s *Session) (browser.SwitchResult, error) {
-		return s.browser.SwitchTab(ctx, role, url)
+		return s.wallet.SwitchTab(ctx, role, url)
 	})
 }
 
 // CloseTab closes the tab with role or URL prefix.
 func (m *Manager) CloseTab(ctx context.Context, role, url string) (browser.CloseResult, error) {
 	return onActive(ctx, m, func(s *Session) (browser.CloseResult, error) {
-		return s.browser.CloseTab(ctx, role, url)
+		return s.wallet.CloseTab(ctx, role, url)
 	})
 }
 
 // Clipboard reads or writes the browser's clipboard.
 func (m *Manager) Clipboard(ctx context.Context, action, text string) (browser.ClipboardResult, error) {
 	return onActive(ctx, m, func(s *Session) (browser.ClipboardResult, error) {
-		return s.browser.Clipboard(ctx, action, text)
+		return s.wallet.Clipboard(ctx, action, text)
 	})
 }
 
@@ -93,10 +93,10 @@ func (r Shot) ResultImages() []tools.Image {
 func (m *Manager) Screenshot(ctx context.Context, o browser.ScreenshotOptions) (Shot, error) {
 	return onActive(ctx, m, func(s *Session) (Shot, error) {
 		readAhead(ctx, s)
-		res, err := s.browser.Screenshot(ctx, o)
+		res, err := s.wallet.Screenshot(ctx, o)
 		return Shot{res}, err
 	})
 }
 
 // ConsoleErrors are the console errors the session's pages logged.
-func (s *Session) ConsoleErrors() []string { return s.browser.ConsoleErrors() }
+func (s *Session) ConsoleErrors() []string { return s.wallet.ConsoleErrors() }

@@ -31,7 +31,7 @@ func (m *Manager) Reload(ctx context.Context, s *Session, buildID string) (walle
 	} else if s.parts != nil {
 		hashed = m.hashBuild(s)
 	}
-	res, err := s.browser.Reload(ctx, wallet.ReloadOptions{Password: s.parts.UnlockPassword(), Settle: settle})
+	res, err := s.wallet.Reload(ctx, wallet.ReloadOptions{Password: s.parts.UnlockPassword(), Settle: settle})
 	if hashed != nil {
 		t := time.NewTimer(hashWait)
 		defer t.Stop()

@@ -92,7 +92,7 @@ func (m *Manager) restoreCheckpoint(ctx context.Context, s *Session, name string
 	lap("reload")
 	res.Tabs, res.ActiveURL = m.reopenTabs(ctx, s, c)
 	lap("tabs")
-	if wst, err := s.browser.State(ctx); err == nil {
+	if wst, err := s.wallet.State(ctx); err == nil {
 		res.Screen = wst.CurrentScreen
 	}
 	res.RestoreMs = time.Since(start).Milliseconds()
@@ -203,9 +203,9 @@ func (m *Manager) reopenTabs(ctx context.Context, s *Session, c *checkpoint.Chec
 	for _, t := range c.Tabs {
 		saved[t.URL] = true
 	}
-	for _, t := range s.browser.FindTabs("", "") {
+	for _, t := range s.wallet.FindTabs("", "") {
 		if t.Role != browser.RoleExtension && !t.Home && !saved[t.URL] {
-			if _, err := s.browser.CloseTab(ctx, "", t.URL); err != nil {
+			if _, err := s.wallet.CloseTab(ctx, "", t.URL); err != nil {
 				m.log.Warn("checkpoint restore: closing a tab", "url", t.URL, "error", err)
 			}
 		}
@@ -214,7 +214,7 @@ func (m *Manager) reopenTabs(ctx context.Context, s *Session, c *checkpoint.Chec
 		if t.Role == browser.RoleExtension {
 			continue // the reload reopened the wallet page
 		}
-		if open := s.browser.FindTabs("", t.URL); len(open) > 0 && open[len(open)-1].Page != nil {
+		if open := s.wallet.FindTabs("", t.URL); len(open) > 0 && open[len(open)-1].Page != nil {
 			p := open[len(open)-1].Page.Context(ctx)
 			if err := p.Reload(); err == nil {
 				_ = p.WaitLoad()
@@ -223,25 +223,25 @@ func (m *Manager) reopenTabs(ctx context.Context, s *Session, c *checkpoint.Chec
 			}
 			continue
 		}
-		if _, err := s.browser.OpenTab(ctx, t.URL); err != nil {
+		if _, err := s.wallet.OpenTab(ctx, t.URL); err != nil {
 			m.log.Warn("checkpoint restore: reopening a tab", "url", t.URL, "error", err)
 		}
 	}
 	active := ""
 	if a, ok := c.Active(); ok {
 		if a.Role == browser.RoleExtension {
-			if page, err := s.browser.ExtensionTab(ctx); err == nil {
-				s.browser.ReturnTo(ctx, page, a.URL)
+			if page, err := s.wallet.ExtensionTab(ctx); err == nil {
+				s.wallet.ReturnTo(ctx, page, a.URL)
 			}
 		}
-		if r, err := s.browser.SwitchTab(ctx, "", a.URL); err == nil {
+		if r, err := s.wallet.SwitchTab(ctx, "", a.URL); err == nil {
 			active = r.ActiveTab.URL
 		} else {
 			m.log.Warn("checkpoint restore: the active tab", "url", a.URL, "error", err)
 		}
 	}
 	var urls []string
-	for _, t := range s.browser.FindTabs("", "") {
+	for _, t := range s.wallet.FindTabs("", "") {
 		urls = append(urls, t.URL)
 	}
 	return urls, active

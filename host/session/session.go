@@ -21,8 +21,8 @@ type Session struct {
 	ID        string
 	CreatedAt time.Time
 
-	// browser is the session's Chrome with the wallet's model on it.
-	browser *wallet.Wallet
+	// wallet is the session's Chrome with the wallet's model on it.
+	wallet *wallet.Wallet
 	// parts is what the launch started (chain, fixture, contracts, browser).
 	parts *launch.Parts
 	// mode is the environment mode it was launched in (launch.ModeE2E,

@@ -57,7 +57,7 @@ func (m *Manager) describe(ctx context.Context, s *Session) *observation.Observa
 // (observeAhead), else the state is read now, taking app, the app state
 // the call read ahead (ReadAppAhead; nil for none), when it may.
 func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *stateRead, app *wallet.AppRead, walk walkFunc) *observation.Observation {
-	if s.browser.Alive() != nil {
+	if s.wallet.Alive() != nil {
 		return nil // nothing to observe in a dead browser (and never wait on it)
 	}
 	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
@@ -72,7 +72,7 @@ func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *sta
 	if !full {
 		return obs
 	}
-	page := s.browser.ActivePage()
+	page := s.wallet.ActivePage()
 	if page == nil {
 		return obs
 	}
@@ -96,13 +96,13 @@ type walkFunc func(page *rod.Page, st observation.State) ([]observation.TestIDIt
 // obs untouched, when the read failed, the active page is another, or the
 // page changed; the caller then reads the state again.
 func observeAhead(ctx context.Context, s *Session, full bool, r *stateRead, obs *observation.Observation, walk walkFunc) bool {
-	page := s.browser.ActivePage()
+	page := s.wallet.ActivePage()
 	if page == nil || page != r.page {
 		return false
 	}
 	at := func() (discovery.At, error) {
 		at, err := discovery.PageAt(ctx, page)
-		if err == nil && s.browser.ActivePage() != page {
+		if err == nil && s.wallet.ActivePage() != page {
 			err = errors.New("another page is active")
 		}
 		return at, err
@@ -163,7 +163,7 @@ func (m *Manager) GetState(ctx context.Context) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"state": st, "tabs": s.browser.Tabs(), "health": m.Health(ctx, s)}, nil
+	return map[string]any{"state": st, "tabs": s.wallet.Tabs(), "health": m.Health(ctx, s)}, nil
 }
 
 // chainBalance replaces the page's balance with the account's balance on

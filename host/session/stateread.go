@@ -70,8 +70,8 @@ func (f *forCall[T]) take(call uint64) T {
 // started beside may take until it is done. It takes app, the app state
 // its call read ahead (nil for none), when it is of the page it reads.
 func (s *Session) readState(ctx context.Context, app *wallet.AppRead) *stateRead {
-	return s.reads.start(s.browser.ActivePage(), tools.Changes(), func() (observation.State, string, error) {
-		return s.browser.StateWith(ctx, app)
+	return s.reads.start(s.wallet.ActivePage(), tools.Changes(), func() (observation.State, string, error) {
+		return s.wallet.StateWith(ctx, app)
 	})
 }
 
@@ -91,13 +91,13 @@ func (s *Session) readState(ctx context.Context, app *wallet.AppRead) *stateRead
 func (s *Session) ReadAppAhead(ctx context.Context, screen string) context.Context {
 	call := tools.CallID(ctx)
 	if screen == browser.ScreenURL {
-		if h, ok := s.browser.HomeTab(); ok && h.Page != nil {
-			s.reads.setApp(s.browser.StartAppRead(ctx, h.Page), call)
+		if h, ok := s.wallet.HomeTab(); ok && h.Page != nil {
+			s.reads.setApp(s.wallet.StartAppRead(ctx, h.Page), call)
 		}
 		return ctx
 	}
 	return browser.WithLoaded(ctx, func(page *rod.Page) {
-		s.reads.setApp(s.browser.StartAppRead(ctx, page), call)
+		s.reads.setApp(s.wallet.StartAppRead(ctx, page), call)
 	})
 }
 
@@ -139,7 +139,7 @@ func (s *Session) readAhead(ctx context.Context, page *rod.Page) *stateRead {
 // as the read saw it, and does not wait for a read of its own, which the
 // next call would wait for.
 func (s *Session) ReadAhead(ctx context.Context) {
-	page := s.browser.ActivePage()
+	page := s.wallet.ActivePage()
 	if page == nil {
 		return
 	}

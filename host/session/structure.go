@@ -47,7 +47,7 @@ func (m *Manager) StructureCheck(ctx context.Context, in StructureInput) (Struct
 	if err != nil {
 		return StructureResult{}, err
 	}
-	tree, err := discovery.Structure(ctx, s.browser.ActivePage(), in.RootSelector)
+	tree, err := discovery.Structure(ctx, s.wallet.ActivePage(), in.RootSelector)
 	if err != nil {
 		return StructureResult{}, err
 	}

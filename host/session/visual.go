@@ -142,7 +142,7 @@ func (m *Manager) VisualCheck(ctx context.Context, in VisualInput) (VisualResult
 		t := in.Target
 		opts.Scope = &t
 	}
-	shot, err := s.browser.CaptureSteady(ctx, s.Refs(), opts)
+	shot, err := s.wallet.CaptureSteady(ctx, s.Refs(), opts)
 	if err != nil {
 		return VisualResult{}, err
 	}
