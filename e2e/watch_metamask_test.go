@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/mmcp-dev/mmcp/testwallet"
 )
 
 // metamaskWorkspace is a workspace whose `yarn start:test` behaves like
@@ -21,24 +19,7 @@ import (
 func metamaskWorkspace(t testing.TB) string {
 	t.Helper()
 	ws := t.TempDir()
-	if err := testwallet.WriteTo(filepath.Join(ws, "src")); err != nil {
-		t.Fatal(err)
-	}
-	script, err := os.ReadFile(filepath.Join(repoRoot(), "e2e", "testdata", "watcher", "metamask.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The workspace's path on the command line names this test's watcher
-	// among every process of the machine.
-	pkg := `{"name":"metamask-ws","private":true,"scripts":{"start:test":"node metamask.js ` + ws + `"}}`
-	for name, body := range map[string][]byte{"metamask.js": script, "package.json": []byte(pkg)} {
-		if err := os.WriteFile(filepath.Join(ws, name), body, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.MkdirAll(filepath.Join(ws, "node_modules"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	addWatcher(t, ws, "metamask.js", "metamask-ws")
 	return ws
 }
 

@@ -21,25 +21,33 @@ import (
 func watchWorkspace(t testing.TB) string {
 	t.Helper()
 	ws := walletWorkspace(t)
+	addWatcher(t, ws, "watch.js", "watch-ws")
+	return ws
+}
+
+// addWatcher makes ws a workspace whose `yarn start:test` runs the test
+// watcher e2e/testdata/watcher/<script> over src/ (the test wallet's
+// source) into dist/chrome.
+func addWatcher(t testing.TB, ws, script, pkgName string) {
+	t.Helper()
 	if err := testwallet.WriteTo(filepath.Join(ws, "src")); err != nil {
 		t.Fatal(err)
 	}
-	script, err := os.ReadFile(filepath.Join(repoRoot(), "e2e", "testdata", "watcher", "watch.js"))
+	body, err := os.ReadFile(filepath.Join(repoRoot(), "e2e", "testdata", "watcher", script))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The workspace's path on the command line names this test's watcher
 	// among every process of the machine.
-	pkg := `{"name":"watch-ws","private":true,"scripts":{"start:test":"node watch.js ` + ws + `"}}`
-	for name, body := range map[string][]byte{"watch.js": script, "package.json": []byte(pkg)} {
-		if err := os.WriteFile(filepath.Join(ws, name), body, 0o644); err != nil {
+	pkg := `{"name":"` + pkgName + `","private":true,"scripts":{"start:test":"node ` + script + ` ` + ws + `"}}`
+	for name, b := range map[string][]byte{script: body, "package.json": []byte(pkg)} {
+		if err := os.WriteFile(filepath.Join(ws, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := os.MkdirAll(filepath.Join(ws, "node_modules"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return ws
 }
 
 // watchers lists the processes of ws's watch build.
