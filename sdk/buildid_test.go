@@ -24,7 +24,7 @@ func hostileExtension(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if err := syscall.Mkfifo(filepath.Join(dir, "a.json"), 0o644); err != nil {
-		t.Skipf("no FIFO here: %v", err)
+		t.Fatalf("mkfifo: %v", err)
 	}
 	return dir
 }
