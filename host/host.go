@@ -101,14 +101,18 @@ func (h *Host) Start(ctx context.Context) error {
 		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.Path, Extension: c.Extension,
 		Chrome: c.Chrome, Headless: c.Headless, CDPURL: c.CDPURL, ArtifactsDir: c.ArtifactsDir,
 		Viewport: c.Viewport, MaxTabs: c.MaxTabs, SettleTimeout: c.SettleTimeout, MaxSessions: c.MaxSessions,
-		Mode: c.Mode, Visual: visual.StoreIn(c.VisualBaselines, c.ArtifactsDir),
+		Mode: c.Mode, Visual: visual.StoreIn(c.VisualBaselines, c.ArtifactsDir), Standby: c.Standby,
 	}, h.plugins, k, h.log)
 	h.runner = tools.NewRunner(h.log.Named("tools"))
 	h.runner.SetObserver(h.sessions)
 	h.runner.SetRecorder(h.sessions.Recorder())
-	return builtin.Register(h.runner, builtin.Deps{
+	if err := builtin.Register(h.runner, builtin.Deps{
 		Prefix: c.ToolPrefix, Sessions: h.sessions, Plugins: h.plugins, Log: h.log,
-	})
+	}); err != nil {
+		return err
+	}
+	h.sessions.KeepStandby()
+	return nil
 }
 
 // Plugins returns the plugin manager.

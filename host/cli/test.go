@@ -15,6 +15,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host"
 	"github.com/mmcp-dev/mmcp/host/flows"
+	"github.com/mmcp-dev/mmcp/host/launch"
 	hostsession "github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -140,6 +141,7 @@ func runTest(ctx context.Context, in Input) int {
 		Session:      func(owner string) flows.Session { return flowSession{h: h, owner: owner} },
 		Progress:     stdout,
 		Describe:     handoff != "",
+		Standby:      standbyMatch(h.Config().Standby),
 	})
 	if handoff != "" {
 		if err := flows.Handoffs(handoff, suite, results); err != nil {
@@ -162,6 +164,20 @@ func runTest(ctx context.Context, in Input) int {
 		return 1
 	}
 	return 0
+}
+
+// standbyMatch is flows.Options.Standby for a host keeping n sessions
+// launched ahead: a flow's launch takes one when it asks for the default
+// launch (session.MatchesStandby); nil for none.
+func standbyMatch(n int) func(map[string]any) bool {
+	if n == 0 {
+		return nil
+	}
+	return func(args map[string]any) bool {
+		b, err := json.Marshal(args)
+		var in launch.Input
+		return err == nil && json.Unmarshal(b, &in) == nil && hostsession.MatchesStandby(in)
+	}
 }
 
 func shardNote(s flows.Shard) string {

@@ -62,6 +62,10 @@ type Config struct {
 	// MaxSessions is --max-sessions / MMCP_MAX_SESSIONS: how many wallet
 	// sessions run at once; 0 means settings.DefaultMaxSessions.
 	MaxSessions int
+	// Standby is --standby / MMCP_STANDBY / the config file's "standby":
+	// how many sessions the host keeps launched ahead for the default
+	// mm_launch; 0 (settings.DefaultStandby) keeps none.
+	Standby int
 	// SettleTimeout is --settle-timeout / MMCP_SETTLE_TIMEOUT: how long
 	// mm_launch waits for the extension's first recognized screen (and for
 	// the unlock); 0 means settings.DefaultSettleTimeout.
@@ -141,6 +145,9 @@ func (c *Config) Resolve() error {
 	}
 	if c.MaxSessions < 0 {
 		return fmt.Errorf("--max-sessions %d: want at least 1", c.MaxSessions)
+	}
+	if c.Standby < 0 {
+		return fmt.Errorf("--standby %d: want 0 (none) or more", c.Standby)
 	}
 	if err := sizeSetting(&c.MaxRequestBytes, "MMCP_MAX_REQUEST_BYTES", settings.DefaultMaxRequestBytes); err != nil {
 		return err

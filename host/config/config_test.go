@@ -1,6 +1,7 @@
 package config
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -263,5 +264,58 @@ func TestConfigFileKeys(t *testing.T) {
 	c = Config{Repo: ws}
 	if err := c.Resolve(); err == nil || !strings.Contains(err.Error(), "mode") {
 		t.Fatalf("a number for mode: %v", err)
+	}
+}
+
+// --standby, MMCP_STANDBY and the config file's "standby" set how many
+// sessions the host keeps launched ahead, in that order; a negative or
+// non-numeric value is refused naming the setting.
+func TestStandby(t *testing.T) {
+	clearEnv(t)
+	ws := workspace(t)
+	c := Config{Repo: ws}
+	if err := c.Resolve(); err != nil || c.Standby != 0 {
+		t.Fatalf("default standby %d, %v", c.Standby, err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, ".mmcp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(doc string) {
+		if err := os.WriteFile(filepath.Join(ws, ".mmcp", "config.json"), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"standby": 2}`)
+	c = Config{Repo: ws}
+	if err := c.Resolve(); err != nil || c.Standby != 2 {
+		t.Fatalf("from the file: %d, %v", c.Standby, err)
+	}
+	t.Setenv("MMCP_STANDBY", "3")
+	c = Config{Repo: ws}
+	if err := c.Resolve(); err != nil || c.Standby != 3 {
+		t.Fatalf("MMCP_STANDBY over the file: %d, %v", c.Standby, err)
+	}
+	var fc Config
+	fs := flag.NewFlagSet("mmcp", flag.ContinueOnError)
+	DeclareFlags(fs, &fc)
+	if err := fs.Parse([]string{"--standby", "1"}); err != nil {
+		t.Fatal(err)
+	}
+	fc.Repo = ws
+	if err := fc.Resolve(); err != nil || fc.Standby != 1 {
+		t.Fatalf("--standby over MMCP_STANDBY: %d, %v", fc.Standby, err)
+	}
+	for _, doc := range []string{`{"standby": -1}`, `{"standby": "two"}`} {
+		write(doc)
+		os.Unsetenv("MMCP_STANDBY")
+		c = Config{Repo: ws}
+		if err := c.Resolve(); err == nil || !strings.Contains(err.Error(), "standby") {
+			t.Fatalf("%s: %v", doc, err)
+		}
+	}
+	write(`{}`)
+	c = Config{Repo: ws, Standby: -1}
+	if err := c.Resolve(); err == nil || !strings.Contains(err.Error(), "--standby") {
+		t.Fatalf("--standby -1: %v", err)
 	}
 }

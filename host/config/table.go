@@ -93,6 +93,10 @@ var Settings = []Setting{
 		Default: "`" + strconv.Itoa(settings.DefaultMaxSessions) + "`",
 		Usage:   "most wallet sessions the host runs at once (over HTTP each MCP client launches its own); one more answers MM_SESSION_LIMIT",
 		Doc:     "most wallet sessions the host runs at once (over HTTP each MCP client launches its own; see \"Several sessions in one host\"); one more answers `MM_SESSION_LIMIT`"},
+	{Flag: "standby", Arg: "N", Env: "MMCP_STANDBY", Key: "standby", field: func(c *Config) any { return &c.Standby },
+		Default: "`" + strconv.Itoa(settings.DefaultStandby) + "`: none",
+		Usage:   "sessions kept launched ahead for the default mm_launch (no argument but goal, tags, shared): such a launch takes one at once and another starts behind it; each holds a session slot and gives it up to a launch that finds none free",
+		Doc:     "sessions kept launched ahead for the default `mm_launch` (no argument but `goal`, `tags`, `flowTags`, `shared`): such a launch takes one at once and another starts behind it; each holds one of the `--max-sessions` slots and gives it up to a launch that finds none free; owned by nobody until taken (see \"Standby sessions\")"},
 	{Flag: "trust-workspace-plugins", Env: "MMCP_TRUST_WORKSPACE_PLUGINS", field: func(c *Config) any { return &c.TrustWorkspacePlugins },
 		Default: "off",
 		Usage:   "run the workspace's unpinned plugins (.mmcp/plugins, config path entries)",
@@ -277,16 +281,32 @@ func (s Setting) fromFile(c *Config, file map[string]json.RawMessage) error {
 	if s.Key == "" {
 		return nil
 	}
-	p := s.field(c).(*string)
 	raw, ok := lookupKey(file, s.Key)
-	if !ok || *p != "" {
+	if !ok {
 		return nil
 	}
-	var v string
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return fmt.Errorf("%s: want a string", s.Key)
+	switch p := s.field(c).(type) {
+	case *string:
+		if *p != "" {
+			return nil
+		}
+		var v string
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return fmt.Errorf("%s: want a string", s.Key)
+		}
+		*p = v
+	case *int:
+		if *p != 0 {
+			return nil
+		}
+		var v int
+		if err := json.Unmarshal(raw, &v); err != nil || v < 0 {
+			return fmt.Errorf("%s: want a number, 0 or more%s", s.Key, s.unitWords())
+		}
+		*p = v
+	default:
+		panic(fmt.Sprintf("setting %s: no config file lookup for %T", s.Key, p))
 	}
-	*p = v
 	return nil
 }
 

@@ -77,6 +77,12 @@ type Options struct {
 	Session func(owner string) Session
 	// Progress receives one line per finished flow (nil: none).
 	Progress io.Writer
+	// Standby, when set, says whether a flow's launch (its launch map,
+	// no ports added yet) takes one of the sessions the host keeps
+	// launched ahead (--standby): such a launch names no ports (standby
+	// sessions' chains run on free ports) and takes one at once while
+	// another launches behind it, during this flow's steps.
+	Standby func(launch map[string]any) bool
 	// Describe: a failed flow's artifacts also hold mm_describe_screen's
 	// answer (screen.json: the screen and earlier sessions' hints on it),
 	// for a hand-off bundle.
@@ -247,7 +253,7 @@ func runAttempt(parent context.Context, f *Flow, o Options, attempt int) Result 
 	for k, v := range f.Launch {
 		launch[k] = v
 	}
-	if _, ok := launch["ports"]; !ok {
+	if _, ok := launch["ports"]; !ok && (o.Standby == nil || !o.Standby(launch)) {
 		// Free ports, so that flows of several hosts (shards on one
 		// machine) never meet on Anvil's 8545 or the fixture's 12345;
 		// the session's Chrome is pointed at its fixture port.

@@ -22,11 +22,11 @@ import (
 // or that the session's environment mode does not use (prod: the build
 // only).
 // Every session's wallet state is served under its own name, so one
-// session's teardown never stops another's; a session beside slot 0 runs
-// its chain on a free port.
+// session's teardown never stops another's; a session beside slot 0, or
+// launched ahead (standby.go), runs its chain on a free port.
 func (m *Manager) deps(s *Session) launch.Deps {
 	d := launch.Deps{Path: m.cfg.Path, Tool: m.tool, SettleTimeout: m.cfg.SettleTimeout, Log: m.log.Named("launch"),
-		FreePort: s.slot > 0, FixtureOrigin: "mmcp-session://" + s.ID}
+		FreePort: s.slot > 0 || s.ahead, FixtureOrigin: "mmcp-session://" + s.ID}
 	sl := m.plugins.Slot(s.slot)
 	if s.mode == launch.ModeProd {
 		// A production-like run: the build, and none of e2e's services.
@@ -57,9 +57,10 @@ func (m *Manager) deps(s *Session) launch.Deps {
 // Launch runs mm_launch: chain, contracts, fixture, mock server, Chrome,
 // extension ready, unlock (package launch). A failure undoes the steps
 // already taken. An owner's session with a dead part is replaced; a
-// healthy one is kept (MM_SESSION_ALREADY_RUNNING).
+// healthy one is kept (MM_SESSION_ALREADY_RUNNING). A default launch
+// takes a standby session when the host keeps some (standby.go).
 func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(float64, float64, string)) (map[string]any, error) {
-	var replaced *launch.Prerequisite
+	var pre []launch.Prerequisite
 	if old := m.get(ctx); old != nil {
 		part := m.Health(ctx, old).down()
 		if part == "" {
@@ -69,9 +70,21 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		m.log.Warn("replacing a session with a dead part", "sessionId", old.ID, "part", part)
 		m.teardown(old)
 		m.set(ctx, nil)
-		replaced = &launch.Prerequisite{Step: "replace", Description: fmt.Sprintf("cleaned up session %s, whose %s was down", old.ID, part)}
+		pre = append(pre, launch.Prerequisite{Step: "replace", Description: fmt.Sprintf("cleaned up session %s, whose %s was down", old.ID, part)})
+	}
+	if s := m.takeStandby(ctx, in, m.Mode(ctx)); s != nil {
+		pre = append(pre, standbyNote(s))
+		s.CreatedAt = time.Now()
+		s.parts.Input = in
+		defer m.refill()
+		return m.started(ctx, s, in.Shared, pre, true), nil
 	}
 	slot, err := m.claimSlot(tools.Owner(ctx))
+	if err != nil && sdk.AsError(err).Code == sdk.CodeSessionLimit {
+		if n, ok := m.giveWay(); ok {
+			slot, err = n, nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -79,12 +92,23 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 	defer func() {
 		if !launched {
 			m.releaseSlot(slot)
+			m.refill()
 		}
 	}()
-	s := &Session{ID: newID(), CreatedAt: time.Now(), slot: slot, mode: m.Mode(ctx), shared: in.Shared}
+	s := &Session{ID: newID(), CreatedAt: time.Now(), slot: slot, mode: m.Mode(ctx)}
+	if err := m.launchInto(ctx, s, in, progress); err != nil {
+		return nil, err
+	}
+	launched = true
+	return m.started(ctx, s, in.Shared, pre, false), nil
+}
+
+// launchInto launches session s with input in: its chain, wallet state,
+// Chrome and the rest (package launch), into s.parts.
+func (m *Manager) launchInto(ctx context.Context, s *Session, in launch.Input, progress func(float64, float64, string)) error {
 	d := m.deps(s)
 	if err := m.defaultExtension(&d); err != nil {
-		return nil, err
+		return err
 	}
 	var snapshot sdk.StateSnapshotter // nil: the built-in MetaMask profile
 	if m.plugins.Has(sdk.CapStateSnapshot) {
@@ -106,17 +130,23 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 	}
 	parts, err := launch.Launch(ctx, d, in, progress)
 	if err != nil {
-		return nil, err
-	}
-	if replaced != nil {
-		parts.Prerequisites = append([]launch.Prerequisite{*replaced}, parts.Prerequisites...)
+		return err
 	}
 	s.parts = parts
-	if p := m.plugins.Slot(slot).ByCapability(sdk.CapChain); p != nil {
+	if p := m.plugins.Slot(s.slot).ByCapability(sdk.CapChain); p != nil {
 		_, s.chainRestarts = p.Health()
 	}
+	return nil
+}
+
+// started makes launched session s the call's owner's (shared as
+// mm_launch's shared), starts its records and answers mm_launch: pre are
+// the steps taken before the launch's own (a replaced session, a standby
+// session taken).
+func (m *Manager) started(ctx context.Context, s *Session, shared bool, pre []launch.Prerequisite, standby bool) map[string]any {
+	parts := s.parts
+	s.shared = shared
 	m.set(ctx, s)
-	launched = true
 	// The build's content hash, for the step records: off the launch's
 	// path (a MetaMask build is tens of megabytes).
 	m.hashBuild(s)
@@ -125,12 +155,16 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		m.log.Warn("state after launch", "error", err)
 	}
 	m.rec.sessionStarted(s)
-	res := map[string]any{"sessionId": s.ID, "extensionId": s.wallet.ExtensionID(), "context": s.mode, "state": view, "prerequisites": parts.Prerequisites,
-		"extension": map[string]string{"path": parts.Extension, "source": parts.ExtensionSource}, "splitMs": parts.Split}
+	res := map[string]any{"sessionId": s.ID, "extensionId": s.wallet.ExtensionID(), "context": s.mode, "state": view,
+		"prerequisites": append(pre, parts.Prerequisites...),
+		"extension":     map[string]string{"path": parts.Extension, "source": parts.ExtensionSource}, "splitMs": parts.Split}
+	if standby {
+		res["standby"] = true
+	}
 	if len(parts.Warnings) > 0 {
 		res["warnings"] = parts.Warnings
 	}
-	return res, nil
+	return res
 }
 
 // defaultExtension sets the extension a launch without extensionPath
@@ -212,5 +246,6 @@ func (m *Manager) Cleanup(ctx context.Context, sessionID string) map[string]any 
 	}
 	m.teardown(s)
 	m.set(ctx, nil)
+	m.refill()
 	return map[string]any{"cleanedUp": true}
 }

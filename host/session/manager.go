@@ -50,6 +50,9 @@ type Config struct {
 	// launch.ModeProd) of an owner that never called mm_set_context; ""
 	// means launch.DefaultMode.
 	Mode string
+	// Standby is --standby: how many sessions to keep launched ahead for
+	// the default launch (standby.go); 0 keeps none.
+	Standby int
 }
 
 // DefaultMaxSessions is how many wallet sessions one host runs at once
@@ -72,6 +75,8 @@ type Manager struct {
 	// watchOwner is the owner whose call started the watch build, "" for
 	// none (watch.go).
 	watchOwner string
+	// standby is the pool of sessions launched ahead (standby.go).
+	standby standby
 
 	walletOnce sync.Once
 	walletDir  string // the unpacked embedded test wallet, when used
@@ -88,8 +93,14 @@ func NewManager(cfg Config, pl *plugins.Manager, k *knowledge.Store, log hclog.L
 	}
 	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}, modes: map[string]string{}, slots: map[int]bool{}}
 	m.rec = &Recorder{m: m}
+	m.standby = standby{want: cfg.Standby, launchAhead: func(ctx context.Context, s *Session) error {
+		return m.launchInto(ctx, s, standbyInput(), nil)
+	}}
 	return m
 }
+
+// KeepStandby starts the sessions --standby keeps launched ahead.
+func (m *Manager) KeepStandby() { m.refill() }
 
 // Recorder returns the recorder of the sessions' steps (tools.Recorder).
 func (m *Manager) Recorder() *Recorder { return m.rec }
@@ -184,8 +195,10 @@ func (m *Manager) SessionID(ctx context.Context) string {
 	return ""
 }
 
-// Close tears every session down and removes the unpacked test wallet.
+// Close tears every session down, the standby ones too, and removes the
+// unpacked test wallet.
 func (m *Manager) Close() {
+	m.closeStandby()
 	m.mu.Lock()
 	all := m.sessions
 	m.sessions, m.slots = map[string]*Session{}, map[int]bool{}
@@ -203,14 +216,22 @@ func (m *Manager) Close() {
 func (m *Manager) claimSlot(owner string) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for n := 0; n < m.cfg.MaxSessions; n++ {
-		if !m.slots[n] {
-			m.slots[n] = true
-			return n, nil
-		}
+	if n, ok := m.freeSlot(); ok {
+		return n, nil
 	}
 	return 0, sdk.Errorf(sdk.CodeSessionLimit, "this host already runs %d sessions, its limit: clean one up with %s, or start the host with a higher --max-sessions", m.cfg.MaxSessions, m.tool("cleanup")).
 		WithDetails(map[string]any{"maxSessions": m.cfg.MaxSessions, "sessions": m.list(owner)})
+}
+
+// freeSlot claims the lowest free slot, with m.mu held.
+func (m *Manager) freeSlot() (int, bool) {
+	for n := 0; n < m.cfg.MaxSessions; n++ {
+		if !m.slots[n] {
+			m.slots[n] = true
+			return n, true
+		}
+	}
+	return 0, false
 }
 
 // releaseSlot frees a slot whose launch failed.

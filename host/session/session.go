@@ -38,6 +38,9 @@ type Session struct {
 	// the extension where it is; another slot its own plugin processes
 	// and its own copy of the extension.
 	slot int
+	// ahead: a standby session, launched before a launch took it
+	// (standby.go).
+	ahead bool
 	// chainRestarts is the chain plugin's relaunch count at launch: more
 	// later means it crashed, and took the session's Anvil with it.
 	chainRestarts int

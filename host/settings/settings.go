@@ -24,6 +24,9 @@ const (
 	DefaultMaxTabs = 10
 	// DefaultMaxSessions is how many wallet sessions one host runs at once.
 	DefaultMaxSessions = 4
+	// DefaultStandby is how many sessions a host keeps launched ahead for
+	// the default launch: none.
+	DefaultStandby = 0
 	// DefaultSettleTimeout bounds the wait for the extension to show a
 	// recognized screen, and the unlock.
 	DefaultSettleTimeout = 30 * time.Second
