@@ -157,3 +157,36 @@ func cmdlineHas(ps []int, s string) []int {
 	}
 	return out
 }
+
+// `mmcp test --standby 1 --parallel 1`: every flow that asks for the
+// default launch runs in a session launched ahead (the next one during
+// the previous flow's steps), and the suite passes as without.
+func TestFlowSuiteStandby(t *testing.T) {
+	ws := walletWorkspace(t)
+	srv := flowDappServer(t)
+	js := filepath.Join(t.TempDir(), "out.json")
+	r := mmcpRun(t, []string{"FLOW_DAPP_URL=" + srv.URL}, "--repo", ws, "--headless", "--log-level", "info", "--standby", "1",
+		"test", "--parallel", "1", "--grep", "home|settings|counter", "--json", js, flowSuiteDir())
+	if r.Code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.Code, r.Stdout, tail(r.Stderr, 30))
+	}
+	var sum struct {
+		Flows []struct{ Name, SessionID string }
+	}
+	raw, err := os.ReadFile(js)
+	if err == nil {
+		err = json.Unmarshal(raw, &sum)
+	}
+	if err != nil || len(sum.Flows) != 4 {
+		t.Fatalf("summary: %v %s", err, raw)
+	}
+	ahead := map[string]bool{}
+	for _, m := range standbyReadyLine.FindAllStringSubmatch(r.Stderr, -1) {
+		ahead[m[1]] = true
+	}
+	for _, f := range sum.Flows {
+		if !ahead[f.SessionID] {
+			t.Errorf("flow %q ran in session %s, not one launched ahead %v", f.Name, f.SessionID, ahead)
+		}
+	}
+}

@@ -113,8 +113,14 @@ func runTest(ctx context.Context, in Input) int {
 	if parallel <= 0 {
 		parallel = defaultParallel(cfg.MaxSessions)
 	}
-	if parallel > max(cfg.MaxSessions, hostsession.DefaultMaxSessions) {
-		cfg.MaxSessions = parallel
+	// Room for the flows at once and the sessions kept launched ahead
+	// (--standby, MMCP_STANDBY or the config file's standby).
+	standby := cfg.Standby
+	if resolved := cfg; resolved.Resolve() == nil {
+		standby = resolved.Standby
+	}
+	if need := parallel + standby; need > max(cfg.MaxSessions, hostsession.DefaultMaxSessions) {
+		cfg.MaxSessions = need
 	}
 	if cfg.LogLevel == "" && os.Getenv(sdk.EnvLogLevel) == "" {
 		cfg.LogLevel = "warn" // the runner reports; the host's chatter goes only with --log-level
