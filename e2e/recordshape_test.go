@@ -90,6 +90,15 @@ func TestRecordShapes(t *testing.T) {
 	okCall("mm_click", map[string]any{"testId": "page-container-footer-next"})
 	okCall("mm_click", map[string]any{"testId": "page-container-footer-next"})
 	okCall("mm_switch_to_tab", map[string]any{"role": "dapp"})
+	// A confirmation read, refused by expect, approved; another rejected.
+	okCall("mm_click", map[string]any{"testId": "send"})
+	okCall("mm_confirmation", map[string]any{})
+	if env := call("mm_confirm", map[string]any{"action": "approve", "expect": map[string]any{"value": "2"}}); env.OK {
+		t.Fatal("mm_confirm approved a 1 ETH send expected to be 2 ETH")
+	}
+	okCall("mm_confirm", map[string]any{"action": "approve"})
+	okCall("mm_click", map[string]any{"testId": "sign"})
+	okCall("mm_confirm", map[string]any{"action": "reject"})
 	okCall("mm_navigate", map[string]any{"screen": "url", "url": dapp.URL + "/?second", "newTab": true})
 	okCall("mm_close_tab", map[string]any{"url": dapp.URL + "/?second"})
 	okCall("mm_navigate", map[string]any{"screen": "home"})

@@ -35,6 +35,12 @@ type StepRecord struct {
 	// Labels classify the step (discovery, navigation, interaction,
 	// confirmation, error-recovery); Record derives them when empty.
 	Labels []string `json:"labels,omitempty"`
+	// Confirmation is the confirmation block of mm_confirmation and
+	// mm_confirm (a JSON value: kind, origin, request, shown, mismatches,
+	// outcome, transaction). The schema has no field for it: Record keeps
+	// it masked in tool.input.confirmation and labels the record with its
+	// kind, outcome and mismatches; SessionSteps reads it back here.
+	Confirmation any `json:"-"`
 }
 
 // Environment is the environment block of a StepRecord.

@@ -50,6 +50,7 @@ func (s *Store) SessionSteps(ctx context.Context, id string) (*SessionMeta, []St
 			return nil, nil, fmt.Errorf("step record %s: %w", n, err)
 		}
 		build = restoreFromLabels(&rec, build)
+		restoreConfirmation(&rec)
 		steps = append(steps, rec)
 	}
 	var meta *SessionMeta

@@ -167,6 +167,7 @@ func (s *Store) Record(rec StepRecord) (string, error) {
 	rec.Observation.State.ErrorMessage = nil
 	maskObservation(&rec.Observation)
 	extensionLabels(&rec)
+	confirmationBlock(&rec, secrets, s.maxBytes)
 	b, err := json.MarshalIndent(rec, "", "  ")
 	for err == nil && len(b) > s.maxBytes && shrinkObservation(&rec.Observation) {
 		b, err = json.MarshalIndent(rec, "", "  ")

@@ -41,13 +41,14 @@ func (r *Recorder) Record(_ context.Context, s tools.Step) {
 	}
 	r.facts()
 	rec := knowledge.StepRecord{
-		SessionID:   s.SessionID,
-		Timestamp:   tools.Timestamp(s.Started),
-		Environment: r.env,
-		Git:         r.git,
-		Tool:        knowledge.ToolCall{Name: s.Tool, TextRedacted: s.TextRedacted, TextLength: s.TextLength, TextKept: s.TextKept, Withheld: s.Withheld},
-		Timing:      &knowledge.Timing{DurationMs: s.Duration.Milliseconds()},
-		Outcome:     knowledge.Outcome{OK: s.Err == nil},
+		SessionID:    s.SessionID,
+		Timestamp:    tools.Timestamp(s.Started),
+		Environment:  r.env,
+		Git:          r.git,
+		Tool:         knowledge.ToolCall{Name: s.Tool, TextRedacted: s.TextRedacted, TextLength: s.TextLength, TextKept: s.TextKept, Withheld: s.Withheld},
+		Timing:       &knowledge.Timing{DurationMs: s.Duration.Milliseconds()},
+		Outcome:      knowledge.Outcome{OK: s.Err == nil},
+		Confirmation: s.Confirmation,
 	}
 	sess := r.m.byID(s.SessionID)
 	rec.Build = r.buildInfo(sess)

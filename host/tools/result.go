@@ -51,6 +51,14 @@ type Labeled interface {
 	RecordLabels() []string
 }
 
+// Confirmed is the result of a call that read or answered a wallet
+// confirmation (mm_confirmation, mm_confirm): the record's confirmation
+// block (a JSON value; nil for none), which the knowledge store keeps
+// masked of secrets.
+type Confirmed interface {
+	RecordConfirmation() any
+}
+
 // TextSafe is the result of a call whose tool holds an argument back
 // (Tool.HoldBack): true lets the argument into the record, the call having
 // established that the field it went into is harmless. Without it, or
@@ -81,6 +89,9 @@ func (c *Call) take(res any) {
 	}
 	if r, ok := res.(Labeled); ok {
 		c.labels = r.RecordLabels()
+	}
+	if r, ok := res.(Confirmed); ok {
+		c.confirmation = r.RecordConfirmation()
 	}
 	if r, ok := res.(TextSafe); ok && r.TextSafe() {
 		c.release()

@@ -66,6 +66,9 @@ type Step struct {
 	Observation *observation.Observation
 	Screenshot  *ScreenshotRef
 	Labels      []string
+	// Confirmation is the call's confirmation block (Confirmed), nil for
+	// none.
+	Confirmation any
 }
 
 // Runner runs tool calls. It is safe for concurrent use: calls are
@@ -444,7 +447,7 @@ func (r *Runner) record(ctx context.Context, c *Call, start time.Time, took time
 		TextRedacted: c.textRedacted, TextLength: c.textLength, TextKept: keep,
 		Withheld: secrets,
 		Started:  start, Duration: took, Err: mmErr,
-		Screenshot: c.screenshot, Labels: c.labels,
+		Screenshot: c.screenshot, Labels: c.labels, Confirmation: c.confirmation,
 	}
 	slot := r.reserve()
 	return func() <-chan struct{} {

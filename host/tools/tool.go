@@ -145,6 +145,8 @@ type Call struct {
 	images []Image
 	// labels are labels to add to the record's derived ones.
 	labels []string
+	// confirmation is the record's confirmation block (tools.Confirmed).
+	confirmation any
 
 	// runner is set while the call runs, for nested calls (mm_run_steps).
 	runner *Runner
