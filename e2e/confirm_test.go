@@ -284,3 +284,47 @@ func BenchmarkConfirmApprove(b *testing.B) {
 	}
 	must(b, h.Call("mm_cleanup", map[string]any{}))
 }
+
+// TestConfirmStaleRequest: a dapp page that asked for a 2 ETH send and
+// then navigated away leaves no pending request behind: the wallet's
+// popup for it still answers, but mm_confirmation then reads the new
+// page's 1 ETH send, not the old one; with everything answered,
+// mm_confirmation answers MM_NO_CONFIRMATION at once, naming the last
+// request.
+func TestConfirmStaleRequest(t *testing.T) {
+	h, _ := walletHost(t)
+	launch(t, h, map[string]any{"stateMode": "default"})
+	srv := confirmDapp(t)
+	openConfirmDapp(t, h, srv, url.Values{"to": {recipient}, "value": {"0x1bc16d674ec80000"}}) // 2 ETH
+	must(t, h.Call("mm_click", map[string]any{"testId": "connect"}))
+	must(t, h.Call("mm_confirm", map[string]any{"action": "approve"}))
+	must(t, h.Call("mm_click", map[string]any{"testId": "tx"}))
+	must(t, h.Call("mm_wait_for_notification", map[string]any{}))
+	// The dapp's page goes elsewhere while the wallet shows its request.
+	must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
+	openConfirmDapp(t, h, srv, url.Values{"to": {recipient}, "value": {"0xde0b6b3a7640000"}}) // 1 ETH
+	var a confirmAnswer
+	must(t, h.Call("mm_confirm", map[string]any{"action": "reject"})).Decode(t, fresh(&a))
+	if a.Confirmation.Request != nil || a.Dapp != nil {
+		t.Fatalf("the abandoned request was taken for the popup's: %+v", a)
+	}
+
+	must(t, h.Call("mm_click", map[string]any{"testId": "connect"})) // a new page asks again
+	eventuallyText(t, h, "out", `["`+account0+`"]`)
+	must(t, h.Call("mm_click", map[string]any{"testId": "tx"}))
+	var c confirmation
+	must(t, h.Call("mm_confirmation", map[string]any{})).Decode(t, &c)
+	if c.Request == nil || c.Request.Value != "1" || len(c.Mismatches) != 0 {
+		t.Fatalf("confirmation %+v request %+v", c, c.Request)
+	}
+	must(t, h.Call("mm_confirm", map[string]any{"action": "reject"}))
+	eventuallyText(t, h, "out", "error 4001")
+
+	start := time.Now()
+	env := h.Call("mm_confirmation", map[string]any{})
+	wantCode(t, env, "MM_NO_CONFIRMATION")
+	if took := time.Since(start); took > 5*time.Second || !strings.Contains(env.Error.Message, "eth_sendTransaction") || !strings.Contains(env.Error.Message, "mm_click") {
+		t.Fatalf("nothing pending answered in %s: %+v", took, env.Error)
+	}
+	must(t, h.Call("mm_cleanup", map[string]any{}))
+}

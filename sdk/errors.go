@@ -71,6 +71,9 @@ const (
 	// mm_confirm's expect does not hold for the pending confirmation (the
 	// request or what the wallet shows): nothing was approved or rejected.
 	CodeExpectationFailed = "MM_EXPECTATION_FAILED"
+	// mm_confirmation or mm_confirm found nothing to answer: no wallet
+	// popup is open and no dapp request waits for an approval.
+	CodeNoConfirmation = "MM_NO_CONFIRMATION"
 )
 
 // Error is a domain failure with an MM_* code (see package mmerr, which

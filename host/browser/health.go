@@ -138,8 +138,10 @@ func (s *Chrome) watch(b *rod.Browser) {
 			if line := consoleError(msg); line != "" {
 				s.health.add(line)
 			}
-			if ev, ok := discovery.ProviderEvent(msg); ok {
-				s.requests.Add(ev)
+			if ev, doc, ok := discovery.ProviderEvent(msg); ok {
+				s.requests.AddFrom(doc, ev)
+			} else if doc := discovery.ProviderGone(msg); doc != "" {
+				s.requests.Gone(doc)
 			}
 			switch msg.Method {
 			case "Target.targetCrashed":

@@ -173,3 +173,35 @@ func TestLogKeepsAnswersBounded(t *testing.T) {
 		t.Fatalf("log holds %d", n)
 	}
 }
+
+// TestLogForgetsRequestsOfGonePages: a request whose page navigated or
+// closed before its answer is no longer pending (the wallet's answer
+// cannot reach it), and a waiter for it returns; other documents'
+// requests stay pending.
+func TestLogForgetsRequestsOfGonePages(t *testing.T) {
+	l := NewLog()
+	l.AddFrom("page1/7", `{"id":"a","phase":"call","method":"eth_sendTransaction","params":[{"to":"0x1"}],"origin":"http://x"}`)
+	l.AddFrom("page1/9", `{"id":"b","phase":"call","method":"personal_sign","params":["0x68656c6c6f","0x1"],"origin":"http://x"}`)
+	l.AddFrom("page2/3", `{"id":"c","phase":"call","method":"eth_sendTransaction","params":[{"to":"0x2"}],"origin":"http://y"}`)
+	done := make(chan Request)
+	go func() {
+		r, _ := l.WaitAnswered(context.Background(), "a")
+		done <- r
+	}()
+	l.Gone("page1/7") // its document went (a navigation)
+	select {
+	case r := <-done:
+		if !r.Abandoned || r.Answered() {
+			t.Fatalf("request a %+v", r)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("WaitAnswered never returned for a request whose page went")
+	}
+	if p := l.Pending(); len(p) != 2 || p[0].ID != "b" || p[1].ID != "c" {
+		t.Fatalf("pending %+v", p)
+	}
+	l.Gone("page1/") // the page closed
+	if p := l.Pending(); len(p) != 1 || p[0].ID != "c" {
+		t.Fatalf("pending %+v", p)
+	}
+}

@@ -3,6 +3,7 @@ package confirm
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,9 +38,14 @@ type Request struct {
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  *RPCError       `json:"error,omitempty"`
 	// Truncated says params or result were longer than the log keeps.
-	Truncated bool      `json:"truncated,omitempty"`
+	Truncated bool `json:"truncated,omitempty"`
+	// Abandoned says the page that asked went away (navigated, reloaded,
+	// closed) before it had an answer: no wallet answer can reach it.
+	Abandoned bool      `json:"abandoned,omitempty"`
 	Started   time.Time `json:"started"`
 	Ended     time.Time `json:"ended,omitzero"`
+	// doc is the document that asked (AddFrom), "" when unknown.
+	doc string
 }
 
 // RPCError is an EIP-1193 error as the dapp received it.
@@ -50,6 +56,10 @@ type RPCError struct {
 
 // Answered reports whether the dapp has its answer.
 func (r Request) Answered() bool { return r.Result != nil || r.Error != nil }
+
+// Settled reports whether the request waits for nothing any more: it has
+// its answer, or its page went away.
+func (r Request) Settled() bool { return r.Answered() || r.Abandoned }
 
 // DurationMs is the time from the call to its answer, 0 while pending.
 func (r Request) DurationMs() int64 {
@@ -87,9 +97,13 @@ func NewLog() *Log {
 	return &Log{byID: map[string]*Request{}, changed: make(chan struct{})}
 }
 
-// Add takes one event the page reported (JSON); a malformed one is
-// dropped.
-func (l *Log) Add(payload string) {
+// Add takes one event a page reported (JSON) from a document AddFrom
+// would not know; a malformed one is dropped.
+func (l *Log) Add(payload string) { l.AddFrom("", payload) }
+
+// AddFrom takes one event the document doc reported (JSON): doc names it
+// as Gone will ("<page>/<context>"); a malformed event is dropped.
+func (l *Log) AddFrom(doc, payload string) {
 	var ev event
 	if json.Unmarshal([]byte(payload), &ev) != nil || ev.ID == "" {
 		return
@@ -103,7 +117,7 @@ func (l *Log) Add(payload string) {
 		if ok {
 			return
 		}
-		r = &Request{ID: ev.ID, Method: ev.Method, Origin: ev.Origin, URL: ev.URL, Via: ev.Via, Started: at}
+		r = &Request{ID: ev.ID, Method: ev.Method, Origin: ev.Origin, URL: ev.URL, Via: ev.Via, Started: at, doc: doc}
 		r.Params, r.Truncated = keep(ev.Params)
 		l.byID[ev.ID] = r
 		l.order = append(l.order, ev.ID)
@@ -115,7 +129,7 @@ func (l *Log) Add(payload string) {
 		if !ok || r.Answered() {
 			return
 		}
-		r.Ended = at
+		r.Ended, r.Abandoned = at, false
 		if ev.Phase == "error" {
 			if ev.Error == nil {
 				ev.Error = &RPCError{}
@@ -177,6 +191,31 @@ func maskAll(v any) any {
 	return v
 }
 
+// Gone marks the requests of a document that went away, still without
+// an answer, as abandoned: doc is a document as AddFrom names it, or a
+// page's prefix ("<page>/") for all of its documents.
+func (l *Log) Gone(doc string) {
+	if doc == "" {
+		return
+	}
+	at := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, id := range l.order {
+		r := l.byID[id]
+		if r.doc == "" || r.Settled() || !(r.doc == doc || (strings.HasSuffix(doc, "/") && strings.HasPrefix(r.doc, doc))) {
+			continue
+		}
+		r.Abandoned, r.Ended = true, at
+		n++
+	}
+	if n > 0 {
+		close(l.changed)
+		l.changed = make(chan struct{})
+	}
+}
+
 // All is a copy of the log, oldest first.
 func (l *Log) All() []Request {
 	l.mu.Lock()
@@ -200,18 +239,20 @@ func (l *Log) Get(id string) (Request, bool) {
 }
 
 // Pending lists the requests still waiting for their answer whose method
-// needs the user's approval, oldest first.
+// needs the user's approval, oldest first: not the ones whose page went
+// away.
 func (l *Log) Pending() []Request {
 	var out []Request
 	for _, r := range l.All() {
-		if !r.Answered() && NeedsApproval(r.Method) {
+		if !r.Settled() && NeedsApproval(r.Method) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-// WaitAnswered waits until request id has its answer, within ctx.
+// WaitAnswered waits until request id has its answer or its page went
+// away (Settled), within ctx.
 func (l *Log) WaitAnswered(ctx context.Context, id string) (Request, error) {
 	for {
 		l.mu.Lock()
@@ -222,7 +263,7 @@ func (l *Log) WaitAnswered(ctx context.Context, id string) (Request, error) {
 		}
 		ch := l.changed
 		l.mu.Unlock()
-		if ok && cp.Answered() {
+		if ok && cp.Settled() {
 			return cp, nil
 		}
 		select {

@@ -2,6 +2,7 @@ package discovery
 
 import (
 	_ "embed"
+	"fmt"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -27,12 +28,37 @@ func CaptureProvider(p *rod.Page) error {
 	return err
 }
 
-// ProviderEvent is the payload of a ProviderBinding call in msg, ok false
-// for any other message.
-func ProviderEvent(msg *rod.Message) (string, bool) {
+// ProviderEvent is the payload of a ProviderBinding call in msg and the
+// document that made it ("<page session>/<execution context>", as
+// ProviderGone names it), ok false for any other message.
+func ProviderEvent(msg *rod.Message) (payload, doc string, ok bool) {
 	var ev proto.RuntimeBindingCalled
 	if !msg.Load(&ev) || ev.Name != ProviderBinding {
-		return "", false
+		return "", "", false
 	}
-	return ev.Payload, true
+	return ev.Payload, fmt.Sprintf("%s/%d", msg.SessionID, ev.ExecutionContextID), true
+}
+
+// ProviderGone names the documents msg says went away, as ProviderEvent
+// names them: one context ("<page>/<context>"), or every document of a
+// page ("<page>/": its contexts cleared by a navigation, or the page
+// detached, closed); "" for any other message.
+func ProviderGone(msg *rod.Message) string {
+	switch msg.Method {
+	case "Runtime.executionContextDestroyed":
+		var ev proto.RuntimeExecutionContextDestroyed
+		if msg.Load(&ev) && ev.ExecutionContextID != 0 {
+			return fmt.Sprintf("%s/%d", msg.SessionID, ev.ExecutionContextID)
+		}
+	case "Runtime.executionContextsCleared":
+		if msg.SessionID != "" {
+			return string(msg.SessionID) + "/"
+		}
+	case "Target.detachedFromTarget":
+		var ev proto.TargetDetachedFromTarget
+		if msg.Load(&ev) && ev.SessionID != "" {
+			return string(ev.SessionID) + "/"
+		}
+	}
+	return ""
 }

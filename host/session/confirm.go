@@ -34,6 +34,25 @@ type Confirmation struct {
 	PageURL    string             `json:"pageUrl"`
 	// dappURL is the requesting page's address.
 	dappURL string
+	// read says a confirmation screen was read (the zero value of a
+	// failed read has none).
+	read bool
+}
+
+// record is the step record's confirmation block of c, with outcome.
+func (c Confirmation) record(outcome string) *confirm.Record {
+	if !c.read {
+		return nil
+	}
+	return &confirm.Record{Kind: c.Kind, Origin: c.Origin, Request: c.Request, Shown: c.Shown, Mismatches: c.Mismatches, Outcome: outcome}
+}
+
+// RecordConfirmation implements tools.Confirmed: what was read, pending.
+func (c Confirmation) RecordConfirmation() any {
+	if r := c.record(confirm.OutcomePending); r != nil {
+		return r
+	}
+	return nil
 }
 
 // Confirmation waits (within wait) for the wallet's confirmation popup,
@@ -45,8 +64,27 @@ func (m *Manager) Confirmation(ctx context.Context, wait time.Duration) (Confirm
 	})
 }
 
+// noRequestGrace is how long mm_confirmation waits for a popup when no
+// dapp request waits for an approval (the request of a click just made
+// may be on its way): then it answers MM_NO_CONFIRMATION.
+const noRequestGrace = 1500 * time.Millisecond
+
 func (m *Manager) confirmation(ctx context.Context, s *Session, wait time.Duration) (Confirmation, error) {
-	nr, err := s.wallet.WaitForNotification(ctx, wait)
+	if wait <= 0 {
+		wait = browser.DefaultNotificationTimeout
+	}
+	first := wait
+	if len(s.wallet.Requests().Pending()) == 0 {
+		first = min(wait, noRequestGrace)
+	}
+	start := time.Now()
+	nr, err := s.wallet.WaitForNotification(ctx, first)
+	if err != nil && first < wait && isCode(err, sdk.CodeNotificationTimeout) {
+		if len(s.wallet.Requests().Pending()) == 0 {
+			return Confirmation{}, m.nothingPending(s)
+		}
+		nr, err = s.wallet.WaitForNotification(ctx, wait-time.Since(start))
+	}
 	if err != nil {
 		return Confirmation{}, err
 	}
@@ -68,13 +106,45 @@ func (m *Manager) confirmation(ctx context.Context, s *Session, wait time.Durati
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	c := Confirmation{Kind: confirm.KindOfRoute(shown.Route), Origin: shown.Origin, Shown: shown, PageURL: nr.PageURL, Mismatches: []confirm.Mismatch{}}
+	c := Confirmation{Kind: confirm.KindOfRoute(shown.Route), Origin: shown.Origin, Shown: shown, PageURL: nr.PageURL, Mismatches: []confirm.Mismatch{}, read: true}
 	if r, ok := pendingFor(s.wallet.Requests(), c.Kind); ok {
 		d := confirm.Decode(ctx, r, m.dappChain(ctx, s, r.Origin), m.lookup(ctx, s))
 		c.Request, c.RequestID, c.Kind, c.Origin, c.dappURL = &d, r.ID, d.Kind, r.Origin, r.URL
 		c.Mismatches = confirm.Mismatches(d, shown)
 	}
 	return c, nil
+}
+
+// nothingPending is MM_NO_CONFIRMATION, naming the last request that
+// needed an approval and what became of it.
+func (m *Manager) nothingPending(s *Session) error {
+	all := s.wallet.Requests().All()
+	last := ""
+	details := map[string]any{}
+	for i := len(all) - 1; i >= 0; i-- {
+		r := all[i]
+		if !confirm.NeedsApproval(r.Method) {
+			continue
+		}
+		state := "answered with a result"
+		switch {
+		case r.Error != nil:
+			state = fmt.Sprintf("answered with error %d", r.Error.Code)
+		case r.Abandoned:
+			state = "abandoned: its page navigated or closed before an answer"
+		}
+		last = fmt.Sprintf(" (the last one, %s from %s, was %s)", r.Method, r.Origin, state)
+		details["lastRequest"] = map[string]any{"method": r.Method, "origin": r.Origin, "state": state, "error": r.Error, "abandoned": r.Abandoned}
+		break
+	}
+	return sdk.Errorf(sdk.CodeNoConfirmation, "no confirmation is pending: no wallet popup is open and no dapp request waits for an approval%s; make the dapp ask first (%s its button), then call %s again",
+		last, m.tool("click"), m.tool("confirmation")).WithDetails(details)
+}
+
+// isCode reports whether err is an *sdk.Error with code.
+func isCode(err error, code string) bool {
+	var e *sdk.Error
+	return errors.As(err, &e) && e.Code == code
 }
 
 // pendingFor is the captured request a popup of routeKind shows: the
@@ -183,6 +253,27 @@ type ConfirmResult struct {
 	Dapp *DappAnswer `json:"dapp"`
 	// Transaction is the mined transaction of an approved one.
 	Transaction *TxOutcome `json:"transaction,omitempty"`
+	// outcome and expected are the record's (confirm.Record).
+	outcome  string
+	expected []confirm.Mismatch
+}
+
+// RecordConfirmation implements tools.Confirmed: what was read, how it
+// was answered, and the transaction it sent.
+func (r ConfirmResult) RecordConfirmation() any {
+	rec := r.Confirmation.record(r.outcome)
+	if rec == nil {
+		return nil
+	}
+	rec.Expected = r.expected
+	if r.Dapp != nil && r.Dapp.Error != nil {
+		code := r.Dapp.Error.Code
+		rec.DappError = &code
+	}
+	if tx := r.Transaction; tx != nil {
+		rec.Transaction = &confirm.RecordTx{Hash: tx.Hash, Status: tx.Status}
+	}
+	return rec
 }
 
 // DappAnswer is the answer the dapp's request received.
@@ -229,7 +320,7 @@ func (m *Manager) confirm(ctx context.Context, s *Session, approve bool, expect 
 	if err != nil {
 		return ConfirmResult{}, err
 	}
-	res := ConfirmResult{Action: "reject", Confirmation: c}
+	res := ConfirmResult{Action: "reject", Confirmation: c, outcome: confirm.OutcomeFailed}
 	if approve {
 		res.Action = "approve"
 	}
@@ -243,6 +334,7 @@ func (m *Manager) confirm(ctx context.Context, s *Session, approve bool, expect 
 			for i, mm := range ms {
 				lines[i] = mm.String()
 			}
+			res.outcome, res.expected = confirm.OutcomeRefused, ms
 			return res, sdk.Errorf(sdk.CodeExpectationFailed, "the confirmation does not match expect (%s): %s; nothing was approved or sent and the popup is still open: check the dapp, or %s {\"action\":\"reject\"}",
 				confirm.Fields(ms), strings.Join(lines, "; "), m.tool("confirm")).
 				WithDetails(map[string]any{"mismatches": ms, "confirmation": c})
@@ -252,11 +344,15 @@ func (m *Manager) confirm(ctx context.Context, s *Session, approve bool, expect 
 		return res, err
 	}
 	res.PopupClosed = true
+	res.outcome = confirm.OutcomeRejected
+	if approve {
+		res.outcome = confirm.OutcomeApproved
+	}
 	if c.RequestID != "" {
 		actx, cancel := context.WithTimeout(ctx, answerWait)
 		r, err := s.wallet.Requests().WaitAnswered(actx, c.RequestID)
 		cancel()
-		if err == nil {
+		if err == nil && r.Answered() {
 			res.Dapp = &DappAnswer{Result: r.Result, Error: r.Error, DurationMs: r.DurationMs()}
 		}
 	}
@@ -304,8 +400,7 @@ func (m *Manager) answerPopup(ctx context.Context, s *Session, approve bool, c C
 		// The popup moved on (a connect's second step): read it again.
 		next, err := m.confirmation(ctx, s, 5*time.Second)
 		if err != nil {
-			var e *sdk.Error
-			if errors.As(err, &e) && e.Code == sdk.CodeNotificationTimeout {
+			if isCode(err, sdk.CodeNotificationTimeout) || isCode(err, sdk.CodeNoConfirmation) {
 				return nil // it closed after all
 			}
 			return err
