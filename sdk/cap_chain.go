@@ -1,6 +1,9 @@
 package sdk
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // Chain is the Chain capability: a local node's lifecycle and its control.
 // A chain plugin implements both halves; the host's launch needs only
@@ -66,6 +69,12 @@ type ChainStatus struct {
 // StartChainRequest says which node to start or attach to.
 type StartChainRequest struct {
 	ChainOptions
+	// State, when set, is loaded into the node before StartChain
+	// answers: a node's full state as Anvil's anvil_dumpState answers it
+	// (the JSON string, quotes included; a checkpoint keeps it so). The
+	// status then reports the state's block number. A node the plugin
+	// did not start (RPCURL) is not loaded: CodeInvalidInput.
+	State json.RawMessage `json:"state,omitempty"`
 }
 
 // StartChainResponse describes the node that runs.

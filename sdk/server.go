@@ -163,7 +163,7 @@ type chainServer struct {
 }
 
 func (s *chainServer) Start(ctx context.Context, r *pb.ChainOptions) (*pb.ChainStatusResponse, error) {
-	res, err := s.impl.StartChain(ctx, StartChainRequest{ChainOptions: fromPBChainOptions(r)})
+	res, err := s.impl.StartChain(ctx, StartChainRequest{ChainOptions: fromPBChainOptions(r), State: r.GetState()})
 	return &pb.ChainStatusResponse{Status: toPBChainStatus(res.Status), Error: wire.ToPBError(err)}, nil
 }
 

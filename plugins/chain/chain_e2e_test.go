@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"net"
@@ -283,5 +284,57 @@ func BenchmarkAnvilStartToReady(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
+	}
+}
+
+// TestStartLoadsAState: a chain started with another's dumped state
+// (a checkpoint's) answers at that state's block with its balances and
+// nonces, and goes on apart from the chain it came from.
+func TestStartLoadsAState(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a, _ := newPlugin(t, nil)
+	stA := startFresh(t, a, sdk.ChainOptions{})
+	other := "0x09781764c08de8ca82e156bbf156a3ca217c7950"
+	if err := setBalance(ctx, a, other, "12345"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Mine(ctx, sdk.MineRequest{Blocks: 3}); err != nil {
+		t.Fatal(err)
+	}
+	var dump json.RawMessage
+	if err := a.call(ctx, &dump, "anvil_dumpState"); err != nil {
+		t.Fatal(err)
+	}
+
+	b, _ := newPlugin(t, nil)
+	res, err := b.StartChain(ctx, sdk.StartChainRequest{ChainOptions: sdk.ChainOptions{FreePort: true}, State: dump})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status.Port == stA.Port || res.Status.BlockNumber != 3 {
+		t.Fatalf("loaded chain's status %+v, want block 3 on a port of its own (a's %d)", res.Status, stA.Port)
+	}
+	eth, err := ethclient.Dial(res.Status.RPCURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eth.Close()
+	bal, err := eth.BalanceAt(ctx, common.HexToAddress(other), nil)
+	if err != nil || bal.Int64() != 12345 {
+		t.Fatalf("balance on the loaded chain %v, %v; want 12345", bal, err)
+	}
+	// Apart: a's change is not b's.
+	if err := setBalance(ctx, a, other, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if bal, _ := eth.BalanceAt(ctx, common.HexToAddress(other), nil); bal.Int64() != 12345 {
+		t.Fatalf("b sees a's change: %v", bal)
+	}
+
+	c, _ := newPlugin(t, nil)
+	_, err = c.StartChain(ctx, sdk.StartChainRequest{ChainOptions: sdk.ChainOptions{FreePort: true}, State: json.RawMessage(`{"not":"a dump"}`)})
+	if sdk.AsError(err).Code != sdk.CodeInvalidInput {
+		t.Fatalf("a state that is not a dump: %v, want %s", err, sdk.CodeInvalidInput)
 	}
 }

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/url"
@@ -32,9 +33,41 @@ const (
 // MetaMask's flags, or with req.RPCURL (or the rpcUrl setting) checks that
 // node answers and attaches to it. It returns once eth_blockNumber answers.
 // When a chain already runs, it answers its status unchanged.
+//
+// req.State, when set, is loaded into the node (anvil_loadState) before
+// it answers; an external node is never loaded (MM_INVALID_INPUT).
 func (p *Plugin) StartChain(ctx context.Context, req sdk.StartChainRequest) (sdk.StartChainResponse, error) {
 	st, err := p.start(ctx, req.ChainOptions)
-	return sdk.StartChainResponse{Status: st}, err
+	if err != nil || len(req.State) == 0 {
+		return sdk.StartChainResponse{Status: st}, err
+	}
+	if st.External {
+		return sdk.StartChainResponse{Status: st}, sdk.Errorf(sdk.CodeInvalidInput, "the chain is an external node (%s): a saved chain state is only loaded into an Anvil the chain plugin starts; unset rpcUrl", st.RPCURL).
+			WithDetails(map[string]any{"field": "state"})
+	}
+	if err := p.loadState(ctx, req.State); err != nil {
+		return sdk.StartChainResponse{Status: st}, err
+	}
+	res, err := p.ChainStatus(ctx, sdk.ChainStatusRequest{})
+	return sdk.StartChainResponse{Status: res.Status}, err
+}
+
+// loadState loads state (anvil_dumpState's answer, a JSON string) into
+// the running node.
+func (p *Plugin) loadState(ctx context.Context, state json.RawMessage) error {
+	var hex string
+	if err := json.Unmarshal(state, &hex); err != nil {
+		return sdk.Errorf(sdk.CodeInvalidInput, "the chain state is not anvil_dumpState's answer (a JSON string): %v", err).
+			WithDetails(map[string]any{"field": "state"})
+	}
+	var ok bool
+	if err := p.call(ctx, &ok, "anvil_loadState", hex); err != nil {
+		return err
+	}
+	if !ok {
+		return sdk.Errorf(sdk.CodeInvalidInput, "the node did not load the chain state")
+	}
+	return nil
 }
 
 func (p *Plugin) start(ctx context.Context, opts sdk.ChainOptions) (sdk.ChainStatus, error) {

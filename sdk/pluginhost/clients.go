@@ -106,7 +106,9 @@ func (w watchClient) WaitReady(ctx context.Context, req sdk.WaitReadyRequest, ev
 type chainClient struct{ c pb.ChainClient }
 
 func (c chainClient) StartChain(ctx context.Context, req sdk.StartChainRequest) (sdk.StartChainResponse, error) {
-	r, err := c.c.Start(ctx, toPBChainOptions(req.ChainOptions))
+	opts := toPBChainOptions(req.ChainOptions)
+	opts.State = req.State
+	r, err := c.c.Start(ctx, opts)
 	if err != nil {
 		return sdk.StartChainResponse{}, err
 	}

@@ -170,7 +170,7 @@ func roundTrips() map[string]roundTrip {
 			}),
 
 		"Chain/Start": trip(sdk.StartChainRequest{ChainOptions: sdk.ChainOptions{Port: 8546, ChainID: 1338, Mnemonic: "m", Balance: 30,
-			Hardfork: "cancun", BlockTime: 2, RPCURL: "http://node", FreePort: true}}, sdk.StartChainResponse{Status: chainStatus},
+			Hardfork: "cancun", BlockTime: 2, RPCURL: "http://node", FreePort: true}, State: json.RawMessage(`"0x1f8b"`)}, sdk.StartChainResponse{Status: chainStatus},
 			func(ctx context.Context, c *pluginhost.Conn, r sdk.StartChainRequest, _ sdk.Events) (sdk.StartChainResponse, error) {
 				return c.Chain().StartChain(ctx, r)
 			}),

@@ -526,15 +526,20 @@ func (x *PathResponse) GetError() *Error {
 }
 
 type ChainOptions struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Port          int32                  `protobuf:"varint,1,opt,name=port,proto3" json:"port,omitempty"`
-	ChainId       int64                  `protobuf:"varint,2,opt,name=chain_id,json=chainId,proto3" json:"chain_id,omitempty"`
-	Mnemonic      string                 `protobuf:"bytes,3,opt,name=mnemonic,proto3" json:"mnemonic,omitempty"`
-	Balance       int64                  `protobuf:"varint,4,opt,name=balance,proto3" json:"balance,omitempty"`
-	Hardfork      string                 `protobuf:"bytes,5,opt,name=hardfork,proto3" json:"hardfork,omitempty"`
-	BlockTime     int32                  `protobuf:"varint,6,opt,name=block_time,json=blockTime,proto3" json:"block_time,omitempty"`
-	RpcUrl        string                 `protobuf:"bytes,7,opt,name=rpc_url,json=rpcUrl,proto3" json:"rpc_url,omitempty"`
-	FreePort      bool                   `protobuf:"varint,8,opt,name=free_port,json=freePort,proto3" json:"free_port,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Port      int32                  `protobuf:"varint,1,opt,name=port,proto3" json:"port,omitempty"`
+	ChainId   int64                  `protobuf:"varint,2,opt,name=chain_id,json=chainId,proto3" json:"chain_id,omitempty"`
+	Mnemonic  string                 `protobuf:"bytes,3,opt,name=mnemonic,proto3" json:"mnemonic,omitempty"`
+	Balance   int64                  `protobuf:"varint,4,opt,name=balance,proto3" json:"balance,omitempty"`
+	Hardfork  string                 `protobuf:"bytes,5,opt,name=hardfork,proto3" json:"hardfork,omitempty"`
+	BlockTime int32                  `protobuf:"varint,6,opt,name=block_time,json=blockTime,proto3" json:"block_time,omitempty"`
+	RpcUrl    string                 `protobuf:"bytes,7,opt,name=rpc_url,json=rpcUrl,proto3" json:"rpc_url,omitempty"`
+	FreePort  bool                   `protobuf:"varint,8,opt,name=free_port,json=freePort,proto3" json:"free_port,omitempty"`
+	// state, when set, is loaded into the node before Start answers: a
+	// node's full state as Anvil's anvil_dumpState answers it (a
+	// checkpoint's chain). Not part of the options a node is configured
+	// with: only Start reads it.
+	State         []byte `protobuf:"bytes,9,opt,name=state,proto3" json:"state,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -623,6 +628,13 @@ func (x *ChainOptions) GetFreePort() bool {
 		return x.FreePort
 	}
 	return false
+}
+
+func (x *ChainOptions) GetState() []byte {
+	if x != nil {
+		return x.State
+	}
+	return nil
 }
 
 type ChainStatus struct {
@@ -2429,7 +2441,7 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"H\n" +
 	"\fPathResponse\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12$\n" +
-	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"\xe4\x01\n" +
+	"\x05error\x18\x02 \x01(\v2\x0e.mmcp.v1.ErrorR\x05error\"\xfa\x01\n" +
 	"\fChainOptions\x12\x12\n" +
 	"\x04port\x18\x01 \x01(\x05R\x04port\x12\x19\n" +
 	"\bchain_id\x18\x02 \x01(\x03R\achainId\x12\x1a\n" +
@@ -2439,7 +2451,8 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\n" +
 	"block_time\x18\x06 \x01(\x05R\tblockTime\x12\x17\n" +
 	"\arpc_url\x18\a \x01(\tR\x06rpcUrl\x12\x1b\n" +
-	"\tfree_port\x18\b \x01(\bR\bfreePort\"\xae\x01\n" +
+	"\tfree_port\x18\b \x01(\bR\bfreePort\x12\x14\n" +
+	"\x05state\x18\t \x01(\fR\x05state\"\xae\x01\n" +
 	"\vChainStatus\x12\x18\n" +
 	"\arunning\x18\x01 \x01(\bR\arunning\x12\x17\n" +
 	"\arpc_url\x18\x02 \x01(\tR\x06rpcUrl\x12\x12\n" +
