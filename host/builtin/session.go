@@ -15,7 +15,7 @@ import (
 // screenshots and clipboard.
 func (g *reg) sessionTools() {
 	add(g, "launch", tools.Tool{
-		Description: "Launch Chrome with the extension against a local chain and fixture server; the first tool of a session. stateMode default = unlocked wallet with 25 ETH.",
+		Description: "Launch Chrome with the extension against a local chain and fixture server; the first tool of a session. stateMode default = unlocked wallet with 25 ETH. fromCheckpoint starts a fork of a saved checkpoint instead: its own Chrome and chain, with the checkpoint's chain, wallet state, mocks, contracts and tabs.",
 		Timeout:     20 * time.Minute, Record: true, NoBatch: true, Exclusive: true,
 	}, func(ctx context.Context, c *tools.Call, in launch.Input) (any, error) {
 		return g.Sessions.Launch(ctx, in, c.Progress)

@@ -60,6 +60,9 @@ type Checkpoint struct {
 type Chain struct {
 	ChainID     int64  `json:"chainId"`
 	BlockNumber uint64 `json:"blockNumber"`
+	// Port is the chain's port, which the wallet state's RPC URL names
+	// (0, in a file saved before it was kept: sdk.DefaultAnvilPort).
+	Port int `json:"port,omitempty"`
 }
 
 // Tab is one open tab.

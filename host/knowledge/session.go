@@ -35,6 +35,23 @@ type LaunchInfo struct {
 	ExtensionPath string `json:"extensionPath,omitempty"`
 	// Ports are the local ports the session uses.
 	Ports *Ports `json:"ports,omitempty"`
+	// FromCheckpoint is the checkpoint a fork started from (mm_launch
+	// fromCheckpoint); nil for a launch of its own.
+	FromCheckpoint *CheckpointRef `json:"fromCheckpoint,omitempty"`
+}
+
+// CheckpointRef names a checkpoint in session.json: a fork's origin.
+type CheckpointRef struct {
+	// Name is the checkpoint's name; SessionID the session that saved
+	// it, SavedAt when (RFC 3339).
+	Name      string `json:"name"`
+	SessionID string `json:"sessionId"`
+	SavedAt   string `json:"savedAt"`
+	// BuildID is the build it was saved on; BlockNumber its chain's block.
+	BuildID     string `json:"buildId,omitempty"`
+	BlockNumber uint64 `json:"blockNumber,omitempty"`
+	// From is where it was read: its folder, or a checkpoint file.
+	From string `json:"from"`
 }
 
 // Ports is the ports block of session.json.

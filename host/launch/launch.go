@@ -42,6 +42,28 @@ type Input struct {
 	SeedContracts []string `json:"seedContracts"`
 	// Shared lets other owners name the session (package session).
 	Shared bool `json:"shared"`
+	// FromCheckpoint names a checkpoint to start from (a fork): package
+	// session resolves it into Deps.From.
+	FromCheckpoint string `json:"fromCheckpoint"`
+}
+
+// From is a saved session a launch starts from (a fork of a checkpoint):
+// its chain's state loaded into the session's own chain, its wallet state
+// served as the fixture.
+type From struct {
+	// Name names it in messages.
+	Name string
+	// ChainID is the chain id its chain ran with; 0 when it had no chain.
+	ChainID int64
+	// ChainState is its chain's full state (sdk.StartChainRequest.State),
+	// nil for none; Block the block it was saved at.
+	ChainState []byte
+	Block      uint64
+	// Wallet is its wallet state for a chain on port.
+	Wallet func(port int) sdk.WalletState
+	// Accept, when set, checks the extension the launch loads (its
+	// directory) against the build it was saved on.
+	Accept func(ctx context.Context, extension string) error
 }
 
 // Wallet is the browser with the extension loaded, as launch needs it.
@@ -104,7 +126,11 @@ type Deps struct {
 	// that name, beside other sessions' states on the one fixture server,
 	// and points this session's Chrome at the state's own port.
 	FixtureOrigin string
-	Log           hclog.Logger
+	// From, when set, is the saved session the launch starts from
+	// (mm_launch fromCheckpoint): it replaces the wallet state stateMode
+	// would give, and the chain starts with its state.
+	From *From
+	Log  hclog.Logger
 }
 
 // WalletStart is how to start Chrome: the extension in directory
@@ -205,6 +231,10 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 		if err := prodRefuses(in, d.Tool); err != nil {
 			return nil, err
 		}
+	}
+	if d.From != nil && (in.FixturePreset != "" || len(in.Fixture) > 0 || (in.StateMode != "default" && in.StateMode != "")) {
+		return nil, sdk.Errorf(sdk.CodeInvalidInput, "fromCheckpoint starts from the checkpoint's wallet state: leave out stateMode, fixturePreset and fixture").
+			WithDetails(map[string]any{"field": "fromCheckpoint"})
 	}
 	if in.StateMode == "custom" && in.FixturePreset == "" && len(in.Fixture) == 0 {
 		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "stateMode custom needs fixture or fixturePreset")
@@ -356,7 +386,7 @@ func (l *launcher) extension(ctx context.Context) error {
 				WithDetails(map[string]any{"extensionPath": ext})
 		}
 		l.p.Extension, l.p.ExtensionSource = ext, source
-		return nil
+		return l.accept(ctx)
 	}
 	where, err := l.d.Builder.ExtensionPath(ctx, sdk.ExtensionPathRequest{})
 	if err != nil {
@@ -369,7 +399,7 @@ func (l *launcher) extension(ctx context.Context) error {
 	}
 	if built.Built {
 		l.p.Extension, l.p.ExtensionSource = ext, "the build plugin's build"
-		return nil
+		return l.accept(ctx)
 	}
 	if l.in.AutoBuild != nil && !*l.in.AutoBuild {
 		return sdk.Errorf(sdk.CodeLaunchFailed, "no extension build at %s (manifest.json missing): run %s, pass extensionPath, or launch with autoBuild true", ext, l.d.Tool("build")).
@@ -382,7 +412,16 @@ func (l *launcher) extension(ctx context.Context) error {
 	l.p.Extension, l.p.BuildType = l.d.Path(res.ExtensionPath), res.BuildType
 	l.p.ExtensionSource = "built by the build plugin for this launch"
 	l.done("build", "built the extension into "+l.p.Extension)
-	return nil
+	return l.accept(ctx)
+}
+
+// accept checks the extension against the build the launch's From was
+// saved on.
+func (l *launcher) accept(ctx context.Context) error {
+	if l.d.From == nil || l.d.From.Accept == nil {
+		return nil
+	}
+	return l.d.From.Accept(ctx, l.p.Extension)
 }
 
 // chain starts the local chain on the requested port (0: the plugin's).
@@ -393,12 +432,17 @@ func (l *launcher) chain(ctx context.Context) error {
 		}
 		return nil
 	}
-	res, err := l.d.Chain.StartChain(ctx, sdk.StartChainRequest{ChainOptions: sdk.ChainOptions{Port: l.in.Ports.Anvil, FreePort: l.d.FreePort && l.in.Ports.Anvil == 0}})
+	req := sdk.StartChainRequest{ChainOptions: sdk.ChainOptions{Port: l.in.Ports.Anvil, FreePort: l.d.FreePort && l.in.Ports.Anvil == 0}}
+	if f := l.d.From; f != nil && f.ChainID != 0 {
+		req.ChainID, req.State = f.ChainID, f.ChainState
+	}
+	res, err := l.d.Chain.StartChain(ctx, req)
 	if e := sdk.AsError(err); e != nil && e.Code == sdk.CodePortInUse && e.Details["source"] == "default" {
 		// Nobody asked for the default port (8545): another process
 		// (a dapp developer's own Anvil) holds it, so this session's
 		// chain runs on a free port and the answer says so.
-		res, err = l.d.Chain.StartChain(ctx, sdk.StartChainRequest{ChainOptions: sdk.ChainOptions{FreePort: true}})
+		req.Port, req.FreePort = 0, true
+		res, err = l.d.Chain.StartChain(ctx, req)
 		if err == nil {
 			l.warnPort("chain", e.Details["port"], res.Status.Port, "Anvil", "mm_launch's ports.anvil or the chain plugin's port setting")
 		}
@@ -408,6 +452,14 @@ func (l *launcher) chain(ctx context.Context) error {
 	}
 	st := res.Status
 	l.p.Chain = &st
+	if f := l.d.From; f != nil && len(req.State) > 0 {
+		if st.BlockNumber != f.Block {
+			return sdk.Errorf(sdk.CodeLaunchFailed, "the chain plugin did not load checkpoint %s's chain state (its chain is at block %d, the checkpoint's at %d): use a chain plugin that loads sdk.StartChainRequest.State (mmcp-plugin-chain does)", f.Name, st.BlockNumber, f.Block).
+				WithDetails(map[string]any{"step": "chain", "blockNumber": st.BlockNumber, "checkpointBlock": f.Block})
+		}
+		l.done("chain", fmt.Sprintf("local chain ready at %s (chain id %d) with checkpoint %s's state (block %d)", st.RPCURL, st.ChainID, f.Name, st.BlockNumber))
+		return nil
+	}
 	l.done("chain", fmt.Sprintf("local chain ready at %s (chain id %d)", st.RPCURL, st.ChainID))
 	return nil
 }
@@ -481,9 +533,13 @@ func (l *launcher) fixture(ctx context.Context) error {
 				// reads its state at its own port all the same.
 				l.warnPort("fixture", sdk.DefaultFixturePort, st.Port, "fixture server", "mm_launch's ports.fixtureServer")
 			}
-			desc := fmt.Sprintf("%s wallet state served at %s", l.in.StateMode, st.URL)
+			what := l.in.StateMode
+			if l.d.From != nil {
+				what = l.stateName() + "'s"
+			}
+			desc := fmt.Sprintf("%s wallet state served at %s", what, st.URL)
 			if src := stateSource(state); src != "" {
-				desc = fmt.Sprintf("%s wallet state (source: %s) served at %s", l.in.StateMode, src, st.URL)
+				desc = fmt.Sprintf("%s wallet state (source: %s) served at %s", what, src, st.URL)
 			}
 			l.done("fixture", desc)
 			return nil
@@ -516,6 +572,12 @@ func (l *launcher) walletState(ctx context.Context) (sdk.WalletState, error) {
 	}
 	f := l.d.Fixture
 	switch {
+	case l.d.From != nil:
+		port := 0
+		if c := l.p.Chain; c != nil {
+			port = c.Port
+		}
+		return l.d.From.Wallet(port), nil
 	case l.in.FixturePreset != "":
 		res, err := f.ResolvePreset(ctx, sdk.ResolvePresetRequest{Name: l.in.FixturePreset, StateOptions: opts})
 		return res.State, err
@@ -626,7 +688,7 @@ func (l *launcher) unlock(ctx context.Context) error {
 			return ctx.Err()
 		}
 		why := sdk.AsError(err).Message
-		if l.in.StateMode == "default" && l.in.FixturePreset == "" {
+		if l.in.StateMode == "default" && l.in.FixturePreset == "" && l.d.From == nil {
 			return l.failed(ctx, "unlock", fmt.Sprintf("unlocking the wallet failed: %s", why))
 		}
 		l.p.Warnings = append(l.p.Warnings, Warning{Code: WarnWalletLocked, Step: "unlock", Message: fmt.Sprintf(
@@ -644,6 +706,9 @@ func (l *launcher) unlock(ctx context.Context) error {
 
 // stateName names the launched wallet state for messages.
 func (l *launcher) stateName() string {
+	if l.d.From != nil {
+		return fmt.Sprintf("checkpoint %q", l.d.From.Name)
+	}
 	if l.in.FixturePreset != "" {
 		return fmt.Sprintf("preset %q", l.in.FixturePreset)
 	}

@@ -41,6 +41,8 @@ func prodRefuses(in Input, tool func(string) string) error {
 		field, what = "fixturePreset", "wallet states are served by the fixture server"
 	case len(in.Fixture) > 0:
 		field, what = "fixture", "wallet states are served by the fixture server"
+	case in.FromCheckpoint != "":
+		field, what = "fromCheckpoint", "a checkpoint's chain and wallet state are loaded into the local chain and served by the fixture server"
 	case in.StateMode == "custom":
 		field, what = "stateMode", "stateMode custom is a wallet state the fixture server serves"
 	case in.Ports.Anvil != 0:

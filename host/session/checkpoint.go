@@ -49,10 +49,14 @@ func (c *checkpoints) setSnapshot(name, id string) {
 	c.snaps[name] = id
 }
 
-// CheckpointStore is session id's checkpoints: <artifacts>/checkpoints/<id>/.
-func (m *Manager) CheckpointStore(id string) checkpoint.Store {
-	return checkpoint.Store{Dir: filepath.Join(m.cfg.ArtifactsDir, "checkpoints", id)}
+// Checkpoints is the folder of every session's checkpoints and the
+// imported ones: <artifacts>/checkpoints.
+func (m *Manager) Checkpoints() checkpoint.Root {
+	return checkpoint.Root(filepath.Join(m.cfg.ArtifactsDir, "checkpoints"))
 }
+
+// CheckpointStore is session id's checkpoints: <artifacts>/checkpoints/<id>/.
+func (m *Manager) CheckpointStore(id string) checkpoint.Store { return m.Checkpoints().Store(id) }
 
 // SaveResult is mm_checkpoint_save's answer.
 type SaveResult struct {
@@ -109,7 +113,7 @@ func (m *Manager) saveCheckpoint(ctx context.Context, s *Session, name string) (
 		}
 		var n uint64
 		_, _ = fmt.Sscanf(block, "0x%x", &n)
-		c.Chain = &checkpoint.Chain{ChainID: ch.ChainID, BlockNumber: n}
+		c.Chain = &checkpoint.Chain{ChainID: ch.ChainID, BlockNumber: n, Port: ch.Port}
 		var state json.RawMessage
 		if err := jsonrpc.Call(ctx, ch.RPCURL, "anvil_dumpState", nil, &state); err != nil {
 			return SaveResult{}, sdk.Errorf(sdk.CodeChainDown, "dumping the chain's state: %v", err)

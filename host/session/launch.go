@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host/browser"
+	"github.com/mmcp-dev/mmcp/host/checkpoint"
 	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/plugins"
 	"github.com/mmcp-dev/mmcp/host/tools"
@@ -55,11 +56,25 @@ func (m *Manager) deps(s *Session) launch.Deps {
 }
 
 // Launch runs mm_launch: chain, contracts, fixture, mock server, Chrome,
-// extension ready, unlock (package launch). A failure undoes the steps
-// already taken. An owner's session with a dead part is replaced; a
-// healthy one is kept (MM_SESSION_ALREADY_RUNNING). A default launch
-// takes a standby session when the host keeps some (standby.go).
+// extension ready, unlock (package launch); with fromCheckpoint, a fork of
+// that checkpoint (LaunchFrom). A failure undoes the steps already taken.
+// An owner's session with a dead part is replaced; a healthy one is kept
+// (MM_SESSION_ALREADY_RUNNING). A default launch takes a standby session
+// when the host keeps some (standby.go).
 func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(float64, float64, string)) (map[string]any, error) {
+	var from *checkpoint.Saved
+	if in.FromCheckpoint != "" {
+		var err error
+		if from, err = m.Checkpoints().Find(in.FromCheckpoint); err != nil {
+			return nil, err
+		}
+	}
+	return m.LaunchFrom(ctx, in, from, progress)
+}
+
+// LaunchFrom launches the owner's session as Launch does, from checkpoint
+// from when it is not nil (a fork: fork.go), else from the state in says.
+func (m *Manager) LaunchFrom(ctx context.Context, in launch.Input, from *checkpoint.Saved, progress func(float64, float64, string)) (map[string]any, error) {
 	var pre []launch.Prerequisite
 	if old := m.get(ctx); old != nil {
 		part := m.Health(ctx, old).down()
@@ -72,7 +87,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		m.set(ctx, nil)
 		pre = append(pre, launch.Prerequisite{Step: "replace", Description: fmt.Sprintf("cleaned up session %s, whose %s was down", old.ID, part)})
 	}
-	if s := m.takeStandby(ctx, in, m.Mode(ctx)); s != nil {
+	if s := m.takeStandby(ctx, in, m.Mode(ctx)); from == nil && s != nil {
 		pre = append(pre, standbyNote(s))
 		s.CreatedAt = time.Now()
 		s.parts.Input = in
@@ -96,7 +111,7 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 		}
 	}()
 	s := &Session{ID: newID(), CreatedAt: time.Now(), slot: slot, mode: m.Mode(ctx)}
-	if err := m.launchInto(ctx, s, in, progress); err != nil {
+	if err := m.launchFrom(ctx, s, in, from, progress); err != nil {
 		return nil, err
 	}
 	launched = true
@@ -106,9 +121,19 @@ func (m *Manager) Launch(ctx context.Context, in launch.Input, progress func(flo
 // launchInto launches session s with input in: its chain, wallet state,
 // Chrome and the rest (package launch), into s.parts.
 func (m *Manager) launchInto(ctx context.Context, s *Session, in launch.Input, progress func(float64, float64, string)) error {
+	return m.launchFrom(ctx, s, in, nil, progress)
+}
+
+// launchFrom is launchInto from checkpoint from (nil: none): a fork gets
+// the checkpoint's chain and wallet state at launch, then its mocks,
+// contracts and tabs (fork.go).
+func (m *Manager) launchFrom(ctx context.Context, s *Session, in launch.Input, from *checkpoint.Saved, progress func(float64, float64, string)) error {
 	d := m.deps(s)
 	if err := m.defaultExtension(&d); err != nil {
 		return err
+	}
+	if from != nil {
+		d.From = m.forkFrom(s, from)
 	}
 	var snapshot sdk.StateSnapshotter // nil: the built-in MetaMask profile
 	if m.plugins.Has(sdk.CapStateSnapshot) {
@@ -136,6 +161,13 @@ func (m *Manager) launchInto(ctx context.Context, s *Session, in launch.Input, p
 	if p := m.plugins.Slot(s.slot).ByCapability(sdk.CapChain); p != nil {
 		_, s.chainRestarts = p.Health()
 	}
+	if from != nil {
+		if err := m.forked(ctx, s, from); err != nil {
+			launch.Teardown(d, parts)
+			return err
+		}
+		s.from = from
+	}
 	return nil
 }
 
@@ -148,8 +180,11 @@ func (m *Manager) started(ctx context.Context, s *Session, shared bool, pre []la
 	s.shared = shared
 	m.set(ctx, s)
 	// The build's content hash, for the step records: off the launch's
-	// path (a MetaMask build is tens of megabytes).
-	m.hashBuild(s)
+	// path (a MetaMask build is tens of megabytes); a fork hashed it to
+	// compare it with the checkpoint's.
+	if s.from == nil || s.BuildID() == "" {
+		m.hashBuild(s)
+	}
 	view, err := m.State(ctx, s)
 	if err != nil {
 		m.log.Warn("state after launch", "error", err)
@@ -163,6 +198,9 @@ func (m *Manager) started(ctx context.Context, s *Session, shared bool, pre []la
 	}
 	if len(parts.Warnings) > 0 {
 		res["warnings"] = parts.Warnings
+	}
+	if s.from != nil {
+		res["fromCheckpoint"] = forkView(s.from)
 	}
 	return res
 }

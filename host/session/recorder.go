@@ -92,7 +92,8 @@ func (r *Recorder) buildInfo(s *Session) *knowledge.BuildInfo {
 	return &knowledge.BuildInfo{BuildType: knowledge.BuildType, ExtensionPathResolved: s.parts.Extension, BuildID: s.BuildID()}
 }
 
-// sessionStarted writes session.json for a new session.
+// sessionStarted writes session.json for a new session (a fork's names
+// the checkpoint it started from).
 func (r *Recorder) sessionStarted(s *Session) {
 	r.facts()
 	p := s.parts
@@ -113,6 +114,10 @@ func (r *Recorder) sessionStarted(s *Session) {
 	if in.FixturePreset != "" {
 		p := in.FixturePreset
 		meta.Launch.FixturePreset = &p
+	}
+	if s.from != nil {
+		ref := forkView(s.from)
+		meta.Launch.FromCheckpoint = &ref
 	}
 	if err := r.m.knowledge.WriteSession(meta); err != nil {
 		r.m.log.Warn("session.json not written", "error", err)

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/host/checkpoint"
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/launch"
 	"github.com/mmcp-dev/mmcp/host/wallet"
@@ -58,6 +59,9 @@ type Session struct {
 	reads stateReads
 	// cps is what the session keeps of its checkpoints (checkpoint.go).
 	cps checkpoints
+	// from is the checkpoint a fork started from, nil for a launch of
+	// its own (fork.go).
+	from *checkpoint.Saved
 }
 
 // Refs is the ref map of the latest answer the agent saw, nil for none.
