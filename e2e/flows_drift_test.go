@@ -1,32 +1,44 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mmcp-dev/mmcp/plugins/fixture"
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
-// nextReleaseWallet is a test wallet workspace whose transaction popup
-// renames its confirm button's testid, as MetaMask 12 did
-// (page-container-footer-next: confirm-footer-button); the connect popup
-// keeps its own.
+// nextReleaseWallet is a test wallet workspace on the wallet's "next
+// release": its default state carries the fixture setting
+// TestWalletSettings.nextRelease, which renames the transaction popup's
+// confirm button (page-container-footer-next: confirm-footer-button, as
+// MetaMask 12 did) and moves it out of the footer into an action bar of
+// its own; the connect popup keeps its buttons. The workspace is a
+// checkout whose end-to-end fixture builder serves that state
+// (default-fixture.json beside the fake builder), so every default launch
+// in it, mmcp test's and mm_flow_run's, gets the setting and the flow
+// stays the one recorded on the test wallet.
 func nextReleaseWallet(t *testing.T) string {
 	t.Helper()
-	ws := walletWorkspace(t)
-	p := filepath.Join(ws, "dist", "chrome", "scripts", "notification.js")
-	b, err := os.ReadFile(p)
+	ws := fakeCheckout(t, "ok")
+	base, err := fixture.New(nil).DefaultState(context.Background(), sdk.DefaultStateRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := "...pageFooter(req, 'Confirm', { cancelText: 'Reject' }));"
-	if strings.Count(string(b), old) != 1 {
-		t.Fatalf("the test wallet's transaction footer is no longer %q: update the variant", old)
+	var fx map[string]any
+	if err := json.Unmarshal(base.State, &fx); err != nil {
+		t.Fatal(err)
 	}
-	b = []byte(strings.Replace(string(b), old,
-		"...footer(req, { cancelId: 'page-container-footer-cancel', cancelText: 'Reject', okId: 'confirm-footer-button', okText: 'Confirm' }));", 1))
-	if err := os.WriteFile(p, b, 0o644); err != nil {
+	fx["data"].(map[string]any)["TestWalletSettings"] = map[string]any{"nextRelease": true}
+	b, err := json.Marshal(fx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "test", "e2e", "fixtures", "default-fixture.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return ws
@@ -143,8 +155,10 @@ func TestFlowDriftLoop(t *testing.T) {
 	if a.Verdict != "stopped" || a.Stopped.Index != confirmStep {
 		t.Fatalf("mm_flow_run {path}: %+v", a)
 	}
-	if env := h.Call("mm_click", map[string]any{"testId": "page-container-footer-cancel"}); !env.OK {
-		t.Fatalf("agent's reject: %+v", env.Error)
+	// The agent "repairs" by the button's old place, the footer's last
+	// button: the button moved, so that is Reject now.
+	if env := h.Call("mm_click", map[string]any{"selector": ".footer > button:last-child"}); !env.OK {
+		t.Fatalf("agent's click by the old place: %+v", env.Error)
 	}
 	a = callDrift(t, h, "mm_flow_resume", map[string]any{"handle": a.Handle})
 	if a.Verdict != "regression" || len(a.Failed) == 0 || a.RepairedPath != "" {

@@ -125,7 +125,13 @@ function network() {
 
 function publicState() {
   const settings = data.TestWalletSettings || {};
-  return { hasVault: !!vault(), unlocked, address: selectedAddress(), network: network(), confirmationShows: settings.confirmationShows || null };
+  // TestWalletSettings are fixture settings of the test wallet itself
+  // (tests only; a real MetaMask ignores the key): confirmationShows and
+  // nextRelease change what the notification popup shows (notification.js).
+  return {
+    hasVault: !!vault(), unlocked, address: selectedAddress(), network: network(),
+    confirmationShows: settings.confirmationShows || null, nextRelease: !!settings.nextRelease,
+  };
 }
 
 // ---- chain -------------------------------------------------------------------

@@ -124,7 +124,24 @@ function transaction(req, state) {
       detail('Amount', weiToEth(lie.value || tx.value), 'confirm-amount'),
       detail('Network', state.network.name, 'confirm-network'),
       tx.data && tx.data !== '0x' ? detail('Data', tx.data, 'confirm-data') : null),
-    ...pageFooter(req, 'Confirm', { cancelText: 'Reject' }));
+    ...(state.nextRelease ? nextReleaseFooter(req) : pageFooter(req, 'Confirm', { cancelText: 'Reject' })));
+}
+
+// nextReleaseFooter is the transaction footer of the wallet's "next
+// release", as a fixture's TestWalletSettings.nextRelease asks (tests of
+// flows a wallet release broke): the confirm button is renamed
+// confirm-footer-button (as MetaMask 12 did) and moved out of the footer
+// into an action bar of its own at the end of the dialog, so a flow that
+// names it by its old testid, by a selector path through the footer or by
+// its position beside Reject no longer finds it. Reject keeps its testid
+// and stays in the footer.
+function nextReleaseFooter(req) {
+  const [error, row] = footer(req, {
+    cancelId: 'page-container-footer-cancel', cancelText: 'Reject', okId: 'confirm-footer-button', okText: 'Confirm',
+  });
+  const bar = h('div', { class: 'row actions', testid: 'confirm-actions' });
+  bar.append(row.querySelector('[data-testid="confirm-footer-button"]'));
+  return [error, row, bar];
 }
 
 function hexToText(hex) {
