@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,5 +167,56 @@ func TestFlowDriftLoop(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "send.repaired.flow.yaml")); !os.IsNotExist(err) {
 		t.Fatalf("a regression wrote the repaired flow: %v", err)
+	}
+}
+
+// TestFlowToolsOverHTTP: over mmcp serve --http, mm_flow_run's path and
+// handoff stay inside the host's workspace: a file outside it, or reached
+// through a symlink leading out, answers MM_PATH_OUTSIDE_WORKSPACE, and a
+// relative path is the workspace's (the file is nowhere else). The handle
+// of a's stopped flow is a's: b's mm_flow_resume of it answers
+// MM_HANDLE_NOT_OWNED.
+func TestFlowToolsOverHTTP(t *testing.T) {
+	ws := walletWorkspace(t)
+	out := t.TempDir()
+	const flow = `name: stops at once
+steps:
+  - tool: mm_click
+    args: {testId: not-there, timeoutMs: 500}
+`
+	for _, dir := range []string{filepath.Join(ws, "flows"), out} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "stop.flow.yaml"), []byte(flow), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(out, filepath.Join(ws, "elsewhere")); err != nil {
+		t.Fatal(err)
+	}
+	p := startServe(t, ws)
+	a, b := p.connectAs(t, "agent-a"), p.connectAs(t, "agent-b")
+	t.Cleanup(func() { _, _ = a.CallEnvelope(context.Background(), "mm_cleanup", nil) })
+	for _, args := range []map[string]any{
+		{"path": filepath.Join(out, "stop.flow.yaml")},
+		{"path": "elsewhere/stop.flow.yaml"},
+		{"handoff": out},
+	} {
+		_, err := a.CallEnvelope(context.Background(), "mm_flow_run", args)
+		var mmErr *sdk.Error
+		if !errors.As(err, &mmErr) || mmErr.Code != sdk.CodePathOutsideWorkspace {
+			t.Fatalf("mm_flow_run %v: %v, want %s", args, err, sdk.CodePathOutsideWorkspace)
+		}
+	}
+	var stop driftAnswer
+	call(t, a, "mm_flow_run", map[string]any{"path": "flows/stop.flow.yaml"}, &stop)
+	if stop.Verdict != "stopped" || stop.Handle == "" {
+		t.Fatalf("a's run: %+v", stop)
+	}
+	_, err := b.CallEnvelope(context.Background(), "mm_flow_resume", map[string]any{"handle": stop.Handle})
+	var mmErr *sdk.Error
+	if !errors.As(err, &mmErr) || mmErr.Code != sdk.CodeHandleNotOwned {
+		t.Fatalf("b resumes a's handle: %v, want %s", err, sdk.CodeHandleNotOwned)
 	}
 }

@@ -107,7 +107,7 @@ func (h *Host) Start(ctx context.Context) error {
 	h.runner.SetObserver(h.sessions)
 	h.runner.SetRecorder(h.sessions.Recorder())
 	if err := builtin.Register(h.runner, builtin.Deps{
-		Prefix: c.ToolPrefix, Sessions: h.sessions, Plugins: h.plugins, Log: h.log,
+		Prefix: c.ToolPrefix, Sessions: h.sessions, Plugins: h.plugins, Log: h.log, Workspace: c.Repo,
 	}); err != nil {
 		return err
 	}

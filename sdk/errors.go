@@ -74,6 +74,12 @@ const (
 	// mm_confirmation or mm_confirm found nothing to answer: no wallet
 	// popup is open and no dapp request waits for an approval.
 	CodeNoConfirmation = "MM_NO_CONFIRMATION"
+	// Over HTTP a client named a file or folder outside the host's
+	// workspace (mm_flow_run's path or handoff), or one whose symlinks
+	// lead out of it.
+	CodePathOutsideWorkspace = "MM_PATH_OUTSIDE_WORKSPACE"
+	// mm_flow_resume of a handle another client's mm_flow_run made.
+	CodeHandleNotOwned = "MM_HANDLE_NOT_OWNED"
 )
 
 // Error is a domain failure with an MM_* code (see package mmerr, which

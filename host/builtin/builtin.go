@@ -27,6 +27,9 @@ type Deps struct {
 	Sessions *session.Manager
 	Plugins  *plugins.Manager
 	Log      hclog.Logger
+	// Workspace is the host's workspace ("" for none): where the flow
+	// tools resolve a client's paths.
+	Workspace string
 }
 
 // reg registers tools on a runner, keeping the first error.

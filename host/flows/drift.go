@@ -55,6 +55,9 @@ type Stop struct {
 	At time.Time
 	// Repaired are the steps replaced so far (1-based, in Flow).
 	Repaired []int
+
+	// files confine the repaired flow's file (Drifts.Run).
+	files Files
 }
 
 // Outcome is a drift run's or a repair's answer.
@@ -205,7 +208,7 @@ func (st *Stop) splice(replacement []Step) (*Stop, error) {
 	f := *st.Flow
 	i := st.Step - 1
 	f.Steps = slices.Concat(st.Flow.Steps[:i], replacement, st.Flow.Steps[i+1:])
-	next := &Stop{Flow: &f, Original: st.Original}
+	next := &Stop{Flow: &f, Original: st.Original, files: st.files}
 	for _, r := range st.Repaired {
 		if r > st.Step {
 			r += len(replacement) - 1
@@ -244,6 +247,9 @@ func (st *Stop) write(out *Outcome) error {
 		return nil
 	}
 	out.RepairedPath = RepairedPath(st.Flow.Path)
+	if err := st.files.Check(out.RepairedPath, "repaired flow"); err != nil {
+		return err
+	}
 	if err := os.WriteFile(out.RepairedPath, src, 0o644); err != nil {
 		return sdk.Errorf(sdk.CodeInvalidInput, "write the repaired flow: %v", err)
 	}

@@ -62,14 +62,16 @@ func WriteHandoff(dir string, f *Flow, r Result) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	h := Handoff{Name: f.Name, Path: abs, FailedStep: r.FailedStep, Error: r.Error, ErrorCode: r.ErrorCode, Flow: handoffFlow}
+	// The bundle is for an agent: a variable's value stays out of it.
+	vars := FlowVars(src)
+	h := Handoff{Name: f.Name, Path: abs, FailedStep: r.FailedStep, Error: vars.Hide(r.Error), ErrorCode: r.ErrorCode, Flow: handoffFlow}
 	if err := os.WriteFile(filepath.Join(b, handoffFlow), src, 0o644); err != nil {
 		return "", err
 	}
 	if a := r.Artifacts; a != nil {
-		h.Snapshot = copyInto(b, handoffSnapshot, a.Snapshot)
-		h.Screenshot = copyInto(b, handoffShot, a.Screenshot)
-		h.Screen = copyInto(b, handoffScreen, a.Screen)
+		h.Snapshot = copyInto(b, handoffSnapshot, a.Snapshot, vars)
+		h.Screenshot = copyInto(b, handoffShot, a.Screenshot, nil)
+		h.Screen = copyInto(b, handoffScreen, a.Screen, vars)
 		if h.Screen != "" {
 			var st Stop
 			if raw, err := os.ReadFile(filepath.Join(b, h.Screen)); err == nil {
@@ -86,13 +88,17 @@ func WriteHandoff(dir string, f *Flow, r Result) (string, error) {
 	return b, os.WriteFile(filepath.Join(b, HandoffFile), out, 0o644)
 }
 
-// copyInto copies the file at from into dir as name and returns name, ""
-// when there is none.
-func copyInto(dir, name, from string) string {
+// copyInto copies the file at from into dir as name, the values of vars
+// (a JSON file's) put back as ${VAR}, and returns name, "" when there is
+// none.
+func copyInto(dir, name, from string, vars Placeholders) string {
 	if from == "" {
 		return ""
 	}
 	b, err := os.ReadFile(from)
+	if err == nil {
+		b = vars.HideJSON(b)
+	}
 	if err != nil || os.WriteFile(filepath.Join(dir, name), b, 0o644) != nil {
 		return ""
 	}

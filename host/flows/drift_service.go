@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"sync"
 	"time"
@@ -22,13 +23,32 @@ type DriftSession interface {
 	// Since are the records of the session's calls that started after t,
 	// in order.
 	Since(ctx context.Context, t time.Time) ([]knowledge.StepRecord, error)
+	// Client is the calling client: "" the host's local one (stdio), else
+	// a client of mmcp serve --http (its owner), whose files are confined
+	// to the workspace and whose handles only it resumes.
+	Client() string
 }
 
 // Drifts keeps the stopped flows of mm_flow_run for mm_flow_resume, by
-// handle.
+// handle, each with the client it belongs to.
 type Drifts struct {
+	// Workspace is the host's workspace ("" for none): relative paths
+	// resolve against it, and a remote client's files stay inside it.
+	Workspace string
+
 	mu    sync.Mutex
-	stops map[string]*Stop
+	stops map[string]held
+}
+
+// held is a stopped flow and the client whose run stopped.
+type held struct {
+	stop  *Stop
+	owner string
+}
+
+// files are the file rules of s's client.
+func (d *Drifts) files(s DriftSession) Files {
+	return Files{Workspace: d.Workspace, Confined: s.Client() != ""}
 }
 
 // RunInput is mm_flow_run's input: one of path, flow (a flow document)
@@ -103,7 +123,8 @@ type DriftAnswer struct {
 // launch arguments) when there is none, and stops at its first failing
 // step.
 func (d *Drifts) Run(ctx context.Context, s DriftSession, in RunInput) (*DriftAnswer, error) {
-	f, src, err := in.open()
+	files := d.files(s)
+	f, src, err := in.open(files)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +140,11 @@ func (d *Drifts) Run(ctx context.Context, s DriftSession, in RunInput) (*DriftAn
 			return nil, err
 		}
 	}
-	return d.answer(Play(ctx, s, f, src, in.From), f), nil
+	out := Play(ctx, s, f, src, in.From)
+	if out.Stop != nil {
+		out.Stop.files = files
+	}
+	return d.answer(out, f, src, s.Client()), nil
 }
 
 // Resume takes the agent's calls since the stop of handle as the failed
@@ -127,11 +152,15 @@ func (d *Drifts) Run(ctx context.Context, s DriftSession, in RunInput) (*DriftAn
 // Resume).
 func (d *Drifts) Resume(ctx context.Context, s DriftSession, in ResumeInput) (*DriftAnswer, error) {
 	d.mu.Lock()
-	st := d.stops[in.Handle]
+	h, ok := d.stops[in.Handle]
 	d.mu.Unlock()
-	if st == nil {
+	if !ok {
 		return nil, sdk.Errorf(sdk.CodeInvalidInput, "no stopped flow with handle %q (a handle lasts until its flow is repaired or found a regression, in this host): run the flow again with mm_flow_run", in.Handle)
 	}
+	if h.owner != s.Client() {
+		return nil, sdk.Errorf(sdk.CodeHandleNotOwned, "handle %q belongs to another client of this host, whose mm_flow_run stopped there: only that client resumes it; run the flow in your own session with mm_flow_run", in.Handle)
+	}
+	st := h.stop
 	recs, err := s.Since(ctx, st.At)
 	if err != nil {
 		return nil, err
@@ -149,16 +178,23 @@ func (d *Drifts) Resume(ctx context.Context, s DriftSession, in ResumeInput) (*D
 		delete(d.stops, in.Handle)
 		d.mu.Unlock()
 	}
-	a := d.answer(out, st.Flow)
+	a := d.answer(out, st.Flow, st.Source, h.owner)
 	a.Replacement, a.Vars = repl, vars
 	return a, nil
 }
 
 // answer is an outcome as the tools answer it; a stop is kept by a new
-// handle.
-func (d *Drifts) answer(out Outcome, f *Flow) *DriftAnswer {
+// handle of owner. src is the flow file's text. Nothing in it carries a variable's value: the step's
+// args are the flow file's, with their ${VAR}s, and the value of every
+// variable the flow uses is put back as ${VAR} in the error, screen,
+// hints and failed expectations.
+func (d *Drifts) answer(out Outcome, f *Flow, src []byte, owner string) *DriftAnswer {
 	a := &DriftAnswer{Verdict: out.Verdict, Flow: f.Name, Path: f.Path, Failed: out.Failed,
 		RepairedPath: out.RepairedPath, Diff: out.Diff, YAML: out.YAML}
+	vars := FlowVars(src)
+	for i, e := range a.Failed {
+		a.Failed[i] = vars.Hide(e)
+	}
 	switch out.Verdict {
 	case DriftPassed:
 		a.Next = "every step and expectation passed: nothing to repair"
@@ -174,14 +210,17 @@ func (d *Drifts) answer(out Outcome, f *Flow) *DriftAnswer {
 	case DriftStopped:
 		st := out.Stop
 		step := st.Flow.Steps[st.Step-1]
-		a.Stopped = &StoppedStep{Index: st.Step, Tool: step.Tool, Args: step.Args, Target: step.Target, Error: st.Error, ErrorCode: st.ErrorCode}
-		a.Screen, a.Hints = st.Screen, st.Hints
+		if written, ok := stepAsWritten(st.Source, st.Step-1); ok {
+			step = written
+		}
+		a.Stopped = &StoppedStep{Index: st.Step, Tool: step.Tool, Args: step.Args, Target: step.Target, Error: vars.Hide(st.Error), ErrorCode: st.ErrorCode}
+		a.Screen, a.Hints = vars.HideJSON(st.Screen), vars.HideJSON(st.Hints)
 		a.Handle = newHandle()
 		d.mu.Lock()
 		if d.stops == nil {
-			d.stops = map[string]*Stop{}
+			d.stops = map[string]held{}
 		}
-		d.stops[a.Handle] = st
+		d.stops[a.Handle] = held{stop: st, owner: owner}
 		d.mu.Unlock()
 		a.Next = "do this step in the session by a stable target (mm_click {testId}, mm_type {selector, text}, or a ref from mm_describe_screen, which is kept as its role and name), then call mm_flow_resume {handle}"
 	}
@@ -194,15 +233,26 @@ func newHandle() string {
 	return "drift-" + hex.EncodeToString(b)
 }
 
-// open reads the flow the input names, with its text.
-func (in RunInput) open() (*Flow, []byte, error) {
+// open reads the flow the input names, with its text; its path and
+// hand-off folder, and the flow file a bundle names, as files allows.
+func (in RunInput) open(files Files) (*Flow, []byte, error) {
 	if err := in.Check(); err != nil {
 		return nil, nil, err
 	}
 	switch {
 	case in.Handoff != "":
-		_, f, src, err := OpenHandoff(in.Handoff)
-		return f, src, err
+		dir, err := files.Resolve(in.Handoff, "hand-off folder")
+		if err != nil {
+			return nil, nil, err
+		}
+		_, f, src, err := OpenHandoff(dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := files.Check(f.Path, "flow file of the hand-off"); err != nil {
+			return nil, nil, err
+		}
+		return f, src, nil
 	case in.Flow != "":
 		f, err := Parse([]byte(in.Flow))
 		if err != nil {
@@ -210,13 +260,18 @@ func (in RunInput) open() (*Flow, []byte, error) {
 		}
 		return f, []byte(in.Flow), nil
 	}
-	src, err := os.ReadFile(in.Path)
-	if err != nil {
-		return nil, nil, sdk.Errorf(sdk.CodeInvalidInput, "flow file: %v", err)
-	}
-	f, err := Load(in.Path)
+	path, err := files.Resolve(in.Path, "flow file")
 	if err != nil {
 		return nil, nil, err
 	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, sdk.Errorf(sdk.CodeInvalidInput, "flow file: %v", err)
+	}
+	f, err := Parse(src)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	f.Path = path
 	return f, src, nil
 }

@@ -68,6 +68,13 @@ func (w *fakeWallet) Call(_ context.Context, tool string, args map[string]any) (
 		}
 		w.screen = shown
 		return json.RawMessage(`{}`), nil
+	case "mm_type":
+		// A tool whose error echoes its input, as a careless one might.
+		id, _ := args["testId"].(string)
+		if !w.screen[id] {
+			return nil, sdk.Errorf(sdk.CodeTargetNotFound, "no element with testId %q to type %q into", id, args["text"])
+		}
+		return json.RawMessage(`{}`), nil
 	case ToolDescribeScreen:
 		return json.Marshal(map[string]any{
 			"state":          map[string]any{"currentScreen": "confirm-transaction"},
