@@ -77,7 +77,7 @@ func (h *Host) Start(ctx context.Context) error {
 	h.plugins = plugins.New(plugins.Config{
 		Workspace: h.cfg.Repo, ArtifactsDir: h.cfg.ArtifactsDir, LogLevel: h.cfg.LogLevel,
 		PluginPath: h.cfg.PluginPath, ConfigPlugins: h.cfg.PluginEntries(), Settings: h.cfg.PluginSettings(),
-		TrustWorkspace: h.cfg.TrustWorkspacePlugins,
+		TrustWorkspace: h.cfg.TrustWorkspacePlugins, ManifestCache: plugins.DefaultManifestCache(),
 	}, h.log.Named("plugins"))
 	if err := h.plugins.Start(ctx); err != nil {
 		return err

@@ -147,8 +147,8 @@ func runPlugins(ctx context.Context, in Input) int {
 	var rows []row
 	for _, p := range h.Plugins().Plugins() {
 		r := row{Name: p.Spec.Name, Path: p.Spec.Path, Source: p.Spec.Source, Capabilities: []string{}, Tools: []string{}, Rejected: p.Rejected}
-		if p.Err != nil {
-			r.Error = p.Err.Error()
+		if failure := p.Failure(); failure != nil {
+			r.Error = failure.Error()
 			r.Refused = p.Spec.Refused != ""
 		} else {
 			r.Version = p.Desc.Version

@@ -206,11 +206,12 @@ func workspaceCheck(cfg config.Config) check {
 func pluginChecks(h *host.Host) []check {
 	var out []check
 	for _, p := range h.Plugins().Plugins() {
-		c := check{Name: "plugin " + p.Spec.Name, OK: p.Err == nil, Detail: p.Spec.Path}
-		if p.Err != nil {
-			c.Detail, c.Fix = p.Err.Error(), "see `mmcp plugins`"
+		failure := p.Failure()
+		c := check{Name: "plugin " + p.Spec.Name, OK: failure == nil, Detail: p.Spec.Path}
+		if failure != nil {
+			c.Detail, c.Fix = failure.Error(), "see `mmcp plugins`"
 		}
-		if p.Err == nil {
+		if failure == nil {
 			c.Detail = p.Desc.Version + " " + p.Spec.Path
 			if p.Desc.Has(sdk.CapChain) || p.Desc.Has(sdk.CapFixture) {
 				c.Required = true

@@ -3,6 +3,7 @@ package plugins
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,7 +50,7 @@ const crashBlocks = 666
 type fakeChain struct{}
 
 func (fakeChain) Info() sdk.Info                              { return sdk.Info{Name: "fakechain", Version: "0.0.1"} }
-func (fakeChain) Configure(context.Context, sdk.Config) error { return nil }
+func (fakeChain) Configure(context.Context, sdk.Config) error { return configureGate() }
 func (fakeChain) Stop(context.Context) error                  { return nil }
 func (fakeChain) StartChain(context.Context, sdk.StartChainRequest) (sdk.StartChainResponse, error) {
 	return sdk.StartChainResponse{Status: sdk.ChainStatus{Running: true, Port: os.Getpid()}}, nil
@@ -80,6 +81,28 @@ func (fakeChain) Tools() []sdk.Tool {
 }
 func (fakeChain) CallTool(context.Context, sdk.CallToolRequest, sdk.Events) (sdk.CallToolResponse, error) {
 	return sdk.CallToolResponse{Result: map[string]int{"pid": os.Getpid()}}, nil
+}
+
+// envFailConfigure makes the fakes' Configure fail; envGateConfigure
+// names a FIFO their Configure reads a line from first (it blocks until
+// the test writes it).
+const (
+	envFailConfigure = "MMCP_FAKE_FAIL_CONFIGURE"
+	envGateConfigure = "MMCP_FAKE_GATE_CONFIGURE"
+)
+
+func configureGate() error {
+	if fifo := os.Getenv(envGateConfigure); fifo != "" {
+		b, err := os.ReadFile(fifo)
+		if err != nil {
+			return err
+		}
+		_ = b
+	}
+	if os.Getenv(envFailConfigure) != "" {
+		return errors.New("configure refused (" + envFailConfigure + ")")
+	}
+	return nil
 }
 
 // fakeFixture is a shared plugin: StartFixture's port is its pid.

@@ -43,6 +43,10 @@ type Config struct {
 	// RestartBudget is how many times a crashed plugin is relaunched;
 	// default 3.
 	RestartBudget int
+	// ManifestCache is the file that keeps the plugins' descriptions
+	// between hosts (DefaultManifestCache; "" for none): a plugin it
+	// describes starts behind Start instead of within it.
+	ManifestCache string
 }
 
 // Manager owns the plugin processes.
@@ -62,6 +66,12 @@ type Manager struct {
 	// sockDir holds the plugins' go-plugin sockets; removed at Shutdown,
 	// or by the next host when this one is killed (proc.RemoveStale).
 	sockDir string
+	// manifests caches the plugins' descriptions; behind counts the
+	// plugins Start left to start behind it, warm ends once they started
+	// (or failed) and the cache is saved.
+	manifests *manifests
+	behind    sync.WaitGroup
+	warm      sync.WaitGroup
 }
 
 // SocketPrefix starts the name of the directories in os.TempDir that hold
@@ -85,7 +95,11 @@ func New(cfg Config, log hclog.Logger) *Manager {
 
 // Start discovers the plugins and starts them in parallel. A plugin that
 // fails to start is kept with its Err and skipped; Start itself only fails
-// for a malformed MMCP_REATTACH_PLUGINS.
+// for a malformed MMCP_REATTACH_PLUGINS. A plugin whose description the
+// manifest cache holds (same binary, settings and workspace as at its last
+// start) is described from it at once and started behind Start: its first
+// call waits for that start, and a failed start answers that call (and
+// every later one) with the start's error. Started waits for them.
 func (m *Manager) Start(ctx context.Context) error {
 	reattach := map[string]*goplugin.ReattachConfig{}
 	var names []string
@@ -112,6 +126,7 @@ func (m *Manager) Start(ctx context.Context) error {
 	} else {
 		m.log.Warn("plugin socket directory", "error", err)
 	}
+	m.manifests = loadManifests(m.cfg.ManifestCache)
 	ucd, _ := os.UserConfigDir()
 	specs := Discover(Sources{Reattach: names, Config: m.cfg.ConfigPlugins, PluginPath: m.cfg.PluginPath,
 		Workspace: m.cfg.Workspace, UserConfigDir: ucd, ExeDir: exeDir, TrustWorkspace: m.cfg.TrustWorkspace}, m.log)
@@ -125,13 +140,34 @@ func (m *Manager) Start(ctx context.Context) error {
 			p.Err = errors.New(s.Refused) // never started
 			continue
 		}
+		if desc, ok := m.manifests.get(s, m.cfg.Workspace); ok && p.reattach == nil {
+			p.Desc = desc
+			p.mu.Lock() // held until the start behind Start ends
+			m.behind.Add(1)
+			go func() {
+				defer m.behind.Done()
+				defer p.mu.Unlock()
+				desc, err := p.start(ctx)
+				if err != nil {
+					p.startErr = err
+					m.log.Warn("plugin failed to start", "name", s.Name, "path", s.Path, "error", err)
+					return
+				}
+				if m.manifests.put(s, m.cfg.Workspace, desc) {
+					m.log.Warn("plugin describes itself otherwise than when its description was cached; this host lists the cached tools, the next one the new", "name", s.Name)
+				}
+				m.log.Debug("plugin started behind the host's start", "name", s.Name, "source", s.Source)
+			}()
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			p.mu.Lock()
-			err := p.start(ctx)
+			desc, err := p.start(ctx)
 			p.mu.Unlock()
 			if err == nil {
+				p.Desc = desc
 				err = validateTools(p.Desc)
 				if err != nil {
 					p.stop(ctx)
@@ -142,12 +178,26 @@ func (m *Manager) Start(ctx context.Context) error {
 				m.log.Warn("plugin skipped", "name", s.Name, "path", s.Path, "error", err)
 				return
 			}
+			m.manifests.put(s, m.cfg.Workspace, desc)
 			m.log.Debug("plugin started", "name", s.Name, "source", s.Source, "capabilities", p.Desc.Capabilities)
 		}()
 	}
 	wg.Wait()
+	m.warm.Add(1)
+	go func() {
+		defer m.warm.Done()
+		m.behind.Wait()
+		if err := m.manifests.save(); err != nil {
+			m.log.Debug("plugin manifest cache not saved", "path", m.cfg.ManifestCache, "error", err)
+		}
+	}()
 	return nil
 }
+
+// Started waits until every plugin Start left to start behind it has
+// started or failed and the manifest cache is saved (for what reports the
+// plugins' state: doctor, plugins).
+func (m *Manager) Started() { m.warm.Wait() }
 
 // Plugins lists every discovered plugin, failed ones included.
 func (m *Manager) Plugins() []*Plugin { return m.plugins }
@@ -224,6 +274,7 @@ func (p *Plugin) Use(ctx context.Context, fn func(*pluginhost.Conn) error) error
 // Shutdown stops every plugin, every slot's instances first, then slot 0 in
 // reverse start order, and waits for them.
 func (m *Manager) Shutdown(ctx context.Context) {
+	m.warm.Wait()
 	m.stopSlots(ctx)
 	for i := len(m.plugins) - 1; i >= 0; i-- {
 		m.plugins[i].stop(ctx)

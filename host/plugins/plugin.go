@@ -45,6 +45,9 @@ type Plugin struct {
 	conn     *pluginhost.Conn
 	tail     *proc.Tail
 	restarts int
+	// startErr is why the start behind Manager.Start failed (a plugin
+	// described from the manifest cache); every call answers it.
+	startErr error
 }
 
 // lineWriter feeds whole lines of a plugin's stderr into a Tail.
@@ -69,9 +72,9 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	}
 }
 
-// start launches (or attaches to) the plugin and configures it. The caller
-// holds p.mu.
-func (p *Plugin) start(ctx context.Context) error {
+// start launches (or attaches to) the plugin and configures it, and
+// answers its description. The caller holds p.mu.
+func (p *Plugin) start(ctx context.Context) (pluginhost.Description, error) {
 	cfg := &goplugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		VersionedPlugins: pluginhost.PluginSet(),
@@ -87,7 +90,7 @@ func (p *Plugin) start(ctx context.Context) error {
 		if p.Spec.SHA256 != "" {
 			sum, err := hex.DecodeString(p.Spec.SHA256)
 			if err != nil {
-				return fmt.Errorf("sha256 pin of %s is not hex: %w", p.Spec.Name, err)
+				return pluginhost.Description{}, fmt.Errorf("sha256 pin of %s is not hex: %w", p.Spec.Name, err)
 			}
 			cfg.SecureConfig = &goplugin.SecureConfig{Checksum: sum, Hash: sha256.New()}
 		}
@@ -122,33 +125,33 @@ func (p *Plugin) start(ctx context.Context) error {
 	if err != nil {
 		client.Kill()
 		if errors.Is(err, goplugin.ErrChecksumsDoNotMatch) {
-			return fmt.Errorf("checksum of %s does not match its sha256 pin; rebuild the pin or the binary", p.Spec.Path)
+			return pluginhost.Description{}, fmt.Errorf("checksum of %s does not match its sha256 pin; rebuild the pin or the binary", p.Spec.Path)
 		}
-		return fmt.Errorf("start %s: %w%s", p.Spec.Name, err, p.tailSuffix())
+		return pluginhost.Description{}, fmt.Errorf("start %s: %w%s", p.Spec.Name, err, p.tailSuffix())
 	}
 	conn, err := pluginhost.Dispense(rpc)
 	if err != nil {
 		client.Kill()
-		return fmt.Errorf("dispense %s: %w", p.Spec.Name, err)
+		return pluginhost.Description{}, fmt.Errorf("dispense %s: %w", p.Spec.Name, err)
 	}
 	dctx, cancel := context.WithTimeout(ctx, p.m.startTimeout)
 	defer cancel()
 	desc, err := conn.Describe(dctx)
 	if err != nil {
 		client.Kill()
-		return fmt.Errorf("describe %s: %w", p.Spec.Name, err)
+		return pluginhost.Description{}, fmt.Errorf("describe %s: %w", p.Spec.Name, err)
 	}
 	if desc.APIVersion != sdk.APIVersion {
 		client.Kill()
-		return fmt.Errorf("%s speaks plugin API %d, the host speaks %d", p.Spec.Name, desc.APIVersion, sdk.APIVersion)
+		return pluginhost.Description{}, fmt.Errorf("%s speaks plugin API %d, the host speaks %d", p.Spec.Name, desc.APIVersion, sdk.APIVersion)
 	}
 	if err := conn.Configure(dctx, sdk.Config{Workspace: p.m.cfg.Workspace, ArtifactsDir: p.m.cfg.ArtifactsDir,
 		LogLevel: p.m.cfg.LogLevel, Settings: p.Spec.Settings}); err != nil {
 		client.Kill()
-		return fmt.Errorf("configure %s: %w", p.Spec.Name, err)
+		return pluginhost.Description{}, fmt.Errorf("configure %s: %w", p.Spec.Name, err)
 	}
-	p.client, p.conn, p.Desc = client, conn, desc
-	return nil
+	p.client, p.conn = client, conn
+	return desc, nil
 }
 
 func (p *Plugin) tailSuffix() string {
@@ -169,6 +172,9 @@ func (p *Plugin) Conn(ctx context.Context) (*pluginhost.Conn, error) {
 	if p.Err != nil {
 		return nil, p.Err
 	}
+	if p.startErr != nil {
+		return nil, sdk.Errorf(sdk.CodePluginCrashed, "plugin %s failed to start: %w", p.Spec.Name, p.startErr)
+	}
 	if p.client != nil && !p.client.Exited() {
 		return p.conn, nil
 	}
@@ -178,7 +184,7 @@ func (p *Plugin) Conn(ctx context.Context) (*pluginhost.Conn, error) {
 	if p.unstarted {
 		p.unstarted = false
 		p.m.log.Debug("starting plugin for a session slot", "name", p.Spec.Name, "slot", p.slot)
-		if err := p.start(ctx); err != nil {
+		if _, err := p.start(ctx); err != nil {
 			return nil, sdk.Errorf(sdk.CodePluginCrashed, "start of plugin %s for session slot %d failed: %w", p.Spec.Name, p.slot, err)
 		}
 		return p.conn, nil
@@ -194,7 +200,7 @@ func (p *Plugin) Conn(ctx context.Context) (*pluginhost.Conn, error) {
 	if p.client != nil {
 		p.client.Kill()
 	}
-	if err := p.start(ctx); err != nil {
+	if _, err := p.start(ctx); err != nil {
 		return nil, sdk.Errorf(sdk.CodePluginCrashed, "relaunch of plugin %s failed: %w", p.Spec.Name, err)
 	}
 	return p.conn, nil
@@ -240,6 +246,17 @@ func (p *Plugin) Pid() int {
 	return 0
 }
 
+// Failure says why the plugin is not in use (Err, or the failed start
+// behind Manager.Start), nil when it is; it waits for that start.
+func (p *Plugin) Failure() error {
+	if p.Err != nil {
+		return p.Err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.startErr
+}
+
 // Health is a plugin's process status: "running", "crashed" (gone; it is
 // relaunched on its next call), "failed" (never started, Err says why) or,
 // for a session slot's instance, "idle" (not started yet: it starts on its
@@ -251,6 +268,9 @@ func (p *Plugin) Health() (status string, restarts int) {
 	dead, _ := p.crashed()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.startErr != nil {
+		return "failed", 0
+	}
 	if p.unstarted {
 		return "idle", 0
 	}

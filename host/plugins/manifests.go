@@ -1,0 +1,170 @@
+package plugins
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/mmcp-dev/mmcp/sdk/pluginhost"
+)
+
+// ManifestFile is the file, under os.UserCacheDir()/mmcp, that keeps each
+// plugin's description from its last start (DefaultManifestCache).
+const ManifestFile = "plugin-manifests.json"
+
+// DefaultManifestCache is where a host keeps the plugins' descriptions
+// ("" when the system has no cache directory: every plugin then starts
+// before the host serves).
+func DefaultManifestCache() string {
+	dir, err := os.UserCacheDir()
+	if err != nil || dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "mmcp", ManifestFile)
+}
+
+// manifestLimit bounds the cache: the entries used last are kept.
+const manifestLimit = 64
+
+// manifests keeps each plugin's description (name, version, capabilities,
+// tools and their schemas; nothing else, no settings) from its last start,
+// one entry per binary and workspace, valid while what the description and
+// the plugin's start depend on stays: the binary (size, modification time,
+// pin) and the digest of its settings. A host whose plugins all have a
+// valid entry lists their tools at once and starts them behind its first
+// answer; any change of the binary, its settings or the workspace is a
+// miss, and that plugin starts before the host serves, as without the
+// cache.
+type manifests struct {
+	path string
+
+	mu      sync.Mutex
+	entries map[string]manifest
+	dirty   bool
+}
+
+// manifest is one cache entry.
+type manifest struct {
+	Fingerprint string                 `json:"fingerprint"`
+	Used        time.Time              `json:"used"`
+	Desc        pluginhost.Description `json:"desc"`
+}
+
+// loadManifests reads the cache at path; a missing or unreadable file is
+// an empty cache ("" for none at all).
+func loadManifests(path string) *manifests {
+	c := &manifests{path: path, entries: map[string]manifest{}}
+	if path == "" {
+		return c
+	}
+	if b, err := os.ReadFile(path); err == nil {
+		_ = json.Unmarshal(b, &c.entries)
+		if c.entries == nil {
+			c.entries = map[string]manifest{}
+		}
+	}
+	return c
+}
+
+// manifestKey is the cache entry and fingerprint of spec s in workspace
+// ws, false when s cannot be cached (a reattached plugin, a binary that
+// cannot be read).
+func manifestKey(s Spec, ws string) (key, fingerprint string, ok bool) {
+	if s.Path == "" || s.Reattach {
+		return "", "", false
+	}
+	fi, err := os.Stat(s.Path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", "", false
+	}
+	settings := sha256.Sum256(s.Settings)
+	return s.Path + "|" + ws, fmt.Sprintf("%d|%d|%s|%s", fi.Size(), fi.ModTime().UnixNano(), s.SHA256,
+		hex.EncodeToString(settings[:8])), true
+}
+
+// get answers the description cached for spec s in workspace ws.
+func (c *manifests) get(s Spec, ws string) (pluginhost.Description, bool) {
+	key, fp, ok := manifestKey(s, ws)
+	if !ok || c.path == "" {
+		return pluginhost.Description{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[key]
+	if !ok || e.Fingerprint != fp {
+		return pluginhost.Description{}, false
+	}
+	e.Used = time.Now().UTC()
+	c.entries[key], c.dirty = e, true
+	return e.Desc, true
+}
+
+// put records d for spec s in workspace ws; it reports whether a valid
+// entry was there and differed (the plugin described itself otherwise
+// than last time with the same binary and settings).
+func (c *manifests) put(s Spec, ws string, d pluginhost.Description) (changed bool) {
+	key, fp, ok := manifestKey(s, ws)
+	if !ok || c.path == "" {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old, had := c.entries[key]
+	changed = had && old.Fingerprint == fp && !reflect.DeepEqual(old.Desc, d)
+	c.entries[key], c.dirty = manifest{Fingerprint: fp, Used: time.Now().UTC(), Desc: d}, true
+	return changed
+}
+
+// save writes the cache when it changed, keeping the manifestLimit entries
+// used last: a private file, replaced at once (hosts that start together
+// each write a whole file; the last wins).
+func (c *manifests) save() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.path == "" || !c.dirty {
+		return nil
+	}
+	if len(c.entries) > manifestLimit {
+		keys := make([]string, 0, len(c.entries))
+		for k := range c.entries {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return c.entries[keys[i]].Used.After(c.entries[keys[j]].Used) })
+		for _, k := range keys[manifestLimit:] {
+			delete(c.entries, k)
+		}
+	}
+	b, err := json.Marshal(c.entries)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(c.path), ManifestFile+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		_ = tmp.Close()
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), c.path); err != nil {
+		_ = os.Remove(tmp.Name())
+		return err
+	}
+	c.dirty = false
+	return nil
+}
