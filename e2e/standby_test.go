@@ -160,7 +160,8 @@ func cmdlineHas(ps []int, s string) []int {
 
 // `mmcp test --standby 1 --parallel 1`: every flow that asks for the
 // default launch runs in a session launched ahead (the next one during
-// the previous flow's steps), and the suite passes as without.
+// the previous flow's steps), none is launched behind the last flow,
+// and the suite passes as without.
 func TestFlowSuiteStandby(t *testing.T) {
 	ws := walletWorkspace(t)
 	srv := flowDappServer(t)
@@ -188,5 +189,9 @@ func TestFlowSuiteStandby(t *testing.T) {
 		if !ahead[f.SessionID] {
 			t.Errorf("flow %q ran in session %s, not one launched ahead %v", f.Name, f.SessionID, ahead)
 		}
+	}
+	// None is launched behind the last flow, for nothing.
+	if n := strings.Count(r.Stderr, "standby: launching a session ahead"); n != len(sum.Flows) {
+		t.Errorf("%d sessions launched ahead for %d flows", n, len(sum.Flows))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mmcp-dev/mmcp/host"
@@ -141,10 +142,12 @@ func runTest(ctx context.Context, in Input) int {
 	}
 	fmt.Fprintf(stdout, "mmcp test: %d flows%s, %d at once\n", len(suite), shardNote(shard), min(parallel, len(suite)))
 	hostStarted := time.Since(start)
+	// Once the last flow launches, nothing is launched ahead behind it.
+	launches := &launchCount{left: int64(len(suite)), last: func() { h.Sessions().SetStandby(0) }}
 	results := flows.Run(ctx, suite, flows.Options{
 		Parallel: parallel, Retries: retries, Timeout: timeout, OutDir: outDir,
 		KnowledgeDir: filepath.Join(h.Config().ArtifactsDir, "llm-knowledge"),
-		Session:      func(owner string) flows.Session { return flowSession{h: h, owner: owner} },
+		Session:      func(owner string) flows.Session { return flowSession{h: h, owner: owner, launches: launches} },
 		Progress:     stdout,
 		Describe:     handoff != "",
 		Standby:      standbyMatch(h.Config().Standby),
@@ -262,11 +265,28 @@ func runMergeReports(_ context.Context, in Input) int {
 // an owner of their own, so each flow launches and drives its own wallet
 // session (as each HTTP client of `mmcp serve --http` does).
 type flowSession struct {
-	h     *host.Host
-	owner string
+	h        *host.Host
+	owner    string
+	launches *launchCount
+}
+
+// launchCount counts down the suite's flow launches and calls last as
+// the last one starts (a retry's launch comes after it).
+type launchCount struct {
+	left int64
+	last func()
+}
+
+func (c *launchCount) launch() {
+	if atomic.AddInt64(&c.left, -1) == 0 {
+		c.last()
+	}
 }
 
 func (s flowSession) Call(ctx context.Context, tool string, args map[string]any) (json.RawMessage, error) {
+	if tool == flows.ToolLaunch && s.launches != nil {
+		s.launches.launch()
+	}
 	b, err := json.Marshal(args)
 	if err != nil {
 		return nil, err

@@ -136,7 +136,7 @@ func (m *Manager) warm(ctx context.Context, s *Session, w *warming) {
 // in in mode, waiting for one still launching rather than launching
 // beside it; nil when none matches or the launch ahead failed.
 func (m *Manager) takeStandby(ctx context.Context, in launch.Input, mode string) *Session {
-	if m.standby.want == 0 || mode != m.cfg.Mode || !MatchesStandby(in) {
+	if mode != m.cfg.Mode || !MatchesStandby(in) {
 		return nil
 	}
 	for {
@@ -171,6 +171,17 @@ func (m *Manager) takeStandby(ctx context.Context, in launch.Input, mode string)
 			return nil
 		}
 	}
+}
+
+// SetStandby changes how many sessions the pool keeps launched ahead
+// from now on; those ready or launching stay, for launches to take. A
+// caller that knows no more launches will come (mmcp test's last flow)
+// sets 0, so no session is launched behind the last one for nothing.
+func (m *Manager) SetStandby(n int) {
+	m.mu.Lock()
+	m.standby.want = n
+	m.mu.Unlock()
+	m.refill()
 }
 
 // giveWay frees a slot for a launch that found none: it takes a standby

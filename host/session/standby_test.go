@@ -108,3 +108,22 @@ func TestStandbyGivesWay(t *testing.T) {
 		t.Fatalf("after Close and a refill: slots %v, warming %d", m.slots, len(m.standby.warming))
 	}
 }
+
+// SetStandby(0) stops the pool's refills and leaves what it holds for a
+// launch to take; a larger number starts more at once.
+func TestSetStandby(t *testing.T) {
+	m, started, _ := standbyManager(4, 1)
+	defer m.Close()
+	m.KeepStandby()
+	<-started
+	m.SetStandby(0)
+	m.refill()
+	m.mu.Lock()
+	n := len(m.standby.warming)
+	m.mu.Unlock()
+	if n != 1 {
+		t.Fatalf("SetStandby(0): %d launching, want the one already launching", n)
+	}
+	m.SetStandby(2)
+	<-started
+}
