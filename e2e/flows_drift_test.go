@@ -104,7 +104,7 @@ func TestFlowDriftLoop(t *testing.T) {
 
 	handoff, js := filepath.Join(dir, "handoff"), filepath.Join(dir, "summary.json")
 	r := mmcpRun(t, env, "--repo", ws, "--headless", "test", "--handoff", handoff, "--json", js, flow)
-	if r.Code != 1 || !strings.Contains(r.Stdout, "1 handed off") {
+	if r.Code != 1 || !strings.Contains(r.Stdout, "1 replayed: 0 passed, 1 failed, 0 flaky, 1 handed off") {
 		t.Fatalf("mmcp test on the next release: exit %d\n%s\n%s", r.Code, r.Stdout, tail(r.Stderr, 20))
 	}
 	s := readSummary(t, js)
@@ -141,6 +141,11 @@ func TestFlowDriftLoop(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(flow); string(b) != string(orig) {
 		t.Fatal("the original flow changed")
+	}
+	// The run's report counts the repair of the flow it handed off.
+	r = mmcpRun(t, nil, "report", "--html", filepath.Join(dir, "html"), js)
+	if want := "1 replayed: 0 passed, 1 failed, 0 flaky, 1 handed off, 1 repaired, 0 regression"; !strings.Contains(r.Stdout, want) {
+		t.Fatalf("mmcp report: exit %d, want %q\n%s\n%s", r.Code, want, r.Stdout, r.Stderr)
 	}
 	h.Call("mm_cleanup", map[string]any{})
 	r = mmcpRun(t, env, "--repo", ws, "--headless", "test", a.RepairedPath)

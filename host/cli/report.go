@@ -35,6 +35,7 @@ func runReport(_ context.Context, in Input) int {
 		fmt.Fprintln(in.Stderr, "mmcp report:", err)
 		return 1
 	}
+	fmt.Fprintf(in.Stdout, "mmcp report: %s\n", s.Counts())
 	if code := writeHTMLReport(s, dir, in.Stdout, in.Stderr); code != 0 || !s.OK() {
 		return max(code, 1)
 	}

@@ -159,9 +159,9 @@ func runTest(ctx context.Context, in Input) int {
 	}
 	sum := flows.Summarize(results, shard, time.Since(start))
 	sum.HostStartMs = hostStarted.Milliseconds()
-	fmt.Fprintf(stdout, "mmcp test: %d passed, %d failed, %d flaky of %d in %.1fs\n", sum.Passed, sum.Failed, sum.Flaky, sum.Total, time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "mmcp test: %s in %.1fs\n", sum.Counts(), time.Since(start).Seconds())
 	if sum.HandedOff > 0 {
-		fmt.Fprintf(stdout, "mmcp test: %d handed off under %s (mm_flow_run {handoff: DIR/<flow>})\n", sum.HandedOff, handoff)
+		fmt.Fprintf(stdout, "mmcp test: %d handed off under %s (mm_flow_run {handoff: DIR/<flow>}); mmcp report over --json counts their repairs\n", sum.HandedOff, handoff)
 	}
 	if code := writeReports(sum.WriteJUnit, sum.WriteJSON, junit, jsonOut, stderr); code != 0 {
 		return code
@@ -253,7 +253,7 @@ func runMergeReports(_ context.Context, in Input) int {
 			return 1
 		}
 		failed = max(failed, s.Failed)
-		fmt.Fprintf(stdout, "merged %d JSON summaries: %d passed, %d failed, %d flaky -> %s\n", len(jsons), s.Passed, s.Failed, s.Flaky, jsonOut)
+		fmt.Fprintf(stdout, "merged %d JSON summaries: %s -> %s\n", len(jsons), s.Counts(), jsonOut)
 	}
 	if failed > 0 {
 		return 1

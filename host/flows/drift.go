@@ -56,8 +56,10 @@ type Stop struct {
 	// Repaired are the steps replaced so far (1-based, in Flow).
 	Repaired []int
 
-	// files confine the repaired flow's file (Drifts.Run).
-	files Files
+	// files confine the repaired flow's file (Drifts.Run); bundle is the
+	// hand-off folder the flow came from, "" for none.
+	files  Files
+	bundle string
 }
 
 // Outcome is a drift run's or a repair's answer.
@@ -208,7 +210,7 @@ func (st *Stop) splice(replacement []Step) (*Stop, error) {
 	f := *st.Flow
 	i := st.Step - 1
 	f.Steps = slices.Concat(st.Flow.Steps[:i], replacement, st.Flow.Steps[i+1:])
-	next := &Stop{Flow: &f, Original: st.Original, files: st.files}
+	next := &Stop{Flow: &f, Original: st.Original, files: st.files, bundle: st.bundle}
 	for _, r := range st.Repaired {
 		if r > st.Step {
 			r += len(replacement) - 1

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -13,6 +14,7 @@ import (
 // Files of a hand-off bundle (<dir>/<flow id>/).
 const (
 	HandoffFile     = "handoff.json"
+	RepairFile      = "repair.json"
 	handoffFlow     = "flow.yaml"
 	handoffScreen   = "screen.json"
 	handoffSnapshot = "snapshot.json"
@@ -54,8 +56,15 @@ func WriteHandoff(dir string, f *Flow, r Result) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b := filepath.Join(dir, f.ID())
+	b, err := filepath.Abs(filepath.Join(dir, f.ID()))
+	if err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(b, 0o755); err != nil {
+		return "", err
+	}
+	// A new failure: the last run's repair is no longer this bundle's.
+	if err := os.Remove(filepath.Join(b, RepairFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
 	abs, err := filepath.Abs(f.Path)
@@ -154,4 +163,38 @@ func Handoffs(dir string, flows []*Flow, results []Result) error {
 		results[i].Handoff = b
 	}
 	return errors.Join(errs...)
+}
+
+// Repair is what became of a handed-off flow's repair: mm_flow_resume
+// writes it into the bundle (RepairFile) when the flow it resumed came
+// from one, and a report made from the run's summary counts it.
+type Repair struct {
+	// Verdict: repaired or regression.
+	Verdict      string    `json:"verdict"`
+	RepairedPath string    `json:"repairedPath,omitempty"`
+	Failed       []string  `json:"failed,omitempty"`
+	At           time.Time `json:"at"`
+}
+
+// writeRepair records a repair's verdict in the bundle dir.
+func writeRepair(dir string, r Repair) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, RepairFile), append(b, '\n'), 0o644)
+}
+
+// ReadRepair is the repair recorded in the bundle dir, nil when there is
+// none (or it cannot be read).
+func ReadRepair(dir string) *Repair {
+	b, err := os.ReadFile(filepath.Join(dir, RepairFile))
+	if err != nil {
+		return nil
+	}
+	var r Repair
+	if json.Unmarshal(b, &r) != nil || r.Verdict == "" {
+		return nil
+	}
+	return &r
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -124,7 +125,7 @@ type DriftAnswer struct {
 // step.
 func (d *Drifts) Run(ctx context.Context, s DriftSession, in RunInput) (*DriftAnswer, error) {
 	files := d.files(s)
-	f, src, err := in.open(files)
+	f, src, bundle, err := in.open(files)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +143,7 @@ func (d *Drifts) Run(ctx context.Context, s DriftSession, in RunInput) (*DriftAn
 	}
 	out := Play(ctx, s, f, src, in.From)
 	if out.Stop != nil {
-		out.Stop.files = files
+		out.Stop.files, out.Stop.bundle = files, bundle
 	}
 	return d.answer(out, f, src, s.Client()), nil
 }
@@ -177,10 +178,30 @@ func (d *Drifts) Resume(ctx context.Context, s DriftSession, in ResumeInput) (*D
 		d.mu.Lock()
 		delete(d.stops, in.Handle)
 		d.mu.Unlock()
+		if err := recordRepair(st, out); err != nil {
+			return nil, err
+		}
 	}
 	a := d.answer(out, st.Flow, st.Source, h.owner)
 	a.Replacement, a.Vars = repl, vars
 	return a, nil
+}
+
+// recordRepair writes a repair's verdict into the hand-off bundle the
+// stopped flow came from (none: nothing), for the run's report to count.
+func recordRepair(st *Stop, out Outcome) error {
+	if st.bundle == "" {
+		return nil
+	}
+	p := filepath.Join(st.bundle, RepairFile)
+	if err := st.files.Check(p, "repair record"); err != nil {
+		return err
+	}
+	r := Repair{Verdict: out.Verdict, RepairedPath: out.RepairedPath, Failed: FlowVars(st.Source).hideAll(out.Failed), At: time.Now().UTC()}
+	if err := writeRepair(st.bundle, r); err != nil {
+		return sdk.Errorf(sdk.CodeInvalidInput, "record the repair in the hand-off bundle %s: %v", st.bundle, err)
+	}
+	return nil
 }
 
 // answer is an outcome as the tools answer it; a stop is kept by a new
@@ -192,9 +213,7 @@ func (d *Drifts) answer(out Outcome, f *Flow, src []byte, owner string) *DriftAn
 	a := &DriftAnswer{Verdict: out.Verdict, Flow: f.Name, Path: f.Path, Failed: out.Failed,
 		RepairedPath: out.RepairedPath, Diff: out.Diff, YAML: out.YAML}
 	vars := FlowVars(src)
-	for i, e := range a.Failed {
-		a.Failed[i] = vars.Hide(e)
-	}
+	a.Failed = vars.hideAll(a.Failed)
 	switch out.Verdict {
 	case DriftPassed:
 		a.Next = "every step and expectation passed: nothing to repair"
@@ -235,43 +254,44 @@ func newHandle() string {
 
 // open reads the flow the input names, with its text; its path and
 // hand-off folder, and the flow file a bundle names, as files allows.
-func (in RunInput) open(files Files) (*Flow, []byte, error) {
+// The hand-off folder is returned too ("" for none).
+func (in RunInput) open(files Files) (*Flow, []byte, string, error) {
 	if err := in.Check(); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	switch {
 	case in.Handoff != "":
 		dir, err := files.Resolve(in.Handoff, "hand-off folder")
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
 		_, f, src, err := OpenHandoff(dir)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
 		if err := files.Check(f.Path, "flow file of the hand-off"); err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
-		return f, src, nil
+		return f, src, dir, nil
 	case in.Flow != "":
 		f, err := Parse([]byte(in.Flow))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
-		return f, []byte(in.Flow), nil
+		return f, []byte(in.Flow), "", nil
 	}
 	path, err := files.Resolve(in.Path, "flow file")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, sdk.Errorf(sdk.CodeInvalidInput, "flow file: %v", err)
+		return nil, nil, "", sdk.Errorf(sdk.CodeInvalidInput, "flow file: %v", err)
 	}
 	f, err := Parse(src)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, "", fmt.Errorf("%s: %w", path, err)
 	}
 	f.Path = path
-	return f, src, nil
+	return f, src, "", nil
 }

@@ -237,3 +237,91 @@ func jsonText(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestRepairsCountedInTheReport: two flows fail on the changed wallet and
+// are handed off; the agent repairs one and "repairs" the other by
+// rejecting. The run's summary, read back as a report (MergeJSON: mmcp
+// report, merge-reports), counts 2 replayed, 2 failed, 2 handed off, 1
+// repaired, 1 regression in its line, its JSON and its HTML page. A new run
+// of the suite hands them off afresh, without the old repairs.
+func TestRepairsCountedInTheReport(t *testing.T) {
+	dir := t.TempDir()
+	var suite []*Flow
+	for _, name := range []string{"approve", "approve again"} {
+		p := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".flow.yaml")
+		if err := os.WriteFile(p, []byte(strings.Replace(approveFlow, "name: approve request", "name: "+name, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		suite = append(suite, f)
+	}
+	run := func() []Result {
+		results := Run(context.Background(), suite, Options{
+			Parallel: 1, OutDir: filepath.Join(dir, "artifacts"), Describe: true,
+			Session: func(string) Session { return newFakeWallet(true) },
+		})
+		if err := Handoffs(filepath.Join(dir, "handoff"), suite, results); err != nil {
+			t.Fatal(err)
+		}
+		return results
+	}
+	results := run()
+	sum := Summarize(results, Shard{1, 1}, 0)
+	if got, want := sum.Counts(), "2 replayed: 0 passed, 2 failed, 0 flaky, 2 handed off"; got != want {
+		t.Fatalf("counts %q, want %q", got, want)
+	}
+	js := filepath.Join(dir, "summary.json")
+	if err := sum.WriteJSON(js); err != nil {
+		t.Fatal(err)
+	}
+
+	d := &Drifts{}
+	ctx := context.Background()
+	for i, click := range []string{"confirm-footer-button", "reject-button"} {
+		s := newClient("")
+		a, err := d.Run(ctx, s, RunInput{Handoff: results[i].Handoff})
+		if err != nil || a.Verdict != DriftStopped {
+			t.Fatalf("%v %+v", err, a)
+		}
+		s.click(t, click)
+		if _, err := d.Resume(ctx, s, ResumeInput{Handle: a.Handle}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	report, err := MergeJSON([]string{js})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := report.Counts(), "2 replayed: 0 passed, 2 failed, 0 flaky, 2 handed off, 1 repaired, 1 regression"; got != want {
+		t.Fatalf("report counts %q, want %q", got, want)
+	}
+	out := filepath.Join(dir, "merged.json")
+	if err := report.WriteJSON(out); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(out)
+	for _, want := range []string{`"replayed": 2`, `"handedOff": 2`, `"repaired": 1`, `"regression": 1`, `"verdict": "regression"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("JSON report lacks %s", want)
+		}
+	}
+	page, err := report.WriteHTML(filepath.Join(dir, "html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := os.ReadFile(page)
+	for _, want := range []string{`<b>2</b> replayed`, `<b>2</b> handed off`, `<b>1</b> repaired`, `<b>1</b> regression`, `approve.repaired.flow.yaml</code> passed`} {
+		if !strings.Contains(string(h), want) {
+			t.Errorf("HTML report lacks %s", want)
+		}
+	}
+
+	run()
+	if again, _ := MergeJSON([]string{js}); again.Repaired+again.Regression != 0 {
+		t.Fatalf("a new run's bundles kept the old repairs: %+v", again)
+	}
+}

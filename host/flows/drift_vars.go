@@ -48,6 +48,18 @@ func (p Placeholders) Hide(s string) string {
 	return s
 }
 
+// hideAll is ss with Hide applied to each (a new slice).
+func (p Placeholders) hideAll(ss []string) []string {
+	if ss == nil {
+		return nil
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = p.Hide(s)
+	}
+	return out
+}
+
 // HideJSON puts ${VAR} back for every value of p inside the strings of
 // a JSON document (as the value is written in JSON, escaped or not).
 func (p Placeholders) HideJSON(raw json.RawMessage) json.RawMessage {

@@ -17,8 +17,16 @@ type Summary struct {
 	Passed int    `json:"passed"`
 	Failed int    `json:"failed"`
 	Flaky  int    `json:"flaky"`
-	// HandedOff counts the failed flows handed to an agent (--handoff).
+	// Replayed counts the flows replayed (each from its file, without a
+	// model): passed, failed and flaky together.
+	Replayed int `json:"replayed"`
+	// HandedOff counts the failed flows handed to an agent (--handoff);
+	// Repaired and Regression what the agent's repairs of them became
+	// (mm_flow_resume's record in the bundle, read when a report is made
+	// from the summary).
 	HandedOff  int   `json:"handedOff,omitempty"`
+	Repaired   int   `json:"repaired,omitempty"`
+	Regression int   `json:"regression,omitempty"`
 	DurationMs int64 `json:"durationMs"`
 	// HostStartMs is the part of DurationMs the host took to start (its
 	// plugins) before the first flow.
@@ -37,10 +45,19 @@ func Summarize(results []Result, shard Shard, took time.Duration) Summary {
 }
 
 func (s *Summary) count() {
-	s.Total, s.Passed, s.Failed, s.Flaky, s.HandedOff = len(s.Flows), 0, 0, 0, 0
+	s.Total, s.Passed, s.Failed, s.Flaky, s.HandedOff, s.Repaired, s.Regression = len(s.Flows), 0, 0, 0, 0, 0, 0
+	s.Replayed = s.Total
 	for _, r := range s.Flows {
 		if r.Handoff != "" {
 			s.HandedOff++
+		}
+		if r.Repair != nil {
+			switch r.Repair.Verdict {
+			case DriftRepaired:
+				s.Repaired++
+			case DriftRegression:
+				s.Regression++
+			}
 		}
 		switch r.Status {
 		case StatusPassed:
@@ -51,6 +68,20 @@ func (s *Summary) count() {
 			s.Failed++
 		}
 	}
+}
+
+// Counts is the summary's counts in a line: "8 replayed: 7 passed, 1
+// failed, 0 flaky", then, when a flow was handed off, ", 1 handed off"
+// and, once repairs are known, ", 1 repaired, 0 regression".
+func (s Summary) Counts() string {
+	line := fmt.Sprintf("%d replayed: %d passed, %d failed, %d flaky", s.Replayed, s.Passed, s.Failed, s.Flaky)
+	if s.HandedOff > 0 {
+		line += fmt.Sprintf(", %d handed off", s.HandedOff)
+	}
+	if s.Repaired+s.Regression > 0 {
+		line += fmt.Sprintf(", %d repaired, %d regression", s.Repaired, s.Regression)
+	}
+	return line
 }
 
 // OK says no flow failed (a flaky flow passed on a retry).
@@ -168,7 +199,8 @@ func (s Summary) WriteJSON(path string) error {
 	return os.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-// MergeJSON joins shards' JSON summaries into one, flows sorted by path.
+// MergeJSON joins shards' JSON summaries into one, flows sorted by path;
+// a handed-off flow's repair is read from its bundle (as it is now).
 func MergeJSON(paths []string) (Summary, error) {
 	var m Summary
 	for _, p := range paths {
@@ -182,6 +214,11 @@ func MergeJSON(paths []string) (Summary, error) {
 		}
 		m.Flows = append(m.Flows, s.Flows...)
 		m.DurationMs = max(m.DurationMs, s.DurationMs)
+	}
+	for i := range m.Flows {
+		if r := &m.Flows[i]; r.Handoff != "" {
+			r.Repair = ReadRepair(r.Handoff)
+		}
 	}
 	sort.SliceStable(m.Flows, func(i, j int) bool { return m.Flows[i].Path < m.Flows[j].Path })
 	m.count()

@@ -111,8 +111,11 @@ type Result struct {
 	Checks []CheckOutcome `json:"checks,omitempty"`
 	// Shard is the shard that ran the flow ("1/3"), when sharded.
 	Shard string `json:"shard,omitempty"`
-	// Handoff is the failed flow's hand-off bundle (--handoff).
-	Handoff string `json:"handoff,omitempty"`
+	// Handoff is the failed flow's hand-off bundle (--handoff), and
+	// Repair what the agent's repair of it became (MergeJSON reads it
+	// from the bundle).
+	Handoff string  `json:"handoff,omitempty"`
+	Repair  *Repair `json:"repair,omitempty"`
 }
 
 // StepResult is one step of a flow's last attempt.
