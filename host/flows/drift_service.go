@@ -274,6 +274,11 @@ func (in RunInput) open(files Files) (*Flow, []byte, string, error) {
 		}
 		return f, src, dir, nil
 	case in.Flow != "":
+		// A remote client's flow text would read the host's environment
+		// (${AWS_SECRET_ACCESS_KEY} typed into a page, put in a URL).
+		if m := envRef.FindString(in.Flow); m != "" && files.Confined {
+			return nil, nil, "", sdk.Errorf(sdk.CodeInvalidInput, "the flow given inline uses %s: over HTTP an inline flow cannot read the host's environment variables; write the value in the flow, or put the flow in a file in the workspace and give its path", m)
+		}
 		f, err := Parse([]byte(in.Flow))
 		if err != nil {
 			return nil, nil, "", err

@@ -122,6 +122,17 @@ func TestFlowRunConfinedToTheWorkspace(t *testing.T) {
 	_, err = (&Drifts{}).Run(ctx, newClient("http-a"), RunInput{Path: filepath.Join(out, "approve.flow.yaml")})
 	wantCode(t, err, sdk.CodeNoWorkspace)
 
+	// A remote client's inline flow does not read the host's environment.
+	t.Setenv("FLOW_HOST_SECRET", "s3cr3t-value")
+	inline := "name: inline\nsteps:\n  - tool: mm_navigate\n    args: {url: \"http://127.0.0.1:1/?k=${FLOW_HOST_SECRET}\"}\n"
+	_, err = d.Run(ctx, newClient("http-a"), RunInput{Flow: inline})
+	if se := wantCode(t, err, sdk.CodeInvalidInput); !strings.Contains(se.Message, "${FLOW_HOST_SECRET}") {
+		t.Errorf("inline flow: %s", se.Message)
+	}
+	if a, err := d.Run(ctx, newClient(""), RunInput{Flow: inline}); err != nil || a.Verdict != DriftPassed {
+		t.Fatalf("local client's inline flow: %v %+v", err, a)
+	}
+
 	// The local client: any file.
 	if a, err := d.Run(ctx, newClient(""), RunInput{Path: filepath.Join(out, "approve.flow.yaml")}); err != nil || a.Verdict != DriftStopped {
 		t.Fatalf("local client: %v %+v", err, a)
