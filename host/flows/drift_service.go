@@ -174,16 +174,16 @@ func (d *Drifts) Resume(ctx context.Context, s DriftSession, in ResumeInput) (*D
 	if err != nil {
 		return nil, err
 	}
+	a := d.answer(out, st.Flow, st.Source, h.owner)
+	a.Replacement, a.Vars = repl, vars
 	if out.Verdict != DriftStopped {
 		d.mu.Lock()
 		delete(d.stops, in.Handle)
 		d.mu.Unlock()
 		if err := recordRepair(st, out); err != nil {
-			return nil, err
+			a.Next += "; the verdict could not be recorded in the hand-off bundle, so the run's report will not count it: " + err.Error()
 		}
 	}
-	a := d.answer(out, st.Flow, st.Source, h.owner)
-	a.Replacement, a.Vars = repl, vars
 	return a, nil
 }
 
@@ -198,17 +198,14 @@ func recordRepair(st *Stop, out Outcome) error {
 		return err
 	}
 	r := Repair{Verdict: out.Verdict, RepairedPath: out.RepairedPath, Failed: FlowVars(st.Source).hideAll(out.Failed), At: time.Now().UTC()}
-	if err := writeRepair(st.bundle, r); err != nil {
-		return sdk.Errorf(sdk.CodeInvalidInput, "record the repair in the hand-off bundle %s: %v", st.bundle, err)
-	}
-	return nil
+	return writeRepair(st.bundle, r)
 }
 
 // answer is an outcome as the tools answer it; a stop is kept by a new
-// handle of owner. src is the flow file's text. Nothing in it carries a variable's value: the step's
-// args are the flow file's, with their ${VAR}s, and the value of every
-// variable the flow uses is put back as ${VAR} in the error, screen,
-// hints and failed expectations.
+// handle of owner. src is the flow file's text. Nothing in the answer
+// carries a variable's value: the step's args are the flow file's, with
+// their ${VAR}s, and the value of every variable the flow uses is put
+// back as ${VAR} in the error, screen, hints and failed expectations.
 func (d *Drifts) answer(out Outcome, f *Flow, src []byte, owner string) *DriftAnswer {
 	a := &DriftAnswer{Verdict: out.Verdict, Flow: f.Name, Path: f.Path, Failed: out.Failed,
 		RepairedPath: out.RepairedPath, Diff: out.Diff, YAML: out.YAML}
