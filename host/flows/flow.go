@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sync"
 
@@ -65,7 +66,27 @@ func Load(path string) (*Flow, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	f.Path = path
+	f.checkpointBeside()
 	return f, nil
+}
+
+// checkpointBeside makes a relative launch.fromCheckpoint that names a
+// file beside the flow file (where it is committed) that file's path.
+func (f *Flow) checkpointBeside() {
+	cp, _ := f.Launch["fromCheckpoint"].(string)
+	if cp == "" || filepath.IsAbs(cp) {
+		return
+	}
+	if p := filepath.Join(filepath.Dir(f.Path), cp); isFile(p) {
+		if abs, err := filepath.Abs(p); err == nil {
+			f.Launch["fromCheckpoint"] = abs
+		}
+	}
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // Parse checks a flow document (YAML or JSON) against the schema, refuses
