@@ -94,7 +94,7 @@ func play(ctx context.Context, c Caller, st *Stop, from int) Outcome {
 	f := st.Flow
 	for i := from - 1; i < len(f.Steps); i++ {
 		if err := runStep(ctx, c, f.Steps[i]); err != nil {
-			st.Step, st.Error = i+1, fmt.Sprintf("step %d %s: %v", i+1, f.Steps[i].Tool, err)
+			st.Step, st.Error = i+1, fmt.Sprintf("step %d %s: %v", i+1, f.Steps[i].ToolName(), err)
 			var se *sdk.Error
 			if errors.As(err, &se) {
 				st.ErrorCode = se.Code

@@ -23,6 +23,9 @@ type Expect struct {
 	Present          []Element    `json:"present,omitempty"`
 	Absent           []Element    `json:"absent,omitempty"`
 	TransactionMined *TxExpect    `json:"transactionMined,omitempty"`
+	// Transactions are the transactions the wallet's account sent after
+	// the launch, in order (transactions.go).
+	Transactions []TxSpec `json:"transactions,omitempty"`
 	// Visual and Structure are mm_visual_check and mm_structure_check
 	// calls (their arguments) that must not answer changed.
 	Visual    []map[string]any `json:"visual,omitempty"`
@@ -92,6 +95,9 @@ func (e *Expect) checks() []check {
 	if e.TransactionMined != nil {
 		cs = append(cs, check{"transactionMined", e.TransactionMined.check})
 	}
+	if len(e.Transactions) > 0 {
+		cs = append(cs, check{"transactions", func(ctx context.Context, v *view) error { return v.checkTransactions(ctx, e.Transactions) }})
+	}
 	for _, a := range e.Visual {
 		cs = append(cs, check{fmt.Sprintf("visual %v", a["name"]), func(ctx context.Context, v *view) error { return v.check(ctx, "visual", ToolVisualCheck, a) }})
 	}
@@ -110,14 +116,18 @@ func (e *Expect) timeout() time.Duration {
 
 // verify polls the expectations until all hold or the timeout passes, and
 // returns the ones that did not hold the last time.
-func (e *Expect) verify(ctx context.Context, c Caller) error {
+func (e *Expect) verify(ctx context.Context, c Caller) error { return e.verifySince(ctx, c, 0) }
+
+// verifySince is verify with the flow's first block: the transactions
+// checked are those mined after block since.
+func (e *Expect) verifySince(ctx context.Context, c Caller, since uint64) error {
 	cs := e.checks()
 	if len(cs) == 0 {
 		return nil
 	}
 	deadline := time.Now().Add(e.timeout())
 	for {
-		v := &view{c: c}
+		v := &view{c: c, since: since}
 		var failed []string
 		for _, ch := range cs {
 			if err := ch.fn(ctx, v); err != nil {
@@ -151,7 +161,9 @@ func (e *ExpectError) Error() string {
 // view is one look at the session: each tool's answer is fetched once,
 // when a check first needs it.
 type view struct {
-	c       Caller
+	c Caller
+	// since is the block after which the flow's transactions were mined.
+	since   uint64
 	fetched map[string]fetched
 	// outcomes are the visual and structure checks' answers.
 	outcomes []CheckOutcome

@@ -25,7 +25,7 @@ var exportSkips = map[string]bool{
 	"get_state": true, "list_testids": true, "accessibility_snapshot": true, "describe_screen": true,
 	"screenshot": true, "knowledge_last": true, "knowledge_search": true, "knowledge_sessions": true,
 	"knowledge_summarize": true, "launch": true, "cleanup": true, "run_steps": true,
-	"flow_run": true, "flow_resume": true,
+	"flow_run": true, "flow_resume": true, "confirmation": true,
 }
 
 // launchKeys are the mm_launch arguments a flow keeps (ports and paths
@@ -46,7 +46,10 @@ func baseName(tool string) string {
 
 // Export builds a flow from a recorded session: its successful actions in
 // order, each a11yRef replaced by the role and name it was given with, and
-// the state seen at the end as the expectations. Every value the record
+// the state seen at the end as the expectations. A confirmation answered
+// with mm_confirm, or by clicks on the approve or reject button of the
+// wallet's popup (the two clicks of a connect are one), is a confirm step
+// (popup.go). Every value the record
 // withheld (typed text, a private key, a password: a "[redacted N
 // chars]" placeholder, or a string with one inside) becomes a variable to
 // set in the environment: typed text ${FLOW_TEXT_<step>}, any other
@@ -66,6 +69,7 @@ func Export(name string, meta *knowledge.SessionMeta, recs []knowledge.StepRecor
 		f.Description = "exported from session " + meta.SessionID
 	}
 	var last *knowledge.StepRecord
+	var p popupAnswers
 	for i := range recs {
 		rec := &recs[i]
 		base := baseName(rec.Tool.Name)
@@ -83,6 +87,12 @@ func Export(name string, meta *knowledge.SessionMeta, recs []knowledge.StepRecor
 			last = rec
 		}
 		if exportSkips[base] || !rec.Outcome.OK || strings.HasPrefix(rec.Tool.Name, "chain_") {
+			p.saw(rec)
+			continue
+		}
+		answered := p.answer(f, rec, base)
+		p.saw(rec)
+		if answered {
 			continue
 		}
 		st := Step{Tool: rec.Tool.Name, Args: map[string]any{}}

@@ -38,13 +38,53 @@ type Flow struct {
 	Vars []string `json:"-"`
 }
 
-// Step is one step: a tool and its arguments, as in mm_run_steps.
+// Step is one step: a tool and its arguments, as in mm_run_steps, or a
+// confirm (the pending confirmation answered as mm_confirm answers it).
 type Step struct {
-	Tool string         `json:"tool"`
+	Tool string         `json:"tool,omitempty"`
 	Args map[string]any `json:"args,omitempty"`
 	// Target names the element by role and accessible name: the runner
 	// passes the a11yRef it has in a fresh snapshot.
 	Target *Target `json:"target,omitempty"`
+	// Confirm answers the wallet's pending confirmation (instead of Tool).
+	Confirm *ConfirmStep `json:"confirm,omitempty"`
+}
+
+// ConfirmStep is a confirm step: mm_confirm's arguments.
+type ConfirmStep struct {
+	// Action is approve or reject.
+	Action string `json:"action"`
+	// Expect is what the confirmation must be (mm_confirm's expect): a
+	// field that differs fails the step and nothing is approved.
+	Expect    map[string]any `json:"expect,omitempty"`
+	TimeoutMs int            `json:"timeoutMs,omitempty"`
+}
+
+// ToolName is the tool the step calls (mm_confirm for a confirm).
+func (s Step) ToolName() string {
+	if s.Confirm != nil {
+		return ToolConfirm
+	}
+	return s.Tool
+}
+
+// call is the step's tool call: its tool and arguments.
+func (s Step) call() (string, map[string]any) {
+	args := map[string]any{}
+	if c := s.Confirm; c != nil {
+		args["action"] = c.Action
+		if c.Expect != nil {
+			args["expect"] = c.Expect
+		}
+		if c.TimeoutMs > 0 {
+			args["timeoutMs"] = c.TimeoutMs
+		}
+		return ToolConfirm, args
+	}
+	for k, v := range s.Args {
+		args[k] = v
+	}
+	return s.Tool, args
 }
 
 // Target is an element by role and accessible name.

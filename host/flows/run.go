@@ -29,6 +29,7 @@ const (
 	ToolGetText     = "mm_get_text"
 	ToolScreenshot  = "mm_screenshot"
 	ToolChainStatus = "chain_status"
+	ToolConfirm     = "mm_confirm"
 )
 
 // DefaultTimeout bounds one attempt of a flow (launch to cleanup) unless
@@ -277,20 +278,24 @@ func runAttempt(parent context.Context, f *Flow, o Options, attempt int) Result 
 	}
 	_ = json.Unmarshal(raw, &launched)
 	r.SessionID = launched.SessionID
+	since, err := f.Expect.firstBlock(ctx, s)
+	if err != nil {
+		return fail(0, fmt.Errorf("expect.transactions: the chain's block number after the launch: %w", err))
+	}
 	for i, st := range f.Steps {
 		t0 := time.Now()
 		err := runStep(ctx, s, st)
-		sr := StepResult{Tool: st.Tool, OK: err == nil, DurationMs: time.Since(t0).Milliseconds()}
+		sr := StepResult{Tool: st.ToolName(), OK: err == nil, DurationMs: time.Since(t0).Milliseconds()}
 		if err != nil {
 			sr.Error = err.Error()
 		}
 		r.Steps = append(r.Steps, sr)
 		if err != nil {
-			return fail(i+1, fmt.Errorf("step %d %s: %w", i+1, st.Tool, err))
+			return fail(i+1, fmt.Errorf("step %d %s: %w", i+1, st.ToolName(), err))
 		}
 	}
 	t0 = time.Now()
-	err = f.Expect.verify(ctx, s)
+	err = f.Expect.verifySince(ctx, s, since)
 	r.ExpectMs = time.Since(t0).Milliseconds()
 	if err != nil {
 		return fail(0, err)
@@ -302,10 +307,7 @@ func runAttempt(parent context.Context, f *Flow, o Options, attempt int) Result 
 // the ref of that element in a fresh snapshot, waiting for it up to the
 // step's timeoutMs.
 func runStep(ctx context.Context, c Caller, st Step) error {
-	args := map[string]any{}
-	for k, v := range st.Args {
-		args[k] = v
-	}
+	tool, args := st.call()
 	if st.Target != nil {
 		wait := 15 * time.Second
 		if ms, ok := args["timeoutMs"].(float64); ok {
@@ -317,7 +319,7 @@ func runStep(ctx context.Context, c Caller, st Step) error {
 		}
 		args["a11yRef"] = ref
 	}
-	_, err := c.Call(ctx, st.Tool, args)
+	_, err := c.Call(ctx, tool, args)
 	return err
 }
 

@@ -174,8 +174,8 @@ func CheckTools(suite []*Flow, names []string) error {
 	var bad []string
 	for _, f := range suite {
 		for i, st := range f.Steps {
-			if !known[st.Tool] {
-				bad = append(bad, fmt.Sprintf("%s: step %d uses tool %q", f.Path, i+1, st.Tool))
+			if !known[st.ToolName()] {
+				bad = append(bad, fmt.Sprintf("%s: step %d uses tool %q", f.Path, i+1, st.ToolName()))
 				continue
 			}
 			inner, _ := st.Args["steps"].([]any)

@@ -2,15 +2,12 @@ package session
 
 import (
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
 	"strings"
 	"time"
-
-	"github.com/ethereum/go-ethereum/accounts/abi"
 
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/confirm"
@@ -182,64 +179,22 @@ func (m *Manager) dappChain(ctx context.Context, s *Session, origin string) int6
 	return 0
 }
 
-// chainLookup answers decoding's questions from the session's chain and
-// its contract registry.
-type chainLookup struct {
-	url   string
-	names map[string]string
-}
-
+// lookup answers decoding's questions from the session's chain and its
+// contract registry.
 func (m *Manager) lookup(ctx context.Context, s *Session) confirm.Lookup {
-	l := chainLookup{names: map[string]string{}}
+	l := confirm.ChainLookup{Names: map[string]string{}}
 	if s.parts.Chain != nil {
-		l.url = s.parts.Chain.RPCURL
+		l.URL = s.parts.Chain.RPCURL
 	}
 	if deps, err := m.deployed(ctx, s); err == nil {
 		for _, d := range deps {
-			l.names[strings.ToLower(d.ContractAddress)] = d.ContractName
+			l.Names[strings.ToLower(d.ContractAddress)] = d.ContractName
 		}
 	}
 	for name, addr := range s.parts.Deployed {
-		l.names[strings.ToLower(addr)] = name
+		l.Names[strings.ToLower(addr)] = name
 	}
 	return l
-}
-
-func (l chainLookup) ContractName(addr string) string { return l.names[strings.ToLower(addr)] }
-
-var tokenABI, _ = abi.JSON(strings.NewReader(`[{"type":"function","name":"decimals","inputs":[],"outputs":[{"name":"","type":"uint8"}]},{"type":"function","name":"symbol","inputs":[],"outputs":[{"name":"","type":"string"}]}]`))
-
-func (l chainLookup) Token(ctx context.Context, addr string) (confirm.Token, bool) {
-	if l.url == "" {
-		return confirm.Token{}, false
-	}
-	call := func(fn string) ([]any, bool) {
-		data, _ := tokenABI.Pack(fn)
-		var out string
-		if jsonrpc.Call(ctx, l.url, "eth_call", []any{map[string]string{"to": addr, "data": fmt.Sprintf("0x%x", data)}, "latest"}, &out) != nil {
-			return nil, false
-		}
-		b, ok := hexBytes(out)
-		if !ok || len(b) == 0 {
-			return nil, false
-		}
-		v, err := tokenABI.Unpack(fn, b)
-		return v, err == nil && len(v) == 1
-	}
-	dec, ok := call("decimals")
-	if !ok {
-		return confirm.Token{}, false
-	}
-	t := confirm.Token{Address: addr, Decimals: int(dec[0].(uint8))}
-	if sym, ok := call("symbol"); ok {
-		t.Symbol, _ = sym[0].(string)
-	}
-	return t, true
-}
-
-func hexBytes(s string) ([]byte, bool) {
-	b, err := hex.DecodeString(strings.TrimPrefix(s, "0x"))
-	return b, err == nil
 }
 
 // ConfirmResult is mm_confirm's answer.
