@@ -49,7 +49,8 @@ func (p *Plugin) StartChain(ctx context.Context, req sdk.StartChainRequest) (sdk
 		return sdk.StartChainResponse{Status: st}, err
 	}
 	res, err := p.ChainStatus(ctx, sdk.ChainStatusRequest{})
-	return sdk.StartChainResponse{Status: res.Status}, err
+	st = res.Status // the status with the loaded state
+	return sdk.StartChainResponse{Status: st}, err
 }
 
 // loadState loads state (anvil_dumpState's answer, a JSON string) into
