@@ -195,3 +195,41 @@ func TestFlowSuiteStandby(t *testing.T) {
 		t.Errorf("%d sessions launched ahead for %d flows", n, len(sum.Flows))
 	}
 }
+
+// With --standby-checkpoint A the host keeps a fork of checkpoint A
+// launched ahead (once A is saved: before, the launch ahead fails and is
+// logged): mm_launch {fromCheckpoint: A} takes it at once, and a fork of
+// A launched ahead before A was saved again is dropped, the launch
+// forking A as saved now.
+func TestStandbyCheckpoint(t *testing.T) {
+	h, _ := walletHost(t, "--standby-checkpoint", "A")
+	if !eventually(60*time.Second, func() bool { return strings.Contains(h.Stderr.String(), "standby: launching a session ahead failed") }) {
+		t.Fatalf("no failed launch ahead of the unsaved checkpoint; stderr:\n%s", tail(h.Stderr.String(), 20))
+	}
+	orig := launchFree(t, h, map[string]any{"stateMode": "default"})
+	must(t, h.Call("mm_checkpoint_save", map[string]any{"name": "A"}))
+	must(t, h.Call("mm_cleanup", map[string]any{}))
+	ahead := waitStandby(t, h, 1)
+	var v struct {
+		forkView
+		Standby bool `json:"standby"`
+	}
+	must(t, h.Call("mm_launch", map[string]any{"fromCheckpoint": "A"})).Decode(t, &v)
+	if v.SessionID != ahead || !v.Standby || v.FromCheckpoint.Name != "A" || v.FromCheckpoint.SessionID != orig["sessionId"] {
+		t.Fatalf("fork of A did not take the one launched ahead %s: %+v", ahead, v)
+	}
+	next := waitStandby(t, h, 2) // forked from A as the first session saved it
+	must(t, h.Call("mm_checkpoint_save", map[string]any{"name": "A"}))
+	must(t, h.Call("mm_cleanup", map[string]any{}))
+	var again struct {
+		forkView
+		Standby bool `json:"standby"`
+	}
+	must(t, h.Call("mm_launch", map[string]any{"fromCheckpoint": "A"})).Decode(t, &again)
+	if again.SessionID == next || again.Standby || again.FromCheckpoint.SessionID != v.SessionID {
+		t.Fatalf("fork of A saved again took the stale fork launched ahead %s: %+v", next, again)
+	}
+	if !strings.Contains(h.Stderr.String(), "saved again since") {
+		t.Fatal("the stale fork launched ahead was not dropped")
+	}
+}

@@ -66,6 +66,10 @@ type Config struct {
 	// how many sessions the host keeps launched ahead for the default
 	// mm_launch; 0 (settings.DefaultStandby) keeps none.
 	Standby int
+	// StandbyCheckpoint is --standby-checkpoint / MMCP_STANDBY_CHECKPOINT
+	// / the config file's "standbyCheckpoint": the checkpoint one fork of
+	// which the host keeps launched ahead; "" none.
+	StandbyCheckpoint string
 	// SettleTimeout is --settle-timeout / MMCP_SETTLE_TIMEOUT: how long
 	// mm_launch waits for the extension's first recognized screen (and for
 	// the unlock); 0 means settings.DefaultSettleTimeout.

@@ -285,10 +285,10 @@ func TestStandby(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(`{"standby": 2}`)
+	write(`{"standby": 2, "standbyCheckpoint": "A"}`)
 	c = Config{Repo: ws}
-	if err := c.Resolve(); err != nil || c.Standby != 2 {
-		t.Fatalf("from the file: %d, %v", c.Standby, err)
+	if err := c.Resolve(); err != nil || c.Standby != 2 || c.StandbyCheckpoint != "A" {
+		t.Fatalf("from the file: %d %q, %v", c.Standby, c.StandbyCheckpoint, err)
 	}
 	t.Setenv("MMCP_STANDBY", "3")
 	c = Config{Repo: ws}

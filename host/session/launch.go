@@ -87,14 +87,12 @@ func (m *Manager) LaunchFrom(ctx context.Context, in launch.Input, from *checkpo
 		m.set(ctx, nil)
 		pre = append(pre, launch.Prerequisite{Step: "replace", Description: fmt.Sprintf("cleaned up session %s, whose %s was down", old.ID, part)})
 	}
-	if from == nil {
-		if s := m.takeStandby(ctx, in, m.Mode(ctx)); s != nil {
-			pre = append(pre, standbyNote(s))
-			s.CreatedAt = time.Now()
-			s.parts.Input = in
-			defer m.refill()
-			return m.started(ctx, s, in.Shared, pre, true), nil
-		}
+	if s := m.takeStandby(ctx, in, m.Mode(ctx), from); s != nil {
+		pre = append(pre, standbyNote(s))
+		s.CreatedAt = time.Now()
+		s.parts.Input = in
+		defer m.refill()
+		return m.started(ctx, s, in.Shared, pre, true), nil
 	}
 	slot, err := m.claimSlot(tools.Owner(ctx))
 	if err != nil && sdk.AsError(err).Code == sdk.CodeSessionLimit {

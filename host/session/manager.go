@@ -53,6 +53,10 @@ type Config struct {
 	// Standby is --standby: how many sessions to keep launched ahead for
 	// the default launch (standby.go); 0 keeps none.
 	Standby int
+	// StandbyCheckpoint is --standby-checkpoint: the checkpoint (a name,
+	// <sessionId>/<name> or a file) one fork of which is kept launched
+	// ahead; "" none.
+	StandbyCheckpoint string
 }
 
 // DefaultMaxSessions is how many wallet sessions one host runs at once
@@ -93,9 +97,7 @@ func NewManager(cfg Config, pl *plugins.Manager, k *knowledge.Store, log hclog.L
 	}
 	m := &Manager{cfg: cfg, log: log, plugins: pl, knowledge: k, sessions: map[string]*Session{}, modes: map[string]string{}, slots: map[int]bool{}}
 	m.rec = &Recorder{m: m}
-	m.standby = standby{want: cfg.Standby, launchAhead: func(ctx context.Context, s *Session) error {
-		return m.launchInto(ctx, s, standbyInput(), nil)
-	}}
+	m.standby = standby{want: cfg.Standby, checkpoint: cfg.StandbyCheckpoint, launchAhead: m.launchAhead}
 	return m
 }
 

@@ -42,6 +42,9 @@ type Session struct {
 	// ahead: a standby session, launched before a launch took it
 	// (standby.go).
 	ahead bool
+	// aheadFor is what a standby session was launched ahead for: "" the
+	// default launch, else the checkpoint it forks.
+	aheadFor string
 	// chainRestarts is the chain plugin's relaunch count at launch: more
 	// later means it crashed, and took the session's Anvil with it.
 	chainRestarts int

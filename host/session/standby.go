@@ -6,13 +6,15 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/host/checkpoint"
 	"github.com/mmcp-dev/mmcp/host/launch"
 )
 
 // Standby sessions (--standby N): the manager keeps N sessions launched
 // ahead for the default launch (mm_launch with no argument but a goal or
-// tags), so such a launch takes one at once and another starts behind
-// it. A standby session is owned by nobody until taken: no client lists
+// tags), and with --standby-checkpoint NAME one fork of checkpoint NAME
+// (mm_launch {fromCheckpoint: NAME}), so such a launch takes one at once
+// and another starts behind it. A standby session is owned by nobody until taken: no client lists
 // or names it, and its records (session.json, step records) start when a
 // launch takes it. It holds a session slot, so the session limit bounds
 // the pool, and it gives way: a launch that finds every slot taken tears
@@ -23,16 +25,19 @@ import (
 
 // standby is the pool of sessions launched ahead; m.mu guards it.
 type standby struct {
-	// want is --standby: how many sessions to keep launched ahead.
+	// want is --standby: how many sessions to keep launched ahead for
+	// the default launch.
 	want int
+	// checkpoint is --standby-checkpoint: the checkpoint one fork of
+	// which is kept launched ahead ("" none).
+	checkpoint string
 	// ready are launched and owned by nobody, oldest first.
 	ready []*Session
 	// warming are launching.
 	warming map[*Session]*warming
 	// closed: the manager is closing; nothing starts any more.
 	closed bool
-	// launchAhead launches s (Manager.launchInto with the standby
-	// launch's input); tests replace it.
+	// launchAhead launches s (Manager.launchAhead); tests replace it.
 	launchAhead func(ctx context.Context, s *Session) error
 }
 
@@ -79,28 +84,66 @@ func MatchesStandby(in launch.Input) bool {
 	return reflect.DeepEqual(in, launch.Input{})
 }
 
-// refill starts standby launches until the pool holds want sessions
-// (ready or launching), as long as a slot is free: a standby session
-// never takes the last free slot from nobody, it only gives its own way.
+// refill starts standby launches until the pool holds want default
+// sessions and one fork of the checkpoint (ready or launching), as long
+// as a slot is free: a standby session never takes the last free slot
+// from nobody, it only gives its own way.
 func (m *Manager) refill() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	p := &m.standby
-	for !p.closed && len(p.ready)+len(p.warming) < p.want {
-		slot, ok := m.freeSlot()
-		if !ok {
-			return
-		}
-		s := &Session{ID: newID(), CreatedAt: time.Now(), slot: slot, mode: m.cfg.Mode, ahead: true}
-		ctx, cancel := context.WithTimeout(context.Background(), standbyLimit)
-		w := &warming{cancel: cancel, done: make(chan struct{})}
-		if p.warming == nil {
-			p.warming = map[*Session]*warming{}
-		}
-		p.warming[s] = w
-		m.log.Info("standby: launching a session ahead", "sessionId", s.ID, "slot", slot)
-		go m.warm(ctx, s, w)
+	wants := map[string]int{"": p.want}
+	if p.checkpoint != "" {
+		wants[p.checkpoint] = 1
 	}
+	for key, want := range wants {
+		for !p.closed && p.held(key) < want {
+			slot, ok := m.freeSlot()
+			if !ok {
+				return
+			}
+			s := &Session{ID: newID(), CreatedAt: time.Now(), slot: slot, mode: m.cfg.Mode, ahead: true, aheadFor: key}
+			ctx, cancel := context.WithTimeout(context.Background(), standbyLimit)
+			w := &warming{cancel: cancel, done: make(chan struct{})}
+			if p.warming == nil {
+				p.warming = map[*Session]*warming{}
+			}
+			p.warming[s] = w
+			m.log.Info("standby: launching a session ahead", "sessionId", s.ID, "slot", slot, "checkpoint", key)
+			go m.warm(ctx, s, w)
+		}
+	}
+}
+
+// held counts the pool's sessions, ready or launching, for key ("" the
+// default launch, else a checkpoint).
+func (p *standby) held(key string) int {
+	n := 0
+	for _, s := range p.ready {
+		if s.aheadFor == key {
+			n++
+		}
+	}
+	for s, w := range p.warming {
+		if s.aheadFor == key && !w.gaveWay {
+			n++
+		}
+	}
+	return n
+}
+
+// launchAhead launches standby session s: the default launch, or a fork
+// of its checkpoint as it is saved now.
+func (m *Manager) launchAhead(ctx context.Context, s *Session) error {
+	build := true
+	if s.aheadFor == "" {
+		return m.launchInto(ctx, s, standbyInput(), nil)
+	}
+	from, err := m.Checkpoints().Find(s.aheadFor)
+	if err != nil {
+		return err
+	}
+	return m.launchFrom(ctx, s, launch.Input{AutoBuild: &build, FromCheckpoint: s.aheadFor}, from, nil)
 }
 
 // warm launches standby session s and puts it in the pool, or tears it
@@ -133,20 +176,34 @@ func (m *Manager) warm(ctx context.Context, s *Session, w *warming) {
 }
 
 // takeStandby returns a ready standby session for a launch with input
-// in in mode, waiting for one still launching rather than launching
-// beside it; nil when none matches or the launch ahead failed.
-func (m *Manager) takeStandby(ctx context.Context, in launch.Input, mode string) *Session {
-	if mode != m.cfg.Mode || !MatchesStandby(in) {
+// in in mode (from: the checkpoint it forks, as saved now), waiting for
+// one still launching rather than launching beside it; nil when none
+// matches or the launch ahead failed. A fork launched ahead from an
+// older save of the checkpoint is dropped.
+func (m *Manager) takeStandby(ctx context.Context, in launch.Input, mode string, from *checkpoint.Saved) *Session {
+	key := in.FromCheckpoint
+	in.FromCheckpoint = ""
+	if mode != m.cfg.Mode || !MatchesStandby(in) || (key != "") != (from != nil) {
 		return nil
 	}
 	for {
 		m.mu.Lock()
 		p := &m.standby
-		if len(p.ready) > 0 {
-			s := p.ready[0]
-			p.ready = p.ready[1:]
+		var s *Session
+		for i, r := range p.ready {
+			if r.aheadFor == key {
+				s = r
+				p.ready = append(p.ready[:i:i], p.ready[i+1:]...)
+				break
+			}
+		}
+		if s != nil {
 			m.mu.Unlock()
-			if down := m.Health(ctx, s).down(); down != "" {
+			down := m.Health(ctx, s).down()
+			if down == "" && from != nil && (s.from == nil || s.from.From != from.From || !s.from.SavedAt.Equal(from.SavedAt)) {
+				down = "checkpoint (saved again since)"
+			}
+			if down != "" {
 				m.log.Warn("standby: a session launched ahead lost its "+down+"; dropped", "sessionId", s.ID)
 				m.teardown(s)
 				m.releaseSlot(s.slot)
@@ -155,8 +212,8 @@ func (m *Manager) takeStandby(ctx context.Context, in launch.Input, mode string)
 			return s
 		}
 		var wait chan struct{}
-		for _, w := range p.warming {
-			if !w.gaveWay {
+		for r, w := range p.warming {
+			if r.aheadFor == key && !w.gaveWay {
 				wait = w.done
 				break
 			}
