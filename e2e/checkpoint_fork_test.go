@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -161,7 +162,40 @@ func TestCheckpointForks(t *testing.T) {
 	for _, c := range forks {
 		call(t, c, "mm_cleanup", nil, nil)
 	}
+	must(t, h.Call("mm_checkpoint_restore", map[string]any{"name": "A"}))
 	must(t, h.Call("mm_cleanup", map[string]any{}))
+
+	// The records: the save, the restore and each fork are labelled with
+	// the checkpoint's name.
+	sid, _ := la["sessionId"].(string)
+	for _, want := range []struct{ session, tool, label string }{
+		{sid, "mm_checkpoint_save", "checkpoint:save:A"},
+		{sid, "mm_checkpoint_restore", "checkpoint:restore:A"},
+		{views["b"].SessionID, "mm_launch", "checkpoint:fork:A"},
+		{views["c"].SessionID, "mm_launch", "checkpoint:fork:A"},
+	} {
+		if got := recordLabels(t, ws, want.session, want.tool); !slices.Contains(got, want.label) {
+			t.Fatalf("%s's %s record is labelled %v, want %s", want.session, want.tool, got, want.label)
+		}
+	}
+}
+
+// recordLabels are the labels of session's last step record of tool.
+func recordLabels(t testing.TB, ws, session, tool string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(ws, "test-artifacts", "llm-knowledge", session, "steps", "*-"+tool+".json"))
+	if len(files) == 0 {
+		t.Fatalf("no %s record in session %s", tool, session)
+	}
+	b, err := os.ReadFile(files[len(files)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct{ Labels []string }
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec.Labels
 }
 
 // handleText is the text of the element with testid id on c's active

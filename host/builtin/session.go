@@ -7,6 +7,7 @@ import (
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/launch"
+	"github.com/mmcp-dev/mmcp/host/session"
 	"github.com/mmcp-dev/mmcp/host/tools"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -18,7 +19,11 @@ func (g *reg) sessionTools() {
 		Description: "Launch Chrome with the extension against a local chain and fixture server; the first tool of a session. stateMode default = unlocked wallet with 25 ETH. fromCheckpoint starts a fork of a saved checkpoint instead: its own Chrome and chain, with the checkpoint's chain, wallet state, mocks, contracts and tabs.",
 		Timeout:     20 * time.Minute, Record: true, NoBatch: true, Exclusive: true,
 	}, func(ctx context.Context, c *tools.Call, in launch.Input) (any, error) {
-		return g.Sessions.Launch(ctx, in, c.Progress)
+		res, err := g.Sessions.Launch(ctx, in, c.Progress)
+		if res == nil {
+			return nil, err
+		}
+		return session.LaunchAnswer(res), err
 	})
 	add(g, "cleanup", tools.Tool{
 		Description: "Stop the browser and every service of the session (chain, fixture server). Always call when done.",

@@ -259,3 +259,12 @@ func (m *Manager) mockCall(ctx context.Context, s *Session, tool, args string, o
 	})
 	return true, err
 }
+
+// RecordLabels implements tools.Labeled: "checkpoint:save:<name>", so
+// that mm_knowledge_search finds where a checkpoint was saved.
+func (r SaveResult) RecordLabels() []string {
+	if r.Name == "" {
+		return nil
+	}
+	return []string{"checkpoint:save:" + r.Name}
+}

@@ -82,3 +82,16 @@ func forkView(from *checkpoint.Saved) knowledge.CheckpointRef {
 	}
 	return ref
 }
+
+// LaunchAnswer is mm_launch's answer as its step record sees it: a fork's
+// record is labelled "checkpoint:fork:<name>" (its session.json names
+// the checkpoint and the session that saved it).
+type LaunchAnswer map[string]any
+
+// RecordLabels implements tools.Labeled.
+func (a LaunchAnswer) RecordLabels() []string {
+	if ref, ok := a["fromCheckpoint"].(knowledge.CheckpointRef); ok {
+		return []string{"checkpoint:fork:" + ref.Name}
+	}
+	return nil
+}

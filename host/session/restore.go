@@ -246,3 +246,11 @@ func (m *Manager) reopenTabs(ctx context.Context, s *Session, c *checkpoint.Chec
 	}
 	return urls, active
 }
+
+// RecordLabels implements tools.Labeled: "checkpoint:restore:<name>".
+func (r RestoreResult) RecordLabels() []string {
+	if r.Name == "" {
+		return nil
+	}
+	return []string{"checkpoint:restore:" + r.Name}
+}
