@@ -38,6 +38,8 @@ type world struct {
 	unlockedBy  string         // the password Unlock got
 	proxy       *browser.Proxy // what the browser was started with
 	walletStart WalletStart
+	chainState  json.RawMessage // the state the chain started with
+	served      sdk.WalletState // the state the fixture served
 }
 
 var errFake = errors.New("fake failure")
@@ -87,7 +89,7 @@ func (b builder) ExtensionPath(context.Context, sdk.ExtensionPathRequest) (sdk.E
 type chain struct{ w *world }
 
 func (c chain) StartChain(_ context.Context, req sdk.StartChainRequest) (sdk.StartChainResponse, error) {
-	c.w.chainOpts = req.ChainOptions
+	c.w.chainOpts, c.w.chainState = req.ChainOptions, req.State
 	return sdk.StartChainResponse{Status: sdk.ChainStatus{Running: true, Port: c.w.chainPort, ChainID: c.w.chainID,
 		RPCURL: fmt.Sprintf("http://127.0.0.1:%d", c.w.chainPort)}}, c.w.call("chain.start")
 }
@@ -104,7 +106,7 @@ const vaultState = `{"data":{"KeyringController":{"vault":"{\"data\":\"x\"}"}},"
 
 func (f fixture) StartFixture(_ context.Context, req sdk.StartFixtureRequest) (sdk.StartFixtureResponse, error) {
 	o := req.FixtureOptions
-	f.w.fixtureOpts = o
+	f.w.fixtureOpts, f.w.served = o, req.State
 	st := sdk.FixtureStatus{URL: "http://localhost:12345/state.json", Port: 12345, UnlockPassword: fixturePassword}
 	if f.w.noPassword {
 		st.UnlockPassword = ""
