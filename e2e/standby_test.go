@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,13 +11,18 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // standbyReady lists, in order, the sessions a host's log says it
 // launched ahead and holds ready (--standby).
-func standbyReady(h *Host) []string {
+func standbyReady(h *Host) []string { return standbyReadyIn(h.Stderr.String()) }
+
+// standbyReadyIn is standbyReady on a host's log.
+func standbyReadyIn(log string) []string {
 	var ids []string
-	for _, m := range standbyReadyLine.FindAllStringSubmatch(h.Stderr.String(), -1) {
+	for _, m := range standbyReadyLine.FindAllStringSubmatch(log, -1) {
 		ids = append(ids, m[1])
 	}
 	return ids
@@ -231,5 +237,37 @@ func TestStandbyCheckpoint(t *testing.T) {
 	}
 	if !strings.Contains(h.Stderr.String(), "saved again since") {
 		t.Fatal("the stale fork launched ahead was not dropped")
+	}
+}
+
+// Over HTTP a standby session is owned by nobody until taken: no client
+// names it (MM_SESSION_NOT_FOUND), "the only session" finds none; the
+// client whose default launch takes it owns it, and another client
+// cannot name it.
+func TestStandbyOwnedByNobody(t *testing.T) {
+	ws := walletWorkspace(t)
+	t.Setenv("MMCP_STANDBY", "1")
+	p := startServe(t, ws)
+	if !eventually(90*time.Second, func() bool { return len(standbyReadyIn(p.Stderr.String())) > 0 }) {
+		t.Fatalf("no standby session ready; stderr:\n%s", tail(p.Stderr.String(), 30))
+	}
+	id := standbyReadyIn(p.Stderr.String())[0]
+	wantCode(t, envelopeOf(t, mmcpCLI(t, ws, "call", "--session", id, "mm_get_state")), sdk.CodeSessionNotFound)
+	wantCode(t, envelopeOf(t, mmcpCLI(t, ws, "call", "--session", "*", "mm_get_state")), sdk.CodeNoActiveSession)
+	a := p.connectAs(t, "agent-a")
+	env, err := a.CallEnvelope(context.Background(), "mm_launch", map[string]any{})
+	var res struct {
+		SessionID string `json:"sessionId"`
+		Standby   bool   `json:"standby"`
+	}
+	if err == nil {
+		err = env.Decode(&res)
+	}
+	if err != nil || res.SessionID != id || !res.Standby {
+		t.Fatalf("agent-a's launch: %+v, %v; want standby session %s", res, err, id)
+	}
+	wantCode(t, envelopeOf(t, mmcpCLI(t, ws, "call", "--session", id, "mm_get_state")), sdk.CodeSessionNotFound)
+	if _, err := a.CallEnvelope(context.Background(), "mm_cleanup", map[string]any{}); err != nil {
+		t.Fatal(err)
 	}
 }
