@@ -59,7 +59,10 @@ type confirmation struct {
 			Symbol   string
 			Decimals int
 		}
-		Call      *struct{ Contract, Function string }
+		Call *struct {
+			Contract, Function string
+			Args               map[string]any
+		}
 		TypedData map[string]any
 	}
 	Shown struct {
@@ -204,6 +207,17 @@ func TestConfirmTwoCalls(t *testing.T) {
 		if a.Transaction == nil || a.Transaction.Status != 1 || len(a.Transaction.Events) != 1 || a.Transaction.Events[0].Name != "Approval" {
 			t.Fatalf("approve answer %+v", a.Transaction)
 		}
+
+		// hst's own mint(address,uint256), in no standard interface: decoded
+		// with the ABI the contract registry keeps for it.
+		openConfirmDapp(t, h, srv, url.Values{"to": {dep.ContractAddress}, "data": {call("0x40c10f19", 9)}})
+		must(t, h.Call("mm_click", map[string]any{"testId": "tx"}))
+		must(t, h.Call("mm_confirmation", map[string]any{})).Decode(t, &c)
+		if c.Kind != "contract_call" || c.Request.Call == nil || c.Request.Call.Function != "mint" || c.Request.Call.Contract != "hst" ||
+			!strings.EqualFold(fmt.Sprint(c.Request.Call.Args["to"]), recipient) || c.Request.Call.Args["amount"] != "9" {
+			t.Fatalf("confirmation %+v request %+v", c, c.Request)
+		}
+		must(t, h.Call("mm_confirm", map[string]any{"action": "reject"}))
 	})
 	must(t, h.Call("mm_cleanup", map[string]any{}))
 }

@@ -42,6 +42,10 @@ type Deployment struct {
 	TxHash          string `json:"txHash,omitempty"`
 	BlockNumber     uint64 `json:"blockNumber,omitempty"`
 	Deployer        string `json:"deployer,omitempty"`
+	// ABI is the contract's ABI as JSON ("" when the plugin does not
+	// know it): the host decodes calldata sent to the contract with it
+	// (mm_confirmation).
+	ABI string `json:"abi,omitempty"`
 }
 
 // DeployFailure is one failed deploy of DeployMany.

@@ -24,7 +24,7 @@ func fromPBDeployOptions(o *pb.DeployOptions) DeployOptions {
 
 func toPBDeployment(d Deployment) *pb.Deployment {
 	return &pb.Deployment{ContractName: d.ContractName, ContractAddress: d.ContractAddress,
-		DeployedAt: d.DeployedAt, TxHash: d.TxHash, BlockNumber: d.BlockNumber, Deployer: d.Deployer}
+		DeployedAt: d.DeployedAt, TxHash: d.TxHash, BlockNumber: d.BlockNumber, Deployer: d.Deployer, Abi: d.ABI}
 }
 
 func toPBDeployments(ds []Deployment) []*pb.Deployment {

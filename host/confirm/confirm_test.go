@@ -205,3 +205,30 @@ func TestLogForgetsRequestsOfGonePages(t *testing.T) {
 		t.Fatalf("pending %+v", p)
 	}
 }
+
+// TestDecodeWithDeployedABI: calldata of a function no standard
+// interface has is decoded with the deployed contract's ABI, by function
+// name and arguments; without the ABI it stays undecoded.
+func TestDecodeWithDeployedABI(t *testing.T) {
+	const abiJSON = `[{"type":"function","name":"mint","inputs":[{"name":"to","type":"address"},{"name":"amount","type":"uint256"}]},{"type":"function","name":"withdraw","inputs":[{"name":"","type":"uint256"}]}]`
+	a := mustABI(abiJSON)
+	data, err := a.Pack("mint", common.HexToAddress(alice), big.NewInt(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := req("eth_sendTransaction", map[string]string{"to": hst, "data": "0x" + hex.EncodeToString(data)})
+	lk := ChainLookup{Names: map[string]string{hst: "hst"}, ABIs: map[string]string{hst: abiJSON}}
+	d := Decode(context.Background(), r, 1337, lk)
+	if d.Kind != KindContractCall || d.Call == nil || d.Call.Function != "mint" || d.Call.Contract != "hst" || d.Call.Signature != "mint(address,uint256)" ||
+		d.Call.Args["to"] != alice || d.Call.Args["amount"] != "5" {
+		t.Fatalf("decoded %+v call %+v", d, d.Call)
+	}
+	data, _ = a.Pack("withdraw", big.NewInt(7))
+	d = Decode(context.Background(), req("eth_sendTransaction", map[string]string{"to": hst, "data": "0x" + hex.EncodeToString(data)}), 0, lk)
+	if d.Call == nil || d.Call.Function != "withdraw" || d.Call.Args["arg0"] != "7" {
+		t.Fatalf("unnamed argument: %+v", d.Call)
+	}
+	if d := Decode(context.Background(), r, 1337, ChainLookup{Names: map[string]string{hst: "hst"}}); d.Call != nil {
+		t.Fatalf("decoded without the ABI: %+v", d.Call)
+	}
+}

@@ -28,6 +28,13 @@ type Lookup interface {
 	ContractName(address string) string
 }
 
+// ABILookup is a Lookup that also knows the ABIs of the contracts mmcp
+// deployed: calldata a standard interface does not decode is decoded
+// with the contract's own ABI.
+type ABILookup interface {
+	ContractABI(address string) (abi.ABI, bool)
+}
+
 // Call is decoded calldata.
 type Call struct {
 	// Contract is the name mmcp deployed the contract under, if it did.
@@ -161,6 +168,11 @@ func decodeTx(ctx context.Context, d *Decoded, raw json.RawMessage, lk Lookup) {
 		tok, isToken = lk.Token(ctx, d.To)
 	}
 	call := decodeCall(b, isToken)
+	if al, ok := lk.(ABILookup); ok && call == nil {
+		if a, ok := al.ContractABI(d.To); ok {
+			call = unpackCall(a, b)
+		}
+	}
 	if call == nil {
 		return
 	}
@@ -212,23 +224,37 @@ func decodeCall(b []byte, token bool) *Call {
 		order[0], order[2] = order[2], order[0]
 	}
 	for _, o := range order {
-		m, err := o.abi.MethodById(b[:4])
-		if err != nil {
-			continue
+		if c := unpackCall(o.abi, b); c != nil {
+			c.Standard = o.std
+			return c
 		}
-		vals, err := m.Inputs.Unpack(b[4:])
-		if err != nil {
-			continue
-		}
-		args := map[string]any{}
-		for i, in := range m.Inputs {
-			if i < len(vals) {
-				args[in.Name] = jsonValue(vals[i])
-			}
-		}
-		return &Call{Standard: o.std, Function: m.RawName, Signature: m.Sig, Args: args}
 	}
 	return nil
+}
+
+// unpackCall decodes calldata b with ABI a (nil when a has no function
+// of b's selector, or the arguments do not unpack). An argument without
+// a name is named by its position ("arg0").
+func unpackCall(a abi.ABI, b []byte) *Call {
+	m, err := a.MethodById(b[:4])
+	if err != nil {
+		return nil
+	}
+	vals, err := m.Inputs.Unpack(b[4:])
+	if err != nil {
+		return nil
+	}
+	args := map[string]any{}
+	for i, in := range m.Inputs {
+		if i < len(vals) {
+			name := in.Name
+			if name == "" {
+				name = fmt.Sprintf("arg%d", i)
+			}
+			args[name] = jsonValue(vals[i])
+		}
+	}
+	return &Call{Function: m.RawName, Signature: m.Sig, Args: args}
 }
 
 // jsonValue is an ABI value as JSON shows it: addresses checksummed,

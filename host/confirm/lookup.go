@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
+
 	"github.com/mmcp-dev/mmcp/internal/jsonrpc"
 )
 
@@ -16,6 +18,18 @@ type ChainLookup struct {
 	URL string
 	// Names are the deployed contracts' names by lower-case address.
 	Names map[string]string
+	// ABIs are the deployed contracts' ABIs (JSON) by lower-case address.
+	ABIs map[string]string
+}
+
+// ContractABI implements ABILookup.
+func (l ChainLookup) ContractABI(addr string) (abi.ABI, bool) {
+	j := l.ABIs[strings.ToLower(addr)]
+	if j == "" {
+		return abi.ABI{}, false
+	}
+	a, err := abi.JSON(strings.NewReader(j))
+	return a, err == nil
 }
 
 // ContractName implements Lookup.

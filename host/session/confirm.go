@@ -182,13 +182,16 @@ func (m *Manager) dappChain(ctx context.Context, s *Session, origin string) int6
 // lookup answers decoding's questions from the session's chain and its
 // contract registry.
 func (m *Manager) lookup(ctx context.Context, s *Session) confirm.Lookup {
-	l := confirm.ChainLookup{Names: map[string]string{}}
+	l := confirm.ChainLookup{Names: map[string]string{}, ABIs: map[string]string{}}
 	if s.parts.Chain != nil {
 		l.URL = s.parts.Chain.RPCURL
 	}
 	if deps, err := m.deployed(ctx, s); err == nil {
 		for _, d := range deps {
 			l.Names[strings.ToLower(d.ContractAddress)] = d.ContractName
+			if d.ABI != "" {
+				l.ABIs[strings.ToLower(d.ContractAddress)] = d.ABI
+			}
 		}
 	}
 	for name, addr := range s.parts.Deployed {

@@ -1,6 +1,7 @@
 package contracts
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -13,8 +14,10 @@ import (
 type artifact struct {
 	// Bytecode is the creation code.
 	Bytecode []byte
-	// ABI is the contract interface (may be empty for custom artifacts).
-	ABI abi.ABI
+	// ABI is the contract interface (may be empty for custom artifacts);
+	// ABIJSON the same as compact JSON ("" when empty), for the registry.
+	ABI     abi.ABI
+	ABIJSON string
 	// Source is where the artifact was read, for error messages.
 	Source string
 }
@@ -36,6 +39,10 @@ func newArtifact(code string, abiJSON []byte, source string) (*artifact, error) 
 	if len(abiJSON) > 0 && string(abiJSON) != "null" {
 		if err := json.Unmarshal(abiJSON, &a.ABI); err != nil {
 			return nil, fmt.Errorf("%s: bad abi: %w", source, err)
+		}
+		var buf bytes.Buffer
+		if json.Compact(&buf, abiJSON) == nil {
+			a.ABIJSON = buf.String()
 		}
 	}
 	return a, nil

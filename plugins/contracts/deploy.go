@@ -149,6 +149,7 @@ func (p *Plugin) deployIn(ctx context.Context, s *session, name string) (sdk.Dep
 		TxHash:          r.TxHash.Hex(),
 		BlockNumber:     r.BlockNumber.Uint64(),
 		Deployer:        s.snd.From().Hex(),
+		ABI:             art.ABIJSON,
 	}
 	p.registry.add(s.key, dep)
 	p.log.Info("deployed contract", "name", name, "address", dep.ContractAddress, "block", dep.BlockNumber)

@@ -3,6 +3,7 @@ package contracts
 import (
 	"context"
 	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -51,6 +52,10 @@ func TestDeployLogicOnSimulatedBackend(t *testing.T) {
 	}
 	if bal := viewCall(t, c, abiOf(t, p, HST), common.HexToAddress(hst.ContractAddress), "balanceOf", from)[0].(*big.Int); bal.Int64() != 100000 {
 		t.Fatalf("TST balance = %s", bal)
+	}
+	// The registry keeps the contract's ABI, for the host's decoding.
+	if !strings.Contains(hst.ABI, `"name":"mint"`) || !strings.HasPrefix(hst.ABI, "[") {
+		t.Fatalf("hst's deployment carries no ABI: %.80q", hst.ABI)
 	}
 	nfts, err := p.deployIn(ctx, s, NFTs)
 	if err != nil {

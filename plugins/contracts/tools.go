@@ -49,6 +49,9 @@ func (p *Plugin) addTools() {
 	sdk.AddTool(ts, "list", "List the contracts deployed in this session, oldest first.", noArgsSchema,
 		func(ctx context.Context, _ struct{}, _ sdk.Events) (any, error) {
 			d := p.registry.list()
+			for i := range d {
+				d[i].ABI = "" // the host's decoding reads it; this listing is for people
+			}
 			return map[string]any{"contracts": d}, nil
 		})
 	sdk.AddTool(ts, "available", "List the contract names that can be deployed.", noArgsSchema,

@@ -25,7 +25,7 @@ func toPBDeployOptions(o sdk.DeployOptions) *pb.DeployOptions {
 
 func fromPBDeployment(d *pb.Deployment) sdk.Deployment {
 	return sdk.Deployment{ContractName: d.GetContractName(), ContractAddress: d.GetContractAddress(),
-		DeployedAt: d.GetDeployedAt(), TxHash: d.GetTxHash(), BlockNumber: d.GetBlockNumber(), Deployer: d.GetDeployer()}
+		DeployedAt: d.GetDeployedAt(), TxHash: d.GetTxHash(), BlockNumber: d.GetBlockNumber(), Deployer: d.GetDeployer(), ABI: d.GetAbi()}
 }
 
 func fromPBDeployments(ds []*pb.Deployment) []sdk.Deployment {

@@ -1094,8 +1094,10 @@ type Deployment struct {
 	TxHash          string                 `protobuf:"bytes,4,opt,name=tx_hash,json=txHash,proto3" json:"tx_hash,omitempty"`
 	BlockNumber     uint64                 `protobuf:"varint,5,opt,name=block_number,json=blockNumber,proto3" json:"block_number,omitempty"`
 	Deployer        string                 `protobuf:"bytes,6,opt,name=deployer,proto3" json:"deployer,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// abi is the contract's ABI (JSON), when the plugin knows it.
+	Abi           string `protobuf:"bytes,7,opt,name=abi,proto3" json:"abi,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Deployment) Reset() {
@@ -1166,6 +1168,13 @@ func (x *Deployment) GetBlockNumber() uint64 {
 func (x *Deployment) GetDeployer() string {
 	if x != nil {
 		return x.Deployer
+	}
+	return ""
+}
+
+func (x *Deployment) GetAbi() string {
+	if x != nil {
+		return x.Abi
 	}
 	return ""
 }
@@ -2480,7 +2489,7 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"\rDeployRequest\x12\x17\n" +
 	"\arpc_url\x18\x01 \x01(\tR\x06rpcUrl\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x120\n" +
-	"\aoptions\x18\x03 \x01(\v2\x16.mmcp.v1.DeployOptionsR\aoptions\"\xd5\x01\n" +
+	"\aoptions\x18\x03 \x01(\v2\x16.mmcp.v1.DeployOptionsR\aoptions\"\xe7\x01\n" +
 	"\n" +
 	"Deployment\x12#\n" +
 	"\rcontract_name\x18\x01 \x01(\tR\fcontractName\x12)\n" +
@@ -2489,7 +2498,8 @@ const file_mmcp_v1_capabilities_proto_rawDesc = "" +
 	"deployedAt\x12\x17\n" +
 	"\atx_hash\x18\x04 \x01(\tR\x06txHash\x12!\n" +
 	"\fblock_number\x18\x05 \x01(\x04R\vblockNumber\x12\x1a\n" +
-	"\bdeployer\x18\x06 \x01(\tR\bdeployer\"k\n" +
+	"\bdeployer\x18\x06 \x01(\tR\bdeployer\x12\x10\n" +
+	"\x03abi\x18\a \x01(\tR\x03abi\"k\n" +
 	"\x0eDeployResponse\x123\n" +
 	"\n" +
 	"deployment\x18\x01 \x01(\v2\x13.mmcp.v1.DeploymentR\n" +
