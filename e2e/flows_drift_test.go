@@ -79,14 +79,16 @@ func callDrift(t *testing.T, h *Host, tool string, args map[string]any) driftAns
 	return a
 }
 
-// TestFlowDriftLoop: the suite's send flow, recorded on the test wallet,
-// fails at its transaction confirm on the next release (renamed testid):
+// TestFlowDriftLoop: the suite's send flow, recorded on the test wallet
+// and expecting its one transfer (expect.transactions), fails at its
+// transaction confirm on the next release (renamed and moved button):
 // `mmcp test --handoff` fails there and writes the bundle; mm_flow_run
-// {handoff} stops at that step with the screen; an agent clicks the new
-// testid and calls mm_flow_resume: the repaired flow is written beside the
-// original, which is unchanged, and passes `mmcp test` on the changed
-// wallet. A "repair" that rejects where the flow approved is a regression
-// and writes nothing.
+// {handoff} stops at that step with the screen and hints; an agent clicks
+// the new testid and calls mm_flow_resume: the repaired flow is written
+// beside the original, which is unchanged, and passes `mmcp test` on the
+// changed wallet; the run's report counts the repair. A "repair" that
+// rejects where the flow approved (by the button's old place) fails
+// expect.transactions: a regression, and nothing is written.
 func TestFlowDriftLoop(t *testing.T) {
 	ws := nextReleaseWallet(t)
 	srv := flowDappServer(t)
@@ -96,6 +98,16 @@ func TestFlowDriftLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The flow checks what the wallet sent: one transfer of 1 ETH, mined.
+	i := strings.Index(string(orig), "expect:")
+	if i < 0 {
+		t.Fatal("the send flow has no expect")
+	}
+	orig = append(orig[:i:i], `expect:
+  timeoutMs: 15000
+  transactions:
+    - {kind: transfer, to: "0x09781764C08DE8CA82E156bbf156A3ca217C7950", value: "1", status: 1}
+`...)
 	flow := filepath.Join(dir, "send.flow.yaml")
 	if err := os.WriteFile(flow, orig, 0o644); err != nil {
 		t.Fatal(err)
@@ -152,6 +164,15 @@ func TestFlowDriftLoop(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("the repaired flow on the next release: exit %d\n%s\n%s", r.Code, r.Stdout, tail(r.Stderr, 20))
 	}
+	// mm_flow_run in a session whose account sent a transaction before:
+	// expect.transactions counts the flow's own only.
+	launchFree(t, h, map[string]any{})
+	var before string
+	ethRPC(t, chainURL(t, h), "eth_sendTransaction", &before, map[string]any{"from": account0, "to": account0, "value": "0x1"})
+	if a := callDrift(t, h, "mm_flow_run", map[string]any{"path": a.RepairedPath}); a.Verdict != "passed" {
+		t.Fatalf("the repaired flow in a session that sent before: %+v", a)
+	}
+	h.Call("mm_cleanup", map[string]any{})
 
 	// A "repair" that rejects the transaction: regression, nothing written.
 	if err := os.Remove(a.RepairedPath); err != nil {
@@ -167,7 +188,7 @@ func TestFlowDriftLoop(t *testing.T) {
 		t.Fatalf("agent's click by the old place: %+v", env.Error)
 	}
 	a = callDrift(t, h, "mm_flow_resume", map[string]any{"handle": a.Handle})
-	if a.Verdict != "regression" || len(a.Failed) == 0 || a.RepairedPath != "" {
+	if a.Verdict != "regression" || len(a.Failed) != 1 || !strings.Contains(a.Failed[0], "transactions") || a.RepairedPath != "" {
 		t.Fatalf("a rejecting repair: %+v", a)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "send.repaired.flow.yaml")); !os.IsNotExist(err) {

@@ -60,6 +60,9 @@ type Stop struct {
 	// hand-off folder the flow came from, "" for none.
 	files  Files
 	bundle string
+	// since is the block after which expect.transactions counts the
+	// flow's transactions (Play).
+	since uint64
 }
 
 // Outcome is a drift run's or a repair's answer.
@@ -85,8 +88,19 @@ type Outcome struct {
 // session, which the caller has launched, then checks its expectations.
 // On the first failing step it stops and looks at the screen. source is
 // f's file text (nil: none).
+//
+// expect.transactions counts the transactions mined after the run began
+// (from the start), or, from a later step, all of the session's: the
+// earlier steps' were sent before.
 func Play(ctx context.Context, c Caller, f *Flow, source []byte, from int) Outcome {
 	st := &Stop{Flow: f, Source: source, Original: source}
+	if from <= 1 {
+		since, err := f.Expect.firstBlock(ctx, c)
+		if err != nil {
+			return Outcome{Verdict: DriftFailed, Failed: []string{fmt.Sprintf("expect.transactions: the chain's block number before the first step: %v", err)}}
+		}
+		st.since = since
+	}
 	return play(ctx, c, st, max(1, from))
 }
 
@@ -105,7 +119,7 @@ func play(ctx context.Context, c Caller, st *Stop, from int) Outcome {
 		}
 	}
 	var ee *ExpectError
-	if err := f.Expect.verify(ctx, c); errors.As(err, &ee) {
+	if err := f.Expect.verifySince(ctx, c, st.since); errors.As(err, &ee) {
 		return Outcome{Verdict: DriftFailed, Failed: ee.Failed}
 	} else if err != nil {
 		return Outcome{Verdict: DriftFailed, Failed: []string{err.Error()}}
@@ -210,7 +224,7 @@ func (st *Stop) splice(replacement []Step) (*Stop, error) {
 	f := *st.Flow
 	i := st.Step - 1
 	f.Steps = slices.Concat(st.Flow.Steps[:i], replacement, st.Flow.Steps[i+1:])
-	next := &Stop{Flow: &f, Original: st.Original, files: st.files, bundle: st.bundle}
+	next := &Stop{Flow: &f, Original: st.Original, files: st.files, bundle: st.bundle, since: st.since}
 	for _, r := range st.Repaired {
 		if r > st.Step {
 			r += len(replacement) - 1
