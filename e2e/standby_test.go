@@ -271,3 +271,13 @@ func TestStandbyOwnedByNobody(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A command that serves no calls (mmcp plugins) launches nothing ahead,
+// whatever --standby says.
+func TestStandbyNotForListing(t *testing.T) {
+	ws := walletWorkspace(t)
+	r := mmcpCLI(t, ws, "--standby", "1", "--log-level", "info", "plugins")
+	if r.Code != 0 || strings.Contains(r.Stderr, "standby: launching") {
+		t.Fatalf("mmcp plugins with --standby 1: exit %d\n%s", r.Code, tail(r.Stderr, 20))
+	}
+}

@@ -106,13 +106,9 @@ func (h *Host) Start(ctx context.Context) error {
 	h.runner = tools.NewRunner(h.log.Named("tools"))
 	h.runner.SetObserver(h.sessions)
 	h.runner.SetRecorder(h.sessions.Recorder())
-	if err := builtin.Register(h.runner, builtin.Deps{
+	return builtin.Register(h.runner, builtin.Deps{
 		Prefix: c.ToolPrefix, Sessions: h.sessions, Plugins: h.plugins, Log: h.log, Workspace: c.Repo,
-	}); err != nil {
-		return err
-	}
-	h.sessions.KeepStandby()
-	return nil
+	})
 }
 
 // Plugins returns the plugin manager.
@@ -134,8 +130,10 @@ func (h *Host) MCPServer() *server.MCPServer {
 // stdioWorkers is how many tool calls the stdio transport runs at once.
 const stdioWorkers = 100
 
-// ServeStdio serves MCP on in/out until ctx ends or in closes.
+// ServeStdio serves MCP on in/out until ctx ends or in closes; the
+// sessions --standby keeps launched ahead start first.
 func (h *Host) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	h.sessions.KeepStandby()
 	// Calls waiting for the session lock hold a worker each: with the
 	// most workers mcp-go allows, a call that needs no session (knowledge)
 	// still finds one.

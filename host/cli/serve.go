@@ -216,6 +216,7 @@ func runServeHTTP(ctx context.Context, cfg config.Config, addr string, stdout, s
 		fmt.Fprintln(stderr, "mmcp:", err)
 		return 1
 	}
+	h.Sessions().KeepStandby()
 
 	mcpHTTP := server.NewStreamableHTTPServer(h.MCPServer(),
 		server.WithEndpointPath(HTTPPath),

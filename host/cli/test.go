@@ -137,6 +137,7 @@ func runTest(ctx context.Context, in Input) int {
 		fmt.Fprintln(stderr, "mmcp test:", err)
 		return 2
 	}
+	h.Sessions().KeepStandby()
 	if outDir == "" {
 		outDir = filepath.Join(h.Config().ArtifactsDir, "flows")
 	}

@@ -101,7 +101,9 @@ func NewManager(cfg Config, pl *plugins.Manager, k *knowledge.Store, log hclog.L
 	return m
 }
 
-// KeepStandby starts the sessions --standby keeps launched ahead.
+// KeepStandby starts the sessions --standby keeps launched ahead: a host
+// that serves calls (stdio, HTTP, mmcp test) does, one that only lists
+// (mmcp plugins, doctor) does not.
 func (m *Manager) KeepStandby() { m.refill() }
 
 // Recorder returns the recorder of the sessions' steps (tools.Recorder).
