@@ -87,6 +87,7 @@ type StoppedStep struct {
 	Tool      string         `json:"tool"`
 	Args      map[string]any `json:"args,omitempty"`
 	Target    *Target        `json:"target,omitempty"`
+	Confirm   *ConfirmStep   `json:"confirm,omitempty"`
 	Error     string         `json:"error"`
 	ErrorCode string         `json:"errorCode,omitempty"`
 }
@@ -229,7 +230,8 @@ func (d *Drifts) answer(out Outcome, f *Flow, src []byte, owner string) *DriftAn
 		if written, ok := stepAsWritten(st.Source, st.Step-1); ok {
 			step = written
 		}
-		a.Stopped = &StoppedStep{Index: st.Step, Tool: step.Tool, Args: step.Args, Target: step.Target, Error: vars.Hide(st.Error), ErrorCode: st.ErrorCode}
+		a.Stopped = &StoppedStep{Index: st.Step, Tool: step.ToolName(), Args: step.Args, Target: step.Target, Confirm: step.Confirm,
+			Error: vars.Hide(st.Error), ErrorCode: st.ErrorCode}
 		a.Screen, a.Hints = vars.HideJSON(st.Screen), vars.HideJSON(st.Hints)
 		a.Handle = newHandle()
 		d.mu.Lock()

@@ -219,6 +219,19 @@ func TestFlowStopShowsPlaceholders(t *testing.T) {
 		t.Fatalf("the answer carries the value: %s", j)
 	}
 
+	// A confirm step stops as mm_confirm, its expect as written.
+	t.Setenv("FLOW_RECIPIENT", "0x09781764C08DE8CA82E156bbf156A3ca217C7950")
+	confirm := strings.Replace(src, `  - tool: mm_type
+    args:
+      testId: password
+      text: "${FLOW_WALLET_PASSWORD}"`, `  - confirm:
+      action: approve
+      expect: {to: "${FLOW_RECIPIENT}"}`, 1)
+	a, err = d.Run(context.Background(), newClient(""), RunInput{Flow: confirm})
+	if err != nil || a.Verdict != DriftStopped || a.Stopped.Tool != ToolConfirm || a.Stopped.Confirm == nil || a.Stopped.Confirm.Expect["to"] != "${FLOW_RECIPIENT}" {
+		t.Fatalf("confirm step: %v %+v", err, a.Stopped)
+	}
+
 	f, err := Load(p)
 	if err != nil {
 		t.Fatal(err)

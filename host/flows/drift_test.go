@@ -75,6 +75,8 @@ func (w *fakeWallet) Call(_ context.Context, tool string, args map[string]any) (
 			return nil, sdk.Errorf(sdk.CodeTargetNotFound, "no element with testId %q to type %q into", id, args["text"])
 		}
 		return json.RawMessage(`{}`), nil
+	case ToolConfirm:
+		return nil, sdk.Errorf("MM_NO_CONFIRMATION", "no confirmation is pending")
 	case ToolDescribeScreen:
 		return json.Marshal(map[string]any{
 			"state":          map[string]any{"currentScreen": "confirm-transaction"},
