@@ -3,7 +3,6 @@ package flows
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	"github.com/mmcp-dev/mmcp/host/knowledge"
 	"github.com/mmcp-dev/mmcp/host/observation"
 	"github.com/mmcp-dev/mmcp/host/schemas"
-	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 const confirmFlow = `name: send
@@ -57,7 +55,7 @@ func TestConfirmStepCallsMmConfirm(t *testing.T) {
 // confirm step or expected transaction before any launch, naming the
 // field.
 func TestParseRefusesMalformedConfirm(t *testing.T) {
-	for doc, field := range map[string]string{
+	wantFieldErrors(t, map[string]string{
 		"name: x\nsteps: [{confirm: {action: accept}}]\n":                                       "steps.0",
 		"name: x\nsteps: [{confirm: {}}]\n":                                                     "steps.0",
 		"name: x\nsteps: [{tool: mm_click, confirm: {action: approve}}]\n":                      "steps.0",
@@ -69,17 +67,7 @@ func TestParseRefusesMalformedConfirm(t *testing.T) {
 		"name: x\nsteps: [{tool: t}]\nexpect: {transactions: [{kind: send}]}\n":                 "expect.transactions.0.kind",
 		"name: x\nsteps: [{tool: t}]\nexpect: {transactions: [{events: [{args: {a: 1}}]}]}\n":   "expect.transactions.0.events.0",
 		"name: x\nsteps: [{tool: t}]\nexpect: {transactions: [{kind: transfer, gas: 21000}]}\n": "expect.transactions.0",
-	} {
-		_, err := Parse([]byte(doc))
-		var se *sdk.Error
-		if !errors.As(err, &se) {
-			t.Errorf("%q: err %v", doc, err)
-			continue
-		}
-		if f, _ := se.Details["field"].(string); !strings.HasPrefix(f, field) {
-			t.Errorf("%q: field %q (%s), want %s", doc, f, se.Message, field)
-		}
-	}
+	})
 }
 
 // TestConfirmExpectIsMmConfirms: a confirm step's expect takes exactly

@@ -52,7 +52,7 @@ func TestParseRefusesA11yRef(t *testing.T) {
 }
 
 func TestParseSchemaErrors(t *testing.T) {
-	for doc, field := range map[string]string{
+	wantFieldErrors(t, map[string]string{
 		"steps: [{tool: mm_get_state}]\n":                             "name",
 		"name: x\nsteps: []\n":                                        "steps",
 		"name: x\nsteps: [{tool: t, bogus: 1}]\n":                     "steps.0.bogus",
@@ -60,7 +60,14 @@ func TestParseSchemaErrors(t *testing.T) {
 		"name: x\nsteps: [{tool: t}]\nexpect: {present: [{}]}\n":      "expect.present.0",
 		"name: x\nsteps: [{tool: t}]\nlaunch: {ports: {anvil: 1}}\n":  "launch.ports",
 		"name: x\nsteps: [{tool: t, target: {role: button}}]\n":       "steps.0.target",
-	} {
+	})
+}
+
+// wantFieldErrors: each document is refused by Parse, naming a field
+// under its value.
+func wantFieldErrors(t *testing.T, docs map[string]string) {
+	t.Helper()
+	for doc, field := range docs {
 		_, err := Parse([]byte(doc))
 		var se *sdk.Error
 		if !errors.As(err, &se) {
