@@ -63,6 +63,7 @@ func (s *Chrome) ReloadExtension(ctx context.Context) (Reloaded, error) {
 	r := Reloaded{Back: back, By: ByMmcp}
 	known := s.knownWorkers()
 	old := s.liveWorkers(ctx)
+	s.tabs.keepWorkers(s.extID, old)
 	fresh := newOnes(old, known)
 	if len(known) > 0 && len(fresh) == 0 && len(old) == 0 {
 		// the workers mmcp knew are gone: the extension is restarting
@@ -95,7 +96,9 @@ func (s *Chrome) ReloadExtension(ctx context.Context) (Reloaded, error) {
 		s.listenTo(ctx, fresh)
 	}
 	r.Worker = len(fresh) > 0
-	s.setKnownWorkers(s.liveWorkers(ctx))
+	live := s.liveWorkers(ctx)
+	s.setKnownWorkers(live)
+	s.tabs.keepWorkers(s.extID, live)
 	return r, nil
 }
 

@@ -115,6 +115,20 @@ func (t *tracker) upsert(info *proto.TargetTargetInfo) {
 	t.notifyLocked()
 }
 
+// keepWorkers forgets the service workers and background pages of
+// extension extID that are not in live: Chrome sends no targetDestroyed
+// for the worker of an extension it reloads, and a gone worker taken for
+// a new one costs a reload its attach's bound.
+func (t *tracker) keepWorkers(extID string, live []proto.TargetTargetID) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, u := range t.workers {
+		if extensionIDFromURL(u) == extID && !slices.Contains(live, id) {
+			delete(t.workers, id)
+		}
+	}
+}
+
 // remove forgets a destroyed target. When it was the active page, the home
 // page becomes active (or the newest extension page when home is gone), and
 // the callbacks to run are returned for the caller to call without the lock,
