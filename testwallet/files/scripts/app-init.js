@@ -126,11 +126,13 @@ function network() {
 function publicState() {
   const settings = data.TestWalletSettings || {};
   // TestWalletSettings are fixture settings of the test wallet itself
-  // (tests only; a real MetaMask ignores the key): confirmationShows and
-  // nextRelease change what the notification popup shows (notification.js).
+  // (tests only; a real MetaMask ignores the key): confirmationShows,
+  // nextRelease and metamaskMarkup change what the notification popup shows
+  // (notification.js).
   return {
     hasVault: !!vault(), unlocked, address: selectedAddress(), network: network(),
     confirmationShows: settings.confirmationShows || null, nextRelease: !!settings.nextRelease,
+    metamaskMarkup: !!settings.metamaskMarkup,
   };
 }
 

@@ -110,7 +110,48 @@ function connectPermissions(req, state) {
     ...pageFooter(req, 'Confirm'));
 }
 
+// The fixture setting TestWalletSettings.metamaskMarkup renders the send and
+// signature screens as MetaMask 11.16.7's do (its legacy confirmation
+// page and signature request), without the confirm-* testids: what the
+// real screens show is only in their classes, the action name is
+// upper-cased by CSS, the amount follows a ticker avatar ("L" for a
+// network without a logo), the recipient is shortened and a message sits
+// behind its "Message:" row title.
+function metamaskTransaction(req, state) {
+  const tx = req.params[0] || {};
+  const amount = weiToEth(tx.value).replace(/ ETH$/, '');
+  return h('div', { class: 'page-container', testid: 'page-container' },
+    h('div', { class: 'confirm-page-container-header' },
+      h('div', { testid: 'network-display', class: 'network-display chip' }, h('span', { class: 'chip__label' }, state.network.name))),
+    h('div', { class: 'sender-to-recipient' },
+      h('div', { class: 'sender-to-recipient__party sender-to-recipient__party--sender' }, h('div', { class: 'sender-to-recipient__name' }, 'Account 1')),
+      h('div', { class: 'sender-to-recipient__party sender-to-recipient__party--recipient' },
+        h('div', { class: 'name name__missing' }, h('span', { class: 'name__icon' }), h('p', { class: 'name__value' }, tx.to ? shorten(tx.to) : 'New contract')))),
+    h('div', { class: 'confirm-page-container-summary' },
+      h('div', { class: 'site-origin confirm-page-container-summary__origin' }, h('bdi', {}, req.origin)),
+      h('div', { class: 'confirm-page-container-summary__action' },
+        h('span', { class: 'confirm-page-container-summary__action__name', style: 'text-transform: uppercase' }, 'Sending ETH')),
+      h('div', { class: 'confirm-page-container-summary__title' }, h('h3', {},
+        h('div', { class: 'currency-display-component', title: amount },
+          h('div', { class: 'currency-display-component__prefix' }, h('div', { class: 'mm-avatar-network' }, 'L')),
+          h('span', { class: 'currency-display-component__text' }, amount))))),
+    ...pageFooter(req, 'Confirm', { cancelText: 'Reject' }));
+}
+
+function metamaskSignature(req) {
+  return h('div', { class: 'request-signature__container' },
+    h('div', { class: 'request-signature__body' },
+      h('div', { class: 'request-signature__origin' }, h('div', { class: 'site-origin', title: req.origin }, h('span', { class: 'chip__label' }, req.origin))),
+      h('h3', { class: 'request-signature__content__title' }, 'Signature request'),
+      h('div', { class: 'request-signature__notice' }, 'You are signing:'),
+      h('div', { class: 'request-signature__rows' }, h('div', { class: 'request-signature__row' },
+        h('div', { class: 'request-signature__row-title' }, 'Message:'),
+        h('div', { class: 'request-signature__row-value' }, hexToText(String(req.params[0])))))),
+    ...pageFooter(req, 'Sign', { cancelText: 'Reject' }));
+}
+
 function transaction(req, state) {
+  if (state.metamaskMarkup) return metamaskTransaction(req, state);
   const tx = req.params[0] || {};
   // A fixture's TestWalletSettings.confirmationShows makes the screen
   // show another recipient or amount than the dapp asked (tests of
@@ -156,6 +197,7 @@ function hexToText(hex) {
 
 function signature(req, state) {
   const typed = req.kind === 'signTypedData_v4';
+  if (state.metamaskMarkup && !typed) return metamaskSignature(req);
   let body;
   if (typed) {
     const raw = req.params[1];
