@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,6 +99,52 @@ func TestApprovalClickAnswersWhenPopupCloses(t *testing.T) {
 			t.Fatalf("a rejected send was sent: nonce %s -> %s", before, after)
 		}
 	})
+	must(t, h.Call("mm_cleanup", map[string]any{}))
+}
+
+// TestApprovalClickAnswersWhenPopupClosesAfterRelease: the other way a
+// real build closes its approval popups (TestWalletSettings.closeAfterRelease):
+// the release is answered, the button re-renders while the background
+// settles the request, and the background closes the window while mmcp
+// still reads the page after the click. A read in flight on the closing
+// page was never answered: the click waited out its 15 s timeout. Now
+// every read after the click ends when the page goes, and the click
+// answers pageClosedAfterClick within approvalBound.
+func TestApprovalClickAnswersWhenPopupClosesAfterRelease(t *testing.T) {
+	h, _ := walletHost(t)
+	fx := defaultStateWith(t, h, account0)
+	fx["data"].(map[string]any)["TestWalletSettings"] = map[string]any{"closeAfterRelease": true}
+	launch(t, h, map[string]any{"stateMode": "custom", "fixture": fx})
+	srv := testDappServer(t)
+	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL}))
+	must(t, h.Call("mm_click", map[string]any{"testId": "connectButton", "timeoutMs": 30000}))
+	must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 15000}))
+	must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
+	if !approveInPopup(t, h, "page-container-footer-next", "Confirm") {
+		t.Fatal("connect: the popup did not close")
+	}
+	must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
+	eventuallyText(t, h, "accounts", account0)
+	for _, b := range []struct{ open, okID, okText string }{
+		{"personalSign", "page-container-footer-next", "Sign"},
+		{"sendButton", "page-container-footer-cancel", "Reject"},
+	} {
+		must(t, h.Call("mm_click", map[string]any{"testId": b.open}))
+		must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 15000}))
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		env := must(t, h.CallCtx(ctx, "mm_click", map[string]any{"testId": b.okID}, nil))
+		cancel()
+		var c approvalClick
+		env.Decode(t, &c)
+		t.Logf("%s click: %d ms", b.okText, env.Meta.DurationMs)
+		if !c.PageClosedAfterClick {
+			t.Fatalf("%s: pageClosedAfterClick false: %s", b.okText, env.Result)
+		}
+		if took := time.Duration(env.Meta.DurationMs) * time.Millisecond; took >= approvalBound {
+			t.Fatalf("%s answered after %s, want under %s", b.okText, took, approvalBound)
+		}
+		must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
+	}
 	must(t, h.Call("mm_cleanup", map[string]any{}))
 }
 

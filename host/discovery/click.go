@@ -213,8 +213,14 @@ func Click(ctx context.Context, p *rod.Page, refs *RefMap, t Target, opts ...Cli
 				"cannot click %s: its press landed on %s instead, %d times (the element keeps moving); the page saw none of those presses", t, hit, len(missed)).
 				WithDetails(map[string]any{"target": t.String(), "reason": "the press landed on " + hit, "missedPresses": missed})
 		}
-		res.Changes = done.changes(ctx, o.Screens)
-		settleScreen(ctx, p, o.Screens, res.Changes, done)
+		// The page may close while it is read (a popup its wallet closes
+		// once the request it answered is settled): a read in flight on a
+		// closing page is never answered, so every read after the click
+		// ends when the page goes, and the click answers that it closed.
+		rctx, closed := untilClosed(ctx, p)
+		res.Changes = done.changes(rctx, o.Screens)
+		settleScreen(rctx, p, o.Screens, res.Changes, done)
+		res.PageClosedAfterClick = closed()
 		return res, nil
 	}
 }
@@ -382,6 +388,29 @@ func targetGone(p *rod.Page) (<-chan struct{}, func()) {
 		}
 	}()
 	return gone, stop
+}
+
+// untilClosed is ctx, cancelled once p's target is destroyed or its
+// session detached, and a func that stops watching and reports whether
+// that happened.
+func untilClosed(ctx context.Context, p *rod.Page) (context.Context, func() bool) {
+	ctx, cancel := context.WithCancel(ctx)
+	gone, stop := targetGone(p.Context(ctx))
+	ended := make(chan bool, 1)
+	go func() {
+		select {
+		case <-gone:
+			cancel()
+			ended <- true
+		case <-ctx.Done():
+			ended <- false
+		}
+	}()
+	return ctx, func() bool {
+		stop()
+		cancel()
+		return <-ended
+	}
 }
 
 // clickedBinding is the binding through which the page hands over its

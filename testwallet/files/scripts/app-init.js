@@ -127,12 +127,12 @@ function publicState() {
   const settings = data.TestWalletSettings || {};
   // TestWalletSettings are fixture settings of the test wallet itself
   // (tests only; a real MetaMask ignores the key): confirmationShows,
-  // nextRelease and metamaskMarkup change what the notification popup shows
-  // (notification.js).
+  // nextRelease and metamaskMarkup change what the notification popup shows,
+  // closeAfterRelease how it closes (notification.js).
   return {
     hasVault: !!vault(), unlocked, address: selectedAddress(), network: network(),
     confirmationShows: settings.confirmationShows || null, nextRelease: !!settings.nextRelease,
-    metamaskMarkup: !!settings.metamaskMarkup,
+    metamaskMarkup: !!settings.metamaskMarkup, closeAfterRelease: !!settings.closeAfterRelease,
   };
 }
 

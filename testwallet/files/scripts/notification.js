@@ -40,6 +40,13 @@ function dialog(title, ...children) {
 // for that acknowledgement never gets it.
 const CLOSES_IN_CLICK = new Set(['transaction', 'personal_sign']);
 
+// closeAfterRelease (fixture setting TestWalletSettings.closeAfterRelease)
+// is the other way a real MetaMask build was seen closing those windows:
+// the release is answered, the button re-renders while the background
+// settles the request (every 40 ms here), and the background closes the
+// window once it is settled, while a driver may still be reading the page.
+let closeAfterRelease = false;
+
 // footer is MetaMask's page-container footer (or a confirmation page's).
 function footer(req, { cancelId, cancelText, okId, okText, onOk }) {
   const error = h('p', { role: 'alert', testid: 'confirm-error' });
@@ -48,6 +55,13 @@ function footer(req, { cancelId, cancelText, okId, okText, onOk }) {
   if (CLOSES_IN_CLICK.has(req.kind) && !onOk) {
     const closeInRelease = (approve) => (e) => {
       if (e.button !== 0 || ok.disabled || queueLength > 1) return;
+      if (closeAfterRelease) {
+        // the click answers the request; the button re-renders until the
+        // background, the request settled, closes the window
+        let n = 0;
+        setInterval(() => { ok.textContent = 'Confirming' + '.'.repeat(++n % 4); }, 40);
+        return;
+      }
       ok.disabled = no.disabled = true;
       // the background settles the request; the window goes at once
       chrome.runtime.sendMessage({ type: 'answer', id: req.id, approve, closing: true }).catch(() => {});
@@ -237,6 +251,7 @@ let queueLength = 0; // the requests pending, as last rendered
 
 async function render() {
   const state = await send({ type: 'state' });
+  closeAfterRelease = !!state.closeAfterRelease;
   if (!state.unlocked) {
     if (shown === 'unlock') return;
     shown = 'unlock';
