@@ -110,7 +110,7 @@ func protocolRPCs() []string {
 func roundTrips() map[string]roundTrip {
 	chainStatus := sdk.ChainStatus{Running: true, RPCURL: "http://127.0.0.1:8545", Port: 8545, ChainID: 1337, BlockNumber: 7, External: true}
 	deployOpts := sdk.DeployOptions{Hardfork: "prague", DeployerOptions: sdk.DeployerOptions{FromAddress: "0xabc", FromPrivateKey: "0xkey"}}
-	deployment := sdk.Deployment{ContractName: "hst", ContractAddress: "0x1", DeployedAt: "2026-01-01T00:00:00Z", TxHash: "0x2", BlockNumber: 3, Deployer: "0x4"}
+	deployment := sdk.Deployment{ContractName: "hst", ContractAddress: "0x1", DeployedAt: "2026-01-01T00:00:00Z", TxHash: "0x2", BlockNumber: 3, Deployer: "0x4", ABI: `[{"type":"function","name":"transfer"}]`}
 	rebuild := sdk.Rebuild{Seq: 2, DurationMs: 300, FinishedAt: "2026-01-01T00:00:00Z", By: "pattern", BuildID: "abcd", Warnings: []string{"a FIFO"}}
 	watch := sdk.WatchStatus{Running: true, State: sdk.WatchReady, Command: "yarn start:test", Pid: 42, ExtensionPath: "/ext", Rebuilds: 2, Last: &rebuild, Error: "old failure"}
 	stateOpts := sdk.StateOptions{AnvilPort: 8546, ChainID: 1338}
