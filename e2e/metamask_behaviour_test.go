@@ -35,16 +35,7 @@ func TestApprovalClickAnswersWhenPopupCloses(t *testing.T) {
 	h, _ := walletHost(t)
 	launch(t, h, map[string]any{"stateMode": "default"})
 	url := chainURL(t, h)
-	srv := testDappServer(t)
-	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL}))
-	must(t, h.Call("mm_click", map[string]any{"testId": "connectButton", "timeoutMs": 30000}))
-	must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 15000}))
-	must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
-	if !approveInPopup(t, h, "page-container-footer-next", "Confirm") {
-		t.Fatal("connect: the popup did not close")
-	}
-	must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
-	eventuallyText(t, h, "accounts", account0)
+	connectTestDapp(t, h)
 
 	click := func(t *testing.T, okID, okText string) {
 		t.Helper()
@@ -115,16 +106,7 @@ func TestApprovalClickAnswersWhenPopupClosesAfterRelease(t *testing.T) {
 	fx := defaultStateWith(t, h, account0)
 	fx["data"].(map[string]any)["TestWalletSettings"] = map[string]any{"closeAfterRelease": true}
 	launch(t, h, map[string]any{"stateMode": "custom", "fixture": fx})
-	srv := testDappServer(t)
-	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL}))
-	must(t, h.Call("mm_click", map[string]any{"testId": "connectButton", "timeoutMs": 30000}))
-	must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 15000}))
-	must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
-	if !approveInPopup(t, h, "page-container-footer-next", "Confirm") {
-		t.Fatal("connect: the popup did not close")
-	}
-	must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
-	eventuallyText(t, h, "accounts", account0)
+	connectTestDapp(t, h)
 	for _, b := range []struct{ open, okID, okText string }{
 		{"personalSign", "page-container-footer-next", "Sign"},
 		{"sendButton", "page-container-footer-cancel", "Reject"},
@@ -146,6 +128,23 @@ func TestApprovalClickAnswersWhenPopupClosesAfterRelease(t *testing.T) {
 		must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
 	}
 	must(t, h.Call("mm_cleanup", map[string]any{}))
+}
+
+// connectTestDapp opens the MetaMask test dapp in the active tab and
+// connects it through the wallet's two-step popup, leaving the dapp tab
+// active.
+func connectTestDapp(t *testing.T, h *Host) {
+	t.Helper()
+	srv := testDappServer(t)
+	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL}))
+	must(t, h.Call("mm_click", map[string]any{"testId": "connectButton", "timeoutMs": 30000}))
+	must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 15000}))
+	must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
+	if !approveInPopup(t, h, "page-container-footer-next", "Confirm") {
+		t.Fatal("connect: the popup did not close")
+	}
+	must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
+	eventuallyText(t, h, "accounts", account0)
 }
 
 // TestRouteChangeIsNoNewTab: buttons that change the hash route of the
