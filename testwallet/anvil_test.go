@@ -93,7 +93,7 @@ func TestDappConnectAndSendThroughPopups(t *testing.T) {
 	popup := w.waitPage(t, "notification.html")
 	typeInto(t, popup, "unlock-password", password) // locked: unlock first
 	click(t, popup, "unlock-submit")
-	click(t, popup, "page-container-footer-cancel")
+	w.clickClosing(t, popup, "page-container-footer-cancel")
 	if got := wait(t, ch); got["code"] != float64(4001) {
 		t.Errorf("cancelled connect = %v, want code 4001", got)
 	}
@@ -113,7 +113,7 @@ func TestDappConnectAndSendThroughPopups(t *testing.T) {
 	if txt := waitText(t, popup, "page-container-footer-next", func(s string) bool { return s == "Confirm" }); txt != "Confirm" {
 		t.Errorf("second connect step's button %q, want Confirm", txt)
 	}
-	click(t, popup, "page-container-footer-next")
+	w.clickClosing(t, popup, "page-container-footer-next")
 	got := wait(t, ch)
 	if accts, _ := got["r"].([]any); len(accts) != 1 || !strings.EqualFold(accts[0].(string), account0) {
 		t.Fatalf("eth_requestAccounts = %v, want [%s]", got, account0)
@@ -136,7 +136,7 @@ func TestDappConnectAndSendThroughPopups(t *testing.T) {
 	// Confirm: the node mines it and the wallet closes the popup.
 	ch = async(dapp, "eth_sendTransaction", tx)
 	popup = w.waitPage(t, "notification.html")
-	click(t, popup, "page-container-footer-next")
+	w.clickClosing(t, popup, "page-container-footer-next")
 	got = wait(t, ch)
 	hash, _ := got["r"].(string)
 	if len(hash) != 66 {
