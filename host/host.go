@@ -101,7 +101,7 @@ func (h *Host) Start(ctx context.Context) error {
 		Prefix: c.ToolPrefix, Repo: c.Repo, Path: c.Path, Extension: c.Extension,
 		Chrome: c.Chrome, Headless: c.Headless, CDPURL: c.CDPURL, ArtifactsDir: c.ArtifactsDir,
 		Viewport: c.Viewport, MaxTabs: c.MaxTabs, SettleTimeout: c.SettleTimeout, MaxSessions: c.MaxSessions,
-		Mode: c.Mode, Visual: visual.StoreIn(c.VisualBaselines, c.ArtifactsDir), Standby: c.Standby, StandbyCheckpoint: c.StandbyCheckpoint,
+		Mode: c.Mode, Visual: visual.StoreIn(c.VisualBaselines, c.ArtifactsDir), Standby: c.Standby.N, StandbyCheckpoint: c.StandbyCheckpoint,
 	}, h.plugins, k, h.log)
 	h.runner = tools.NewRunner(h.log.Named("tools"))
 	h.runner.SetObserver(h.sessions)

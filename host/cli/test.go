@@ -116,9 +116,9 @@ func runTest(ctx context.Context, in Input) int {
 	}
 	// Room for the flows at once and the sessions kept launched ahead
 	// (--standby, MMCP_STANDBY or the config file's standby).
-	standby := cfg.Standby
+	standby := cfg.Standby.N
 	if resolved := cfg; resolved.Resolve() == nil {
-		standby = resolved.Standby
+		standby = resolved.Standby.N
 	}
 	if need := parallel + standby; need > max(cfg.MaxSessions, hostsession.DefaultMaxSessions) {
 		cfg.MaxSessions = need
@@ -151,7 +151,7 @@ func runTest(ctx context.Context, in Input) int {
 		Session:      func(owner string) flows.Session { return flowSession{h: h, owner: owner, launches: launches} },
 		Progress:     stdout,
 		Describe:     handoff != "",
-		Standby:      standbyMatch(h.Config().Standby),
+		Standby:      standbyMatch(h.Config().Standby.N),
 	})
 	if handoff != "" {
 		if err := flows.Handoffs(handoff, suite, results); err != nil {

@@ -65,7 +65,7 @@ type Config struct {
 	// Standby is --standby / MMCP_STANDBY / the config file's "standby":
 	// how many sessions the host keeps launched ahead for the default
 	// mm_launch; 0 (settings.DefaultStandby) keeps none.
-	Standby int
+	Standby Count
 	// StandbyCheckpoint is --standby-checkpoint / MMCP_STANDBY_CHECKPOINT
 	// / the config file's "standbyCheckpoint": the checkpoint one fork of
 	// which the host keeps launched ahead; "" none.
@@ -150,8 +150,8 @@ func (c *Config) Resolve() error {
 	if c.MaxSessions < 0 {
 		return fmt.Errorf("--max-sessions %d: want at least 1", c.MaxSessions)
 	}
-	if c.Standby < 0 {
-		return fmt.Errorf("--standby %d: want 0 (none) or more", c.Standby)
+	if c.Standby.N < 0 {
+		return fmt.Errorf("--standby %d: want 0 (none) or more", c.Standby.N)
 	}
 	if err := sizeSetting(&c.MaxRequestBytes, "MMCP_MAX_REQUEST_BYTES", settings.DefaultMaxRequestBytes); err != nil {
 		return err

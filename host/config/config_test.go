@@ -274,8 +274,8 @@ func TestStandby(t *testing.T) {
 	clearEnv(t)
 	ws := workspace(t)
 	c := Config{Repo: ws}
-	if err := c.Resolve(); err != nil || c.Standby != 0 {
-		t.Fatalf("default standby %d, %v", c.Standby, err)
+	if err := c.Resolve(); err != nil || c.Standby.N != 0 {
+		t.Fatalf("default standby %d, %v", c.Standby.N, err)
 	}
 	if err := os.MkdirAll(filepath.Join(ws, ".mmcp"), 0o755); err != nil {
 		t.Fatal(err)
@@ -287,13 +287,35 @@ func TestStandby(t *testing.T) {
 	}
 	write(`{"standby": 2, "standbyCheckpoint": "A"}`)
 	c = Config{Repo: ws}
-	if err := c.Resolve(); err != nil || c.Standby != 2 || c.StandbyCheckpoint != "A" {
-		t.Fatalf("from the file: %d %q, %v", c.Standby, c.StandbyCheckpoint, err)
+	if err := c.Resolve(); err != nil || c.Standby.N != 2 || c.StandbyCheckpoint != "A" {
+		t.Fatalf("from the file: %d %q, %v", c.Standby.N, c.StandbyCheckpoint, err)
 	}
 	t.Setenv("MMCP_STANDBY", "3")
 	c = Config{Repo: ws}
-	if err := c.Resolve(); err != nil || c.Standby != 3 {
-		t.Fatalf("MMCP_STANDBY over the file: %d, %v", c.Standby, err)
+	if err := c.Resolve(); err != nil || c.Standby.N != 3 {
+		t.Fatalf("MMCP_STANDBY over the file: %d, %v", c.Standby.N, err)
+	}
+	// 0 is a value: MMCP_STANDBY=0 switches off the file's standby.
+	t.Setenv("MMCP_STANDBY", "0")
+	c = Config{Repo: ws}
+	if err := c.Resolve(); err != nil || c.Standby.N != 0 {
+		t.Fatalf("MMCP_STANDBY=0 over the file's 2: %d, %v", c.Standby.N, err)
+	}
+	t.Setenv("MMCP_STANDBY", "-1")
+	c = Config{Repo: ws}
+	if err := c.Resolve(); err == nil || !strings.Contains(err.Error(), "MMCP_STANDBY") {
+		t.Fatalf("MMCP_STANDBY=-1: %v", err)
+	}
+	t.Setenv("MMCP_STANDBY", "3")
+	var zc Config
+	zfs := flag.NewFlagSet("mmcp", flag.ContinueOnError)
+	DeclareFlags(zfs, &zc)
+	if err := zfs.Parse([]string{"--standby", "0"}); err != nil {
+		t.Fatal(err)
+	}
+	zc.Repo = ws
+	if err := zc.Resolve(); err != nil || zc.Standby.N != 0 {
+		t.Fatalf("--standby 0 over MMCP_STANDBY=3 and the file's 2: %d, %v", zc.Standby.N, err)
 	}
 	var fc Config
 	fs := flag.NewFlagSet("mmcp", flag.ContinueOnError)
@@ -302,8 +324,8 @@ func TestStandby(t *testing.T) {
 		t.Fatal(err)
 	}
 	fc.Repo = ws
-	if err := fc.Resolve(); err != nil || fc.Standby != 1 {
-		t.Fatalf("--standby over MMCP_STANDBY: %d, %v", fc.Standby, err)
+	if err := fc.Resolve(); err != nil || fc.Standby.N != 1 {
+		t.Fatalf("--standby over MMCP_STANDBY: %d, %v", fc.Standby.N, err)
 	}
 	for _, doc := range []string{`{"standby": -1}`, `{"standby": "two"}`} {
 		write(doc)
@@ -314,7 +336,7 @@ func TestStandby(t *testing.T) {
 		}
 	}
 	write(`{}`)
-	c = Config{Repo: ws, Standby: -1}
+	c = Config{Repo: ws, Standby: Count{N: -1, Given: true}}
 	if err := c.Resolve(); err == nil || !strings.Contains(err.Error(), "--standby") {
 		t.Fatalf("--standby -1: %v", err)
 	}

@@ -257,6 +257,14 @@ func (s Setting) fromEnv(c *Config, getenv func(string) string) error {
 			}
 			*p = n
 		}
+	case *Count:
+		if !p.Given {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return fmt.Errorf("%s %q: want a number, 0 or more%s", s.Env, v, s.unitWords())
+			}
+			*p = Count{N: n, Given: true}
+		}
 	case *time.Duration:
 		if *p == 0 {
 			d, err := time.ParseDuration(v)
@@ -308,6 +316,15 @@ func (s Setting) fromFile(c *Config, file map[string]json.RawMessage) error {
 			return fmt.Errorf("%s: want a number, 0 or more%s", s.Key, s.unitWords())
 		}
 		*p = v
+	case *Count:
+		if p.Given {
+			return nil
+		}
+		var v int
+		if err := json.Unmarshal(raw, &v); err != nil || v < 0 {
+			return fmt.Errorf("%s: want a number, 0 or more%s", s.Key, s.unitWords())
+		}
+		*p = Count{N: v, Given: true}
 	default:
 		panic(fmt.Sprintf("setting %s: no config file lookup for %T", s.Key, p))
 	}
