@@ -100,7 +100,10 @@ func TestApprovalClickAnswersWhenPopupCloses(t *testing.T) {
 // still reads the page after the click. A read in flight on the closing
 // page was never answered: the click waited out its 15 s timeout. Now
 // every read after the click ends when the page goes, and the click
-// answers pageClosedAfterClick within approvalBound.
+// answers pageClosedAfterClick within approvalBound; the signature
+// reaches the dapp (the custom fixture names localhost:8545, and the
+// session's chain, on another port while the harness holds 8545, is
+// the one its network reaches).
 func TestApprovalClickAnswersWhenPopupClosesAfterRelease(t *testing.T) {
 	h, _ := walletHost(t)
 	fx := defaultStateWith(t, h, account0)
@@ -126,6 +129,12 @@ func TestApprovalClickAnswersWhenPopupClosesAfterRelease(t *testing.T) {
 			t.Fatalf("%s answered after %s, want under %s", b.okText, took, approvalBound)
 		}
 		must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
+		if b.open == "personalSign" {
+			var sig string
+			if !eventually(10*time.Second, func() bool { sig = testIDText(t, h, "personalSignResult"); return strings.HasPrefix(sig, "0x") }) {
+				t.Fatalf("Sign: the dapp got no signature (personalSignResult %q)", sig)
+			}
+		}
 	}
 	must(t, h.Call("mm_cleanup", map[string]any{}))
 }

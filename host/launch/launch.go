@@ -582,7 +582,8 @@ func (l *launcher) walletState(ctx context.Context) (sdk.WalletState, error) {
 		res, err := f.ResolvePreset(ctx, sdk.ResolvePresetRequest{Name: l.in.FixturePreset, StateOptions: opts})
 		return res.State, err
 	case l.in.StateMode == "custom":
-		return wrapFixture(l.in.Fixture)
+		st, err := wrapFixture(l.in.Fixture)
+		return sdk.LocalChainAt(st, opts.AnvilPort), err
 	case l.in.StateMode == "onboarding":
 		res, err := f.OnboardingState(ctx, sdk.OnboardingStateRequest{StateOptions: opts})
 		return res.State, err
