@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"regexp"
 	"strconv"
 	"testing"
@@ -17,9 +18,19 @@ var launchStepLine = regexp.MustCompile(`launch: step=([a-z]+) ms=([0-9]+)`)
 // whole mm_launch call.
 //
 //	MMCP_BIN=$PWD/bin flock /tmp/mmcp-e2e.lock go test ./e2e -run '^$' -bench BenchmarkLaunchSplit -benchtime 5x
+//
+// MMCP_BENCH_REPO and MMCP_BENCH_EXTENSION launch another workspace and
+// extension instead (a MetaMask checkout and its unpacked test build: the
+// checkout's fixture builder makes the state).
 func BenchmarkLaunchSplit(b *testing.B) {
-	ws := walletWorkspace(b)
-	h := startHost(b, HostOptions{Repo: ws, Args: []string{"--headless"}})
+	ws, args := os.Getenv("MMCP_BENCH_REPO"), []string{"--headless"}
+	if ws == "" {
+		ws = walletWorkspace(b)
+	}
+	if ext := os.Getenv("MMCP_BENCH_EXTENSION"); ext != "" {
+		args = append(args, "--extension", ext)
+	}
+	h := startHost(b, HostOptions{Repo: ws, Args: args})
 	steps := map[string][]time.Duration{}
 	var total []time.Duration
 	for i := 0; i < b.N; i++ {

@@ -178,7 +178,7 @@ func TestLaunchDefaultSession(t *testing.T) {
 	if st.Balance == nil || *st.Balance != "25 ETH" {
 		t.Fatalf("balance %v, want 25 ETH", st.Balance)
 	}
-	if got := strings.Join(steps(res), ","); got != "chain,fixture,mocks,browser,unlock" {
+	if got := strings.Join(steps(res), ","); got != "mocks,chain,fixture,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
 	}
 	// The default launch runs Anvil on its default port, or, when another

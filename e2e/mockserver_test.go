@@ -78,7 +78,7 @@ func TestMockServerSession(t *testing.T) {
 	if st := launchState(t, res); st.CurrentScreen != "home" || !st.IsUnlocked {
 		t.Fatalf("launch state %+v", st)
 	}
-	if got := strings.Join(steps(res), ","); got != "chain,fixture,mocks,browser,unlock" {
+	if got := strings.Join(steps(res), ","); got != "mocks,chain,fixture,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
 	}
 	var st mockStatus

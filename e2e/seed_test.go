@@ -35,7 +35,7 @@ func TestSeedContracts(t *testing.T) {
 
 	anvil := testutil.FreePort(t)
 	res := launchFree(t, h, map[string]any{"seedContracts": []string{"hst", "nfts"}, "ports": map[string]any{"anvil": anvil}})
-	if got := strings.Join(steps(res), ","); got != "chain,contracts,fixture,mocks,browser,unlock" {
+	if got := strings.Join(steps(res), ","); got != "mocks,chain,contracts,fixture,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
 	}
 	url := chainURL(t, h)
@@ -129,7 +129,7 @@ func TestSeedPresetNeedsContract(t *testing.T) {
 	if st := launchState(t, res); st.CurrentScreen != "home" || !st.IsUnlocked {
 		t.Fatalf("launch state %+v", st)
 	}
-	if got := strings.Join(steps(res), ","); got != "chain,contracts,fixture,mocks,browser,unlock" {
+	if got := strings.Join(steps(res), ","); got != "mocks,chain,contracts,fixture,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
 	}
 	var addr struct{ ContractAddress *string }

@@ -262,6 +262,7 @@ func (s *Chrome) openHome(ctx context.Context) error {
 	if err == nil {
 		s.setExtID(id)
 	}
+	s.log.Debug("extension target up")
 	// The worker's console is listened to beside the home page's load: a
 	// worker still evaluating its bundle (MetaMask's, under LavaMoat)
 	// answers its DevTools session only once it is done, and the page

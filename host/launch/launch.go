@@ -173,6 +173,9 @@ type Parts struct {
 	// Warnings are what the launch could not do and did not fail for (a
 	// custom state whose vault the fixture's password does not open).
 	Warnings []Warning
+	// gate is where the session's Chrome reads its wallet state (gate.go),
+	// nil without a fixture plugin.
+	gate *gate
 	// Split is where the launch's time went: each step that ran, in ms
 	// (build, chain, contracts, fixture, mocks, browser: Chrome and the
 	// extension's service worker up and its home page loaded; extension:
@@ -252,25 +255,45 @@ func Launch(ctx context.Context, d Deps, in Input, progress Progress) (p *Parts,
 			p = nil
 		}
 	}()
+	// Chrome starts beside the chain, the contracts and the wallet state
+	// (browser's step runs in the background from its place on): it needs
+	// only the extension and the mock server, and the extension's first
+	// request for its state waits at the session's gate until the fixture
+	// server is up (gate.go).
 	steps := []struct {
 		name string
 		run  func(context.Context) error
 	}{
 		{"build", l.extension},
+		{"mocks", l.mocks},
+		{"browser", nil},
 		{"chain", l.chain},
 		{"contracts", l.contracts},
 		{"fixture", l.fixture},
-		{"mocks", l.mocks},
-		{"browser", l.browser},
 		{"unlock", l.unlock},
 	}
+	var bg *background
+	defer func() { bg.stop() }() // before the teardown of a failed launch
 	for i, s := range steps {
 		// Progress goes out as a step starts (never right before the
 		// response, where some clients drop it).
 		l.step, l.total, l.sub = i, len(steps), 0
+		if s.name == "unlock" && bg != nil {
+			// The wallet's first screen needs Chrome up.
+			if err := bg.join(); err != nil {
+				return nil, err
+			}
+		}
 		progress(float64(i), float64(len(steps)), "launch: "+s.name+l.bound(s.name))
 		if err := ctx.Err(); err != nil {
 			return nil, sdk.Errorf(sdk.CodeCancelled, "launch cancelled before %s", s.name).WithDetails(map[string]any{"step": s.name})
+		}
+		if s.name == "browser" {
+			var err error
+			if bg, err = l.beside(ctx, s.name, l.browser); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if err := l.run(ctx, s.name, s.run); err != nil {
 			return nil, err
@@ -528,6 +551,15 @@ func (l *launcher) fixture(ctx context.Context) error {
 				return err
 			}
 			l.p.Fixture, l.p.FixtureOrigin = &st, l.d.FixtureOrigin
+			if g := l.p.gate; g != nil {
+				// The session's own state: its origin's port, or the
+				// server's when it has none.
+				to := st.OriginPort
+				if to == 0 {
+					to = st.Port
+				}
+				g.Open(to)
+			}
 			if l.in.Ports.FixtureServer == 0 && st.Port != sdk.DefaultFixturePort {
 				// Another process holds 12345; this session's Chrome
 				// reads its state at its own port all the same.
@@ -614,9 +646,11 @@ func (l *launcher) mocks(ctx context.Context) error {
 	return nil
 }
 
-// browser starts Chrome with the extension (through the mock server when
-// one runs) and waits for its first screen.
-func (l *launcher) browser(ctx context.Context) error {
+// browser starts Chrome with the extension, through the mock server when
+// one runs, with the extension's fixture URL mapped to the session's gate
+// when a fixture plugin serves its state (the gate opens once the fixture
+// step is done).
+func (l *launcher) browser(ctx context.Context) (Wallet, error) {
 	var proxy *browser.Proxy
 	if m := l.p.MockServer; m != nil {
 		proxy = &browser.Proxy{Server: "http://" + m.Address, Bypass: proxyBypass, SPKI: m.SPKIHash}
@@ -628,26 +662,89 @@ func (l *launcher) browser(ctx context.Context) error {
 		// on that port never hands this wallet its state.
 		ws.Localhost = &browser.PortMap{From: sdk.DefaultFixturePort}
 	}
-	if f := l.p.Fixture; f != nil {
+	if g := l.p.gate; g != nil {
 		// The extension fetches its state from the fixed fixture URL
 		// without an Origin header: this session's Chrome reaches its own
-		// state's port there instead (a port of its origin's own, or the
-		// server's when it listens elsewhere).
-		to := f.OriginPort
-		if to == 0 {
-			to = f.Port
-		}
-		if to != sdk.DefaultFixturePort {
-			ws.Localhost = &browser.PortMap{From: sdk.DefaultFixturePort, To: to}
-		}
+		// state there, through its gate.
+		ws.Localhost = &browser.PortMap{From: sdk.DefaultFixturePort, To: g.Port()}
 	}
-	w, err := l.d.StartWallet(ctx, ws)
-	if err != nil {
-		return err
+	return l.d.StartWallet(ctx, ws)
+}
+
+// background is a launch step running beside the next ones (browser):
+// join waits for it and records it as done; stop cancels it first.
+type background struct {
+	l      *launcher
+	name   string
+	cancel context.CancelFunc
+	done   chan struct{}
+	joined bool
+
+	wallet Wallet
+	err    error
+	ms     int64
+}
+
+// beside starts step name (the browser) in the background, within its
+// limit. A launch with a fixture plugin opens the session's gate first.
+func (l *launcher) beside(ctx context.Context, name string, step func(context.Context) (Wallet, error)) (*background, error) {
+	if l.d.Fixture != nil && !l.d.Prod {
+		g, err := openGate()
+		if err != nil {
+			return nil, sdk.Errorf(sdk.CodeLaunchFailed, "listening for the wallet state's requests: %w", err).WithDetails(map[string]any{"step": name})
+		}
+		l.p.gate = g
 	}
-	l.p.Wallet = w
-	l.done("browser", "Chrome started with the extension "+w.ExtensionID())
+	bctx, cancel := context.WithCancel(ctx)
+	b := &background{l: l, name: name, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(b.done)
+		start := time.Now()
+		b.err = l.run(bctx, name, func(ctx context.Context) error {
+			w, err := step(ctx)
+			b.wallet = w
+			return err
+		})
+		b.ms = time.Since(start).Milliseconds()
+	}()
+	return b, nil
+}
+
+// join waits for the step and records it: its Wallet into the parts (so a
+// teardown closes it), its time and prerequisite when it succeeded. The
+// time of the steps after it counts from here.
+func (b *background) join() error {
+	if b == nil || b.joined {
+		return nil
+	}
+	<-b.done
+	b.joined = true
+	b.cancel()
+	l := b.l
+	if b.wallet != nil {
+		l.p.Wallet = b.wallet
+	}
+	if b.err != nil {
+		return b.err
+	}
+	l.p.Split[b.name] += b.ms
+	desc := "Chrome started with the extension " + b.wallet.ExtensionID() + ", beside the chain and the wallet state"
+	l.p.Prerequisites = append(l.p.Prerequisites, Prerequisite{Step: b.name, Description: desc})
+	if l.d.Log != nil {
+		l.d.Log.Info("launch", "step", b.name, "ms", b.ms, "detail", desc)
+	}
+	l.last = time.Now()
 	return nil
+}
+
+// stop cancels the step and waits for it (a failed launch tears down what
+// it started).
+func (b *background) stop() {
+	if b == nil || b.joined {
+		return
+	}
+	b.cancel()
+	_ = b.join()
 }
 
 // unlock waits (within SettleTimeout) for the extension's first
@@ -745,6 +842,10 @@ func Teardown(d Deps, p *Parts) {
 	if p.Wallet != nil {
 		warn("closing the browser", p.Wallet.Close(ctx))
 		p.Wallet = nil
+	}
+	if p.gate != nil {
+		p.gate.Close()
+		p.gate = nil
 	}
 	if p.MockServer != nil && d.MockServer != nil {
 		_, err := d.MockServer.StopMockServer(ctx, sdk.StopMockServerRequest{})

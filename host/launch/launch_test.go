@@ -5,10 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,8 +25,16 @@ import (
 // world holds in-memory fakes of every capability and records each call,
 // in order, as "part.method".
 type world struct {
+	mu    sync.Mutex // the browser starts beside the chain and fixture
 	calls []string
 	fail  string // the call that fails, e.g. "chain.start"
+	// beforeState, when set, runs as the wallet state is asked for;
+	// onWalletStart as Chrome starts.
+	beforeState   func()
+	onWalletStart func(WalletStart)
+	// fixturePort is where the fake fixture server says it serves
+	// (12345 when 0).
+	fixturePort int
 
 	built     bool
 	chainPort int
@@ -45,6 +58,8 @@ type world struct {
 var errFake = errors.New("fake failure")
 
 func (w *world) call(name string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.calls = append(w.calls, name)
 	if w.fail == name {
 		return errFake
@@ -59,6 +74,9 @@ func (w *world) deps() Deps {
 			w.proxy, w.walletStart = ws.Proxy, ws
 			if err := w.call("wallet.start"); err != nil {
 				return nil, err
+			}
+			if w.onWalletStart != nil {
+				w.onWalletStart(ws)
 			}
 			return wallet{w}, nil
 		},
@@ -107,7 +125,11 @@ const vaultState = `{"data":{"KeyringController":{"vault":"{\"data\":\"x\"}"}},"
 func (f fixture) StartFixture(_ context.Context, req sdk.StartFixtureRequest) (sdk.StartFixtureResponse, error) {
 	o := req.FixtureOptions
 	f.w.fixtureOpts, f.w.served = o, req.State
-	st := sdk.FixtureStatus{URL: "http://localhost:12345/state.json", Port: 12345, UnlockPassword: fixturePassword}
+	port := f.w.fixturePort
+	if port == 0 {
+		port = 12345
+	}
+	st := sdk.FixtureStatus{URL: fmt.Sprintf("http://localhost:%d/state.json", port), Port: port, UnlockPassword: fixturePassword}
 	if f.w.noPassword {
 		st.UnlockPassword = ""
 	}
@@ -123,6 +145,9 @@ func (f fixture) Forget(context.Context, sdk.ForgetRequest) (sdk.ForgetResponse,
 	return sdk.ForgetResponse{}, f.w.call("fixture.forget")
 }
 func (f fixture) DefaultState(_ context.Context, req sdk.DefaultStateRequest) (sdk.DefaultStateResponse, error) {
+	if f.w.beforeState != nil {
+		f.w.beforeState()
+	}
 	f.w.stateOpts = req.StateOptions
 	return sdk.DefaultStateResponse{State: json.RawMessage(vaultState)}, f.w.call("fixture.state")
 }
@@ -194,7 +219,7 @@ const fixturePassword = "the fixture's own password"
 
 func (b wallet) Close(context.Context) error { return b.w.call("wallet.close") }
 func (b wallet) Diagnose(context.Context, string) browser.Diagnosis {
-	b.w.calls = append(b.w.calls, "wallet.diagnose")
+	_ = b.w.call("wallet.diagnose")
 	return browser.Diagnosis{LastScreen: "unknown", LastURL: "chrome-extension://x/home.html", ConsoleErrors: []string{"boom"}, Screenshot: "/a/s.png"}
 }
 
@@ -202,8 +227,9 @@ func newWorld() *world { return &world{chainPort: 9545, chainID: 31337} }
 
 var fullInput = Input{SeedContracts: []string{"hst"}}
 
-// The steps run in order: build, chain, contracts, wallet state (for the
-// chain that runs), fixture server, browser, first screen, unlock.
+// The steps run in order: build, mock server, then the chain, contracts,
+// wallet state (for the chain that runs) and fixture server in order,
+// with Chrome starting beside them; then the first screen and the unlock.
 func TestLaunchOrder(t *testing.T) {
 	w := newWorld()
 	var progress []float64
@@ -221,20 +247,83 @@ func TestLaunchOrder(t *testing.T) {
 			t.Fatalf("progress not increasing: %v", progress)
 		}
 	}
-	want := []string{"build.path", "build.isBuilt", "build.build", "chain.start", "contracts.clear", "contracts.deploy",
-		"fixture.state", "fixture.start", "mocks.start", "wallet.start", "wallet.wait", "wallet.unlock"}
-	if !reflect.DeepEqual(w.calls, want) {
-		t.Fatalf("calls\n got %v\nwant %v", w.calls, want)
+	main := []string{"build.path", "build.isBuilt", "build.build", "mocks.start", "chain.start", "contracts.clear", "contracts.deploy",
+		"fixture.state", "fixture.start", "wallet.wait", "wallet.unlock"}
+	var got []string
+	for _, c := range w.calls {
+		if c != "wallet.start" {
+			got = append(got, c)
+		}
+	}
+	if !reflect.DeepEqual(got, main) {
+		t.Fatalf("calls\n got %v\nwant %v (and wallet.start)", w.calls, main)
+	}
+	if at := indexOf(w.calls, "wallet.start"); at < indexOf(w.calls, "mocks.start") || at > indexOf(w.calls, "wallet.wait") {
+		t.Fatalf("Chrome started outside mocks..first screen: %v", w.calls)
 	}
 	var steps []string
 	for _, pr := range p.Prerequisites {
 		steps = append(steps, pr.Step)
 	}
-	if got := strings.Join(steps, ","); got != "build,chain,contracts,fixture,mocks,browser,unlock" {
+	if got := strings.Join(steps, ","); got != "build,mocks,chain,contracts,fixture,browser,unlock" {
 		t.Fatalf("prerequisites %s", got)
 	}
 	if p.Extension != "/ws/out/ext" || p.Input.StateMode != "default" || p.Deployed["hst"] != "0x01" {
 		t.Fatalf("parts %+v", p)
+	}
+	for _, s := range []string{"chain", "fixture", "browser", "extension", "unlock"} {
+		if _, ok := p.Split[s]; !ok {
+			t.Fatalf("split %v lacks %s", p.Split, s)
+		}
+	}
+}
+
+// TestLaunchStartsChromeBesideTheState: Chrome starts while the wallet
+// state is still being built (a checkout's builder takes seconds), not
+// after it; its fixed fixture URL reaches the session's gate, which holds
+// the extension's request until the fixture server is up and then hands it
+// the served state.
+func TestLaunchStartsChromeBesideTheState(t *testing.T) {
+	fx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, `{"served":true}`) }))
+	defer fx.Close()
+	fxPort := fx.Listener.Addr().(*net.TCPAddr).Port
+	w := newWorld()
+	w.fixturePort = fxPort
+	started := make(chan struct{})
+	fetched := make(chan string, 1)
+	w.onWalletStart = func(ws WalletStart) {
+		close(started)
+		// The extension asks for its state at once, at the mapped port.
+		go func() {
+			resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/state.json", ws.Localhost.To))
+			if err != nil {
+				fetched <- err.Error()
+				return
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			fetched <- string(b)
+		}()
+	}
+	w.beforeState = func() {
+		select {
+		case <-started:
+		case <-time.After(10 * time.Second):
+			t.Error("the wallet state was asked for before Chrome started: the steps ran one after the other")
+		}
+	}
+	p, err := Launch(context.Background(), w.deps(), Input{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Teardown(w.deps(), p)
+	select {
+	case got := <-fetched:
+		if got != `{"served":true}` {
+			t.Fatalf("the extension's request got %q, want the fixture server's state", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the extension's request for its state never got an answer")
 	}
 }
 
@@ -246,12 +335,12 @@ func TestLaunchRollback(t *testing.T) {
 		undo       []string
 	}{
 		{"build.build", "build", nil},
-		{"chain.start", "chain", nil},
-		{"contracts.clear", "contracts", []string{"chain.stop"}},
-		{"contracts.deploy", "contracts", []string{"contracts.clear", "chain.stop"}},
-		{"fixture.state", "fixture", []string{"contracts.clear", "chain.stop"}},
-		{"fixture.start", "fixture", []string{"contracts.clear", "chain.stop"}},
-		{"mocks.start", "mocks", []string{"fixture.stop", "contracts.clear", "chain.stop"}},
+		{"mocks.start", "mocks", nil},
+		{"chain.start", "chain", []string{"wallet.close", "mocks.stop"}},
+		{"contracts.clear", "contracts", []string{"wallet.close", "mocks.stop", "chain.stop"}},
+		{"contracts.deploy", "contracts", []string{"wallet.close", "mocks.stop", "contracts.clear", "chain.stop"}},
+		{"fixture.state", "fixture", []string{"wallet.close", "mocks.stop", "contracts.clear", "chain.stop"}},
+		{"fixture.start", "fixture", []string{"wallet.close", "mocks.stop", "contracts.clear", "chain.stop"}},
 		{"wallet.start", "browser", []string{"mocks.stop", "fixture.stop", "contracts.clear", "chain.stop"}},
 		{"wallet.wait", "extension", []string{"wallet.diagnose", "wallet.close", "mocks.stop", "fixture.stop", "contracts.clear", "chain.stop"}},
 		{"wallet.unlock", "unlock", []string{"wallet.diagnose", "wallet.close", "mocks.stop", "fixture.stop", "contracts.clear", "chain.stop"}},
@@ -267,9 +356,16 @@ func TestLaunchRollback(t *testing.T) {
 			if e.Code != sdk.CodeLaunchFailed || e.Details["step"] != tc.step {
 				t.Fatalf("error %s %v, want MM_LAUNCH_FAILED at %s", e.Code, e.Details, tc.step)
 			}
-			i := indexOf(w.calls, tc.fail)
-			if got := w.calls[i+1:]; !reflect.DeepEqual(nonNil(got), nonNil(tc.undo)) {
-				t.Fatalf("after %s: %v, want %v", tc.fail, got, tc.undo)
+			// What was undone after the failure (Chrome, started
+			// beside the chain, may start after it).
+			var got []string
+			for _, c := range w.calls[indexOf(w.calls, tc.fail)+1:] {
+				if !strings.HasSuffix(c, ".start") {
+					got = append(got, c)
+				}
+			}
+			if !reflect.DeepEqual(nonNil(got), nonNil(tc.undo)) {
+				t.Fatalf("after %s: %v, want %v", tc.fail, w.calls, tc.undo)
 			}
 		})
 	}
@@ -539,8 +635,8 @@ func TestLaunchBesideOtherSessions(t *testing.T) {
 	if !w.chainOpts.FreePort || w.fixtureOpts.Origin != "mmcp-session://mm-b" {
 		t.Fatalf("chain options %+v, fixture options %+v", w.chainOpts, w.fixtureOpts)
 	}
-	if got, want := w.walletStart.Localhost, (browser.PortMap{From: 12345, To: 40001}); got == nil || *got != want {
-		t.Fatalf("Chrome's localhost port map %v, want %+v", got, want)
+	if got := w.walletStart.Localhost; got == nil || got.From != 12345 || p.gate == nil || got.To != p.gate.Port() || p.gate.target != 40001 {
+		t.Fatalf("Chrome's localhost port map %v, want 12345 to the session's gate, which forwards to its state's port 40001", got)
 	}
 	w.calls = nil
 	Teardown(d, p)
