@@ -258,12 +258,16 @@ func (s *Wallet) walletPage(ctx context.Context, active proto.TargetTargetID, ro
 // last state read; when ctx ends first the error is MM_WAIT_TIMEOUT.
 func (s *Wallet) WaitForScreen(ctx context.Context) (observation.State, error) {
 	var last observation.State
-	for {
+	for polls := 1; ; polls++ {
+		start := time.Now()
 		st, err := s.State(ctx)
 		if err == nil {
 			last = st
 			ti, _ := s.ActiveTab()
 			if st.IsLoaded && (st.CurrentScreen != "unknown" || ti.Role != browser.RoleExtension) {
+				if s.log != nil {
+					s.log.Debug("screen settled", "screen", st.CurrentScreen, "reads", polls, "lastReadMs", time.Since(start).Milliseconds())
+				}
 				return st, nil
 			}
 		}

@@ -80,12 +80,18 @@ func (s *Wallet) Unlock(ctx context.Context, password string) error {
 			return sdk.Errorf(sdk.CodeWaitTimeout, "the unlock screen did not appear (no %q field)", s.profile.UnlockPassword)
 		}
 	}
+	if s.log != nil {
+		s.log.Debug("unlock: the unlock field is ready")
+	}
 	// Input.insertText replaces the selection and fires real input events.
 	if err := (proto.InputInsertText{Text: password}).Call(page.Context(ctx)); err != nil {
 		return sdk.Errorf(sdk.CodeTypeFailed, "type the password: %w", err)
 	}
 	if err := browser.ClickTestID(ctx, page, s.profile.UnlockSubmit); err != nil {
 		return sdk.Errorf(sdk.CodeClickFailed, "click %q: %w", s.profile.UnlockSubmit, err)
+	}
+	if s.log != nil {
+		s.log.Debug("unlock: password submitted")
 	}
 	for {
 		p, err := probe(false)
