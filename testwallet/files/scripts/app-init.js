@@ -45,11 +45,17 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---- fixture and storage --------------------------------------------------
 
+// FETCH_TIMEOUT_MS bounds one request for the state, as MetaMask's
+// fetchWithTimeout does (30 s): a request the server holds (mmcp's gate,
+// until the session's fixture server is up) is waited for; requests that
+// fail at once are retried for 2 s.
+const FETCH_TIMEOUT_MS = 30000;
+
 async function fetchFixture() {
   const deadline = Date.now() + 2000;
   for (let attempt = 1; Date.now() < deadline; attempt++) {
     try {
-      const res = await fetch(FIXTURE_URL, { cache: 'no-store', signal: AbortSignal.timeout(Math.max(100, deadline - Date.now())) });
+      const res = await fetch(FIXTURE_URL, { cache: 'no-store', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
       if (res.ok) return await res.json();
       console.warn(`fixture: HTTP ${res.status} (attempt ${attempt})`);
     } catch (err) {
