@@ -69,8 +69,10 @@ type From struct {
 // Wallet is the browser with the extension loaded, as launch needs it.
 type Wallet interface {
 	ExtensionID() string
-	// WaitForScreen waits until the extension shows a recognized screen.
-	WaitForScreen(ctx context.Context) (observation.State, error)
+	// WaitForFirstScreen waits until the extension shows a recognized
+	// screen (read from the DOM: the launch needs the screen, not the
+	// wallet's app state).
+	WaitForFirstScreen(ctx context.Context) (observation.State, error)
 	Unlock(ctx context.Context, password string) error
 	Close(ctx context.Context) error
 	// Diagnose reads the screen, URL and console errors and saves a
@@ -760,7 +762,7 @@ func (b *background) stop() {
 func (l *launcher) unlock(ctx context.Context) error {
 	settle := l.settle()
 	wctx, cancel := context.WithTimeout(ctx, settle)
-	st, err := l.p.Wallet.WaitForScreen(wctx)
+	st, err := l.p.Wallet.WaitForFirstScreen(wctx)
 	cancel()
 	switch {
 	case err != nil && ctx.Err() != nil:

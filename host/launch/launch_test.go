@@ -198,7 +198,7 @@ func (m mocks) MockServerStatus(context.Context, sdk.MockServerStatusRequest) (s
 type wallet struct{ w *world }
 
 func (b wallet) ExtensionID() string { return "abcdefghijklmnopabcdefghijklmnop" }
-func (b wallet) WaitForScreen(ctx context.Context) (observation.State, error) {
+func (b wallet) WaitForFirstScreen(ctx context.Context) (observation.State, error) {
 	if b.w.hang {
 		<-ctx.Done()
 		return observation.State{CurrentScreen: "unknown"}, sdk.Errorf(sdk.CodeWaitTimeout, "did not settle")

@@ -67,7 +67,7 @@ func (s *Wallet) readPage(ctx context.Context, page *rod.Page, role string, ahea
 	defer cancel()
 	_, probe := s.stateProvider(ctx)
 	var app chan json.RawMessage
-	wantApp := probe.Script != "" && browser.WalletRole(role)
+	wantApp := probe.Script != "" && browser.WalletRole(role) && ctx.Value(domOnly{}) == nil
 	if ahead != nil && ahead.page != page {
 		ahead = nil
 	}
@@ -277,6 +277,20 @@ func (s *Wallet) WaitForScreen(ctx context.Context) (observation.State, error) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// domOnly, as a context value, makes the state read leave out the
+// wallet's app state (the probe's main-world script): WaitForFirstScreen.
+type domOnly struct{}
+
+// WaitForFirstScreen is WaitForScreen reading only the pages' DOM (route,
+// landmarks, testids), not the wallet's app state: a loading MetaMask
+// answers its app state only once its background has answered the page
+// (getCleanAppState asks it), up to appStateTimeout later than the screen
+// shows, and the launch needs only the screen and whether it is unlocked,
+// which the DOM tells.
+func (s *Wallet) WaitForFirstScreen(ctx context.Context) (observation.State, error) {
+	return s.WaitForScreen(context.WithValue(ctx, domOnly{}, true))
 }
 
 // ClickOptions are what a click on page needs from the session: the pipe

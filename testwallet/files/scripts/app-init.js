@@ -42,6 +42,7 @@ const POPUP_CLOSE_DELAY_MS = 600;
 let nextId = 1;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const workerStarted = Date.now();
 
 // ---- fixture and storage --------------------------------------------------
 
@@ -516,6 +517,12 @@ async function dappRequest(origin, method, params = []) {
 // and the approval queue as they are now, and the account's balance on the
 // chain (null when the chain does not answer).
 async function appState() {
+  // appStateAfterMs (fixture setting TestWalletSettings.appStateAfterMs):
+  // the app state answers only that long after the background started, as
+  // a real MetaMask's does once its background has initialized, while its
+  // screen already shows.
+  const wait = workerStarted + (((data.TestWalletSettings || {}).appStateAfterMs) || 0) - Date.now();
+  if (wait > 0) await sleep(wait);
   const state = publicState();
   const q = queue();
   let balance = null;
