@@ -167,7 +167,9 @@ const storageJS = `(async () => {
   return Object.keys(data).length ? { data, meta: meta || {} } : null;
 })()`
 
-// walletState reads the wallet's persisted state from one of its pages.
+// walletState reads the wallet's persisted state from one of its pages,
+// else (a MetaMask test build keeps it in memory) from its service worker
+// (workerstate.go).
 func (m *Manager) walletState(ctx context.Context, s *Session) (json.RawMessage, error) {
 	page, err := s.wallet.ExtensionTab(ctx)
 	if err != nil {
@@ -175,6 +177,9 @@ func (m *Manager) walletState(ctx context.Context, s *Session) (json.RawMessage,
 	}
 	var state json.RawMessage
 	if err := discovery.Eval(ctx, page, storageJS, discovery.EvalOptions{Idempotent: true}, &state); err != nil || isNull(state) {
+		if state, err = m.workerState(ctx, s); err != nil || !isNull(state) {
+			return state, err
+		}
 		state, err = mainWorld(ctx, page, storageJS)
 		if err != nil {
 			return nil, sdk.Errorf(sdk.CodeInternal, "reading the wallet's persisted state: %v", err)

@@ -67,9 +67,35 @@ async function fetchFixture() {
   return null;
 }
 
+// networkStore (fixture setting TestWalletSettings.networkStore) keeps the
+// state in memory only, as a MetaMask test build's ReadOnlyNetworkStore
+// does: nothing in chrome.storage.local; the background's
+// stateHooks.metamaskGetState() answers the data without its meta (11.16.7
+// writes the meta under a name it never sets) and
+// getMostRecentPersistedState() the state loaded at start; a number there
+// is the version the loaded state is migrated to, each migration logged as
+// MetaMask's migrator logs it.
+let memoryOnly = false;
+
+function networkStore(fixture) {
+  const target = ((fixture.data || {}).TestWalletSettings || {}).networkStore;
+  if (!target) return false;
+  const meta = { ...(fixture.meta || {}) };
+  for (let v = (meta.version || 0) + 1; typeof target === 'number' && v <= target; v++) {
+    console.info(`Running migration ${v}...`);
+    console.info(`Migration ${v} complete`);
+  }
+  globalThis.stateHooks = {
+    metamaskGetState: async () => ({ data, meta: undefined }),
+    getMostRecentPersistedState: () => fixture,
+  };
+  return true;
+}
+
 async function save(fixture) {
   const meta = fixture.meta || {};
   await chrome.storage.local.clear();
+  if (memoryOnly) return;
   if (meta.storageKind === 'split') await chrome.storage.local.set({ ...fixture.data, meta });
   else await chrome.storage.local.set({ data: fixture.data, meta });
 }
@@ -85,6 +111,7 @@ async function init() {
   const fixture = await fetchFixture();
   if (fixture && fixture.data) {
     data = fixture.data;
+    memoryOnly = networkStore(fixture);
     await save(fixture);
   } else {
     console.warn('fixture: not loaded, using stored state');
@@ -135,7 +162,8 @@ function publicState() {
   // TestWalletSettings are fixture settings of the test wallet itself
   // (tests only; a real MetaMask ignores the key): confirmationShows,
   // nextRelease and metamaskMarkup change what the notification popup shows,
-  // closeAfterRelease how it closes (notification.js).
+  // closeAfterRelease how it closes (notification.js), networkStore where
+  // the state is kept (above).
   return {
     hasVault: !!vault(), unlocked, address: selectedAddress(), network: network(),
     confirmationShows: settings.confirmationShows || null, nextRelease: !!settings.nextRelease,
