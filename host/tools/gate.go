@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"time"
 )
 
 // pageGate orders a session's step-record observations with its calls. A
@@ -13,20 +14,49 @@ import (
 // Tool.ReadOnly), which runs meanwhile, but every other call waits until
 // no lease is held, so a record always shows the page as its own call left
 // it.
+//
+// An observation also keeps off the answer's path of the read-only calls
+// that follow its call at once (a screenshot, a snapshot right after a
+// click): it reads the page only once its call answered observeGrace ago
+// (a client's next call arrives within that), no read-only call that does
+// not wait on the page (Tool.Waits) runs, and the observation of the
+// lease before it is done (so it takes that walk when the page has not
+// changed since). A call or Settle that waits for the records hurries
+// every observation in progress instead: none gives way then. A read-only
+// call changes nothing a record reads, so the record still shows the page
+// as its own call left it.
 type pageGate struct {
 	mu   sync.Mutex
 	n    int           // leases held
 	free chan struct{} // closed when n drops to 0; nil while n is 0
+
+	reads   int           // read-only calls running that observations give way to
+	hurried bool          // a call or Settle waits for the leases: none gives way
+	changed chan struct{} // closed (and replaced) when reads or hurried changes
+	last    chan struct{} // closed once the latest lease's observation is done
 }
 
-// enter takes a lease.
-func (g *pageGate) enter() {
+// observeGrace is how long after its call answered an observation waits
+// for the client's next call before it reads the page (see pageGate); a
+// call that is not read-only, or Settle, ends the wait at once.
+const observeGrace = 10 * time.Millisecond
+
+// maxGiveWay bounds how long an observation gives way to read-only calls.
+const maxGiveWay = 2 * time.Second
+
+// enter takes a lease. It returns when its observation may read the page
+// (giveWay) and done, to call once the observation is done.
+func (g *pageGate) enter() (prev <-chan struct{}, done func()) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.n == 0 {
 		g.free = make(chan struct{})
 	}
 	g.n++
+	prev = g.last
+	mine := make(chan struct{})
+	g.last = mine
+	return prev, func() { close(mine) }
 }
 
 // leave returns a lease.
@@ -37,12 +67,90 @@ func (g *pageGate) leave() {
 	if g.n == 0 {
 		close(g.free)
 		g.free = nil
+		g.hurried = false
+		g.last = nil
+	}
+}
+
+// signal wakes the observations that give way; g.mu is held.
+func (g *pageGate) signal() {
+	if g.changed != nil {
+		close(g.changed)
+		g.changed = nil
+	}
+}
+
+// hurry makes every observation in progress read the page now.
+func (g *pageGate) hurry() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.n > 0 && !g.hurried {
+		g.hurried = true
+		g.signal()
+	}
+}
+
+// reading marks a read-only call that observations give way to as
+// running; the function it returns marks it done.
+func (g *pageGate) reading() func() {
+	g.mu.Lock()
+	g.reads++
+	g.signal()
+	g.mu.Unlock()
+	return func() {
+		g.mu.Lock()
+		g.reads--
+		g.signal()
+		g.mu.Unlock()
+	}
+}
+
+// giveWay returns once the observation of a call that answered at
+// answered may read the page: after prev (the lease before it) is done,
+// grace (observeGrace) after answered, and while no read-only call runs;
+// at once when hurried (after prev); at the latest maxGiveWay after the
+// grace.
+func (g *pageGate) giveWay(answered time.Time, grace time.Duration, prev <-chan struct{}) {
+	bound := time.NewTimer(time.Until(answered.Add(grace + maxGiveWay)))
+	defer bound.Stop()
+	graceT := time.NewTimer(time.Until(answered.Add(grace)))
+	defer graceT.Stop()
+	graceC := graceT.C
+	for {
+		g.mu.Lock()
+		if g.hurried {
+			g.mu.Unlock()
+			break
+		}
+		if prev == nil && g.reads == 0 && graceC == nil {
+			g.mu.Unlock()
+			return
+		}
+		if g.changed == nil {
+			g.changed = make(chan struct{})
+		}
+		changed := g.changed
+		g.mu.Unlock()
+		select {
+		case <-changed:
+		case <-prev:
+			prev = nil
+		case <-graceC:
+			graceC = nil
+		case <-bound.C:
+			return
+		}
+	}
+	if prev != nil {
+		<-prev // hurried: the observations still run in order
 	}
 }
 
 // wait returns once no lease is held, or ctx's error. Its caller holds the
-// session lock, so no new lease is taken meanwhile.
+// session lock, so no new lease is taken meanwhile. It hurries the
+// observations it waits for.
 func (g *pageGate) wait(ctx context.Context) error {
+	g.hurry()
 	g.mu.Lock()
 	free := g.free
 	g.mu.Unlock()
@@ -68,6 +176,19 @@ func (r *Runner) gate(ctx context.Context) *pageGate {
 		r.gates[owner] = g
 	}
 	return g
+}
+
+// hurryAll hurries the observations of every owner (Settle).
+func (r *Runner) hurryAll() {
+	r.locksMu.Lock()
+	gates := make([]*pageGate, 0, len(r.gates))
+	for _, g := range r.gates {
+		gates = append(gates, g)
+	}
+	r.locksMu.Unlock()
+	for _, g := range gates {
+		g.hurry()
+	}
 }
 
 // ReadOnly reports whether the call of tool with args changes neither the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -169,4 +170,138 @@ func TestRecordTakesTheStateReadAhead(t *testing.T) {
 	if env := run(r, "mm_look", `{}`); !env.OK || recorded {
 		t.Fatalf("without a recorder: %+v, recorded %v; want not recorded (no read ahead to start)", env, recorded)
 	}
+}
+
+// orderObserver logs when each observation starts and ends, numbered in
+// the order they were prepared; started receives each start.
+type orderObserver struct {
+	mu       sync.Mutex
+	log      []string
+	prepared int
+	started  chan int
+}
+
+func (o *orderObserver) note(s string) {
+	o.mu.Lock()
+	o.log = append(o.log, s)
+	o.mu.Unlock()
+}
+
+func (o *orderObserver) SessionID(context.Context) string { return "mm-test" }
+func (o *orderObserver) Observe(context.Context, bool, string) func(context.Context) *observation.Observation {
+	o.mu.Lock()
+	o.prepared++
+	n := o.prepared
+	o.mu.Unlock()
+	return func(context.Context) *observation.Observation {
+		name := string(rune('0' + n))
+		o.note("observe " + name)
+		select {
+		case o.started <- n:
+		default:
+		}
+		o.note("observed " + name)
+		return &observation.Observation{State: observation.State{CurrentScreen: name}}
+	}
+}
+
+// TestObservationGivesWayToTheNextReadOnlyCall: a read-only call that
+// follows a click at once (a screenshot) runs before the click's
+// observation reads the page, so the capture never competes with the
+// record's walk; the observation runs once the read-only call is done,
+// before the read-only call's own, and both records are written in full,
+// in call order.
+func TestObservationGivesWayToTheNextReadOnlyCall(t *testing.T) {
+	r, _, rec, _ := newTestRunner(t)
+	r.grace = time.Hour // only the read-only call and Settle end the wait
+	obs := &orderObserver{started: make(chan int, 1)}
+	r.SetObserver(obs)
+	if err := r.Add(&Tool{Name: "mm_look", Observe: true, Record: true, Schema: json.RawMessage(`{"type":"object"}`),
+		ReadOnly: func(func(any) error) bool { return true },
+		Handler: func(context.Context, *Call) (any, error) {
+			obs.note("look")
+			select {
+			case n := <-obs.started:
+				obs.note("look saw observation " + string(rune('0'+n)))
+			case <-time.After(200 * time.Millisecond):
+			}
+			obs.note("looked")
+			return struct{}{}, nil
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	if env := call(r, "mm_click", `{"testId":"a"}`); !env.OK {
+		t.Fatalf("click: %+v", env)
+	}
+	if env := call(r, "mm_look", `{}`); !env.OK {
+		t.Fatalf("look: %+v", env)
+	}
+	r.Settle()
+	obs.mu.Lock()
+	got := strings.Join(obs.log, ", ")
+	obs.mu.Unlock()
+	if want := "look, looked, observe 1, observed 1, observe 2, observed 2"; got != want {
+		t.Fatalf("order: %s\nwant:  %s", got, want)
+	}
+	var recs []string
+	for _, s := range rec.steps {
+		recs = append(recs, s.Tool+"@"+s.Observation.State.CurrentScreen)
+	}
+	if got, want := strings.Join(recs, " "), "mm_click@1 mm_look@2"; got != want {
+		t.Fatalf("records %s, want %s", got, want)
+	}
+}
+
+// TestObservationHurriedByTheNextCall: a call that may change the page
+// does not wait out the grace in which an observation waits for the next
+// call: it starts the observation at once, runs after it, and its own
+// record follows.
+func TestObservationHurriedByTheNextCall(t *testing.T) {
+	r, _, rec, clicks := newTestRunner(t)
+	r.grace = time.Hour
+	obs := &orderObserver{started: make(chan int, 1)}
+	r.SetObserver(obs)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		call(r, "mm_click", `{"testId":"a"}`)
+		call(r, "mm_click", `{"testId":"b"}`)
+		r.Settle()
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the second click (or Settle) waited out the observation's grace")
+	}
+	if *clicks != 2 || len(rec.steps) != 2 || rec.steps[1].Observation.State.CurrentScreen != "2" {
+		t.Fatalf("%d clicks, records %+v", *clicks, rec.steps)
+	}
+}
+
+// TestObservationDoesNotGiveWayToAWait: a read-only call that waits for
+// the page to change (Tool.Waits: mm_wait_for) runs beside the previous
+// call's observation, which does not wait for it: that record shows the
+// page as the click left it, not as the wait found it.
+func TestObservationDoesNotGiveWayToAWait(t *testing.T) {
+	r, _, _, _ := newTestRunner(t)
+	r.grace = 0
+	obs := &orderObserver{started: make(chan int, 1)}
+	r.SetObserver(obs)
+	if err := r.Add(&Tool{Name: "mm_wait", Observe: true, Record: true, Waits: true, Schema: json.RawMessage(`{"type":"object"}`),
+		ReadOnly: func(func(any) error) bool { return true },
+		Handler: func(context.Context, *Call) (any, error) {
+			select {
+			case <-obs.started:
+				return struct{}{}, nil
+			case <-time.After(time.Second): // under maxGiveWay
+				return nil, sdk.Errorf(sdk.CodeTimeout, "the click's observation waited for the wait")
+			}
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	call(r, "mm_click", `{"testId":"a"}`)
+	if env := call(r, "mm_wait", `{}`); !env.OK {
+		t.Fatalf("wait: %+v", env.Error)
+	}
+	r.Settle()
 }

@@ -88,6 +88,9 @@ type Runner struct {
 	afterMu sync.Mutex
 	after   map[string]chan struct{} // by owner: closed when its last call's record is written
 	writer  stepWriter
+	// grace is how long an observation waits for the client's next call
+	// (observeGrace; see pageGate).
+	grace time.Duration
 }
 
 type entry struct {
@@ -101,7 +104,7 @@ func NewRunner(log hclog.Logger) *Runner {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Runner{log: log, tools: map[string]*entry{}, locks: map[string]chan struct{}{}, gates: map[string]*pageGate{}, holders: map[string]*holder{}, after: map[string]chan struct{}{}}
+	return &Runner{log: log, tools: map[string]*entry{}, locks: map[string]chan struct{}{}, gates: map[string]*pageGate{}, holders: map[string]*holder{}, after: map[string]chan struct{}{}, grace: observeGrace}
 }
 
 // SetObserver sets the observer; nil disables observations.
@@ -243,7 +246,14 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	if r.exclusive(req.Tool) {
 		req.Progress = r.hold(ctx, req)
 	}
+	var endRead func()
+	if readOnly && !r.waits(req.Tool) {
+		endRead = gate.reading() // the observations in progress give way to it
+	}
 	out, record := r.run(ctx, req, readOnly)
+	if endRead != nil {
+		endRead()
+	}
 	r.unhold(ctx)
 	if record == nil {
 		<-lock
@@ -252,16 +262,19 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	// What the observation needs from the session is taken, and the
 	// record's place in call order, before the lock is free.
 	observe := record()
-	gate.enter()
+	prev, observed := gate.enter()
 	done := make(chan struct{})
 	r.afterMu.Lock()
 	r.after[Owner(ctx)] = done
 	r.afterMu.Unlock()
+	answered := time.Now()
 	<-lock
 	go func() {
 		defer close(done)
 		written := func() <-chan struct{} {
 			defer gate.leave()
+			defer observed()
+			gate.giveWay(answered, r.grace, prev)
 			return observe()
 		}()
 		<-written
@@ -269,11 +282,18 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	return out
 }
 
+// waits reports whether tool waits on the page (Tool.Waits).
+func (r *Runner) waits(tool string) bool {
+	e, ok := r.tools[tool]
+	return ok && e.tool.Waits
+}
+
 // Settle waits until the step record of every call so far is written
 // (it is made after the call answers). A session call never needs it (one
 // that is not read-only waits for the observations, see pageGate); Close
 // and readers that skip the lock (NoSession tools) do.
 func (r *Runner) Settle() {
+	r.hurryAll()
 	r.afterMu.Lock()
 	pending := make([]chan struct{}, 0, len(r.after))
 	for _, done := range r.after {
