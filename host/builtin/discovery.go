@@ -62,7 +62,7 @@ func (g *reg) discoveryTools() {
 	})
 	add(g, "wait_for", tools.Tool{
 		Description: "Wait until an element given by exactly one of a11yRef, testId or selector is visible.",
-		Label:       knowledge.LabelInteraction, Observe: true, Record: true, Timeout: 135 * time.Second, Waits: true,
+		Label:       knowledge.LabelInteraction, Observe: true, Record: true, Timeout: 135 * time.Second,
 	}, func(ctx context.Context, _ *tools.Call, in targetInput) (any, error) {
 		return g.Sessions.WaitFor(ctx, in.Target, in.timeout())
 	})

@@ -77,7 +77,7 @@ func (g *reg) sessionTools() {
 	})
 	add(g, "screenshot", tools.Tool{
 		Description: "Save a PNG of the active page to <artifacts>/llm-knowledge/<sessionId>/screenshots/<timestamp>-<name>.png; includeBase64 also returns it as an image.",
-		Observe:     true, Record: true,
+		Observe:     true, Record: true, Capture: true,
 	}, func(ctx context.Context, _ *tools.Call, in browser.ScreenshotOptions) (any, error) {
 		return g.Sessions.Screenshot(ctx, in)
 	})

@@ -15,33 +15,34 @@ import (
 // no lease is held, so a record always shows the page as its own call left
 // it.
 //
-// An observation also keeps off the answer's path of the read-only calls
-// that follow its call at once (a screenshot, a snapshot right after a
-// click): it reads the page only once its call answered observeGrace ago
-// (a client's next call arrives within that), no read-only call that does
-// not wait on the page (Tool.Waits) runs, and the observation of the
-// lease before it is done (so it takes that walk when the page has not
-// changed since). A call or Settle that waits for the records hurries
-// every observation in progress instead: none gives way then. A read-only
-// call changes nothing a record reads, so the record still shows the page
-// as its own call left it.
+// An observation also keeps off the answer's path of a capture that
+// follows its call at once (Tool.Capture: a viewport screenshot right after
+// a click), whose frame the page would otherwise paint only after the
+// record's walk: it reads the page once its call answered observeGrace ago
+// (a client's next call arrives within that), no capture runs, and the
+// observation of the lease before it is done (so it takes that walk when
+// the page has not changed since). Any other call, and Settle, hurries the
+// observations in progress instead: they read the page at once (a
+// snapshot's walk is the one they take). A capture changes nothing a
+// record reads, so the record still shows the page as its own call left
+// it.
 type pageGate struct {
 	mu   sync.Mutex
 	n    int           // leases held
 	free chan struct{} // closed when n drops to 0; nil while n is 0
 
-	reads   int           // read-only calls running that observations give way to
-	hurried bool          // a call or Settle waits for the leases: none gives way
-	changed chan struct{} // closed (and replaced) when reads or hurried changes
-	last    chan struct{} // closed once the latest lease's observation is done
+	captures int           // captures running (Tool.Capture)
+	hurried  bool          // another call or Settle came: no observation gives way
+	changed  chan struct{} // closed (and replaced) when captures or hurried changes
+	last     chan struct{} // closed once the latest lease's observation is done
 }
 
 // observeGrace is how long after its call answered an observation waits
 // for the client's next call before it reads the page (see pageGate); a
-// call that is not read-only, or Settle, ends the wait at once.
+// call that is not a capture, or Settle, ends the wait at once.
 const observeGrace = 10 * time.Millisecond
 
-// maxGiveWay bounds how long an observation gives way to read-only calls.
+// maxGiveWay bounds how long an observation gives way to captures.
 const maxGiveWay = 2 * time.Second
 
 // enter takes a lease. It returns when its observation may read the page
@@ -80,7 +81,8 @@ func (g *pageGate) signal() {
 	}
 }
 
-// hurry makes every observation in progress read the page now.
+// hurry makes every observation in progress read the page now, without
+// waiting for the ones before it.
 func (g *pageGate) hurry() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -90,26 +92,25 @@ func (g *pageGate) hurry() {
 	}
 }
 
-// reading marks a read-only call that observations give way to as
-// running; the function it returns marks it done.
-func (g *pageGate) reading() func() {
+// capturing marks a capture as running; the function it returns marks it
+// done.
+func (g *pageGate) capturing() func() {
 	g.mu.Lock()
-	g.reads++
+	g.captures++
 	g.signal()
 	g.mu.Unlock()
 	return func() {
 		g.mu.Lock()
-		g.reads--
+		g.captures--
 		g.signal()
 		g.mu.Unlock()
 	}
 }
 
 // giveWay returns once the observation of a call that answered at
-// answered may read the page: after prev (the lease before it) is done,
-// grace (observeGrace) after answered, and while no read-only call runs;
-// at once when hurried (after prev); at the latest maxGiveWay after the
-// grace.
+// answered may read the page: grace (observeGrace) after answered, while
+// no capture runs, and after prev (the lease before it) is done; at once
+// when hurried; at the latest maxGiveWay after the grace.
 func (g *pageGate) giveWay(answered time.Time, grace time.Duration, prev <-chan struct{}) {
 	bound := time.NewTimer(time.Until(answered.Add(grace + maxGiveWay)))
 	defer bound.Stop()
@@ -118,11 +119,7 @@ func (g *pageGate) giveWay(answered time.Time, grace time.Duration, prev <-chan 
 	graceC := graceT.C
 	for {
 		g.mu.Lock()
-		if g.hurried {
-			g.mu.Unlock()
-			break
-		}
-		if prev == nil && g.reads == 0 && graceC == nil {
+		if g.hurried || (prev == nil && g.captures == 0 && graceC == nil) {
 			g.mu.Unlock()
 			return
 		}
@@ -140,9 +137,6 @@ func (g *pageGate) giveWay(answered time.Time, grace time.Duration, prev <-chan 
 		case <-bound.C:
 			return
 		}
-	}
-	if prev != nil {
-		<-prev // hurried: the observations still run in order
 	}
 }
 

@@ -205,18 +205,17 @@ func (o *orderObserver) Observe(context.Context, bool, string) func(context.Cont
 	}
 }
 
-// TestObservationGivesWayToTheNextReadOnlyCall: a read-only call that
-// follows a click at once (a screenshot) runs before the click's
-// observation reads the page, so the capture never competes with the
-// record's walk; the observation runs once the read-only call is done,
-// before the read-only call's own, and both records are written in full,
-// in call order.
-func TestObservationGivesWayToTheNextReadOnlyCall(t *testing.T) {
+// TestObservationGivesWayToTheNextCapture: a capture that follows a click
+// at once (a viewport screenshot) runs before the click's observation
+// reads the page, so the capture never waits for the record's walk; the
+// observation runs once the capture is done, before the capture's own,
+// and both records are written in full, in call order.
+func TestObservationGivesWayToTheNextCapture(t *testing.T) {
 	r, _, rec, _ := newTestRunner(t)
-	r.grace = time.Hour // only the read-only call and Settle end the wait
+	r.grace = time.Hour // only Settle ends the wait
 	obs := &orderObserver{started: make(chan int, 1)}
 	r.SetObserver(obs)
-	if err := r.Add(&Tool{Name: "mm_look", Observe: true, Record: true, Schema: json.RawMessage(`{"type":"object"}`),
+	if err := r.Add(&Tool{Name: "mm_look", Observe: true, Record: true, Capture: true, Schema: json.RawMessage(`{"type":"object"}`),
 		ReadOnly: func(func(any) error) bool { return true },
 		Handler: func(context.Context, *Call) (any, error) {
 			obs.note("look")
@@ -240,8 +239,10 @@ func TestObservationGivesWayToTheNextReadOnlyCall(t *testing.T) {
 	obs.mu.Lock()
 	got := strings.Join(obs.log, ", ")
 	obs.mu.Unlock()
-	if want := "look, looked, observe 1, observed 1, observe 2, observed 2"; got != want {
-		t.Fatalf("order: %s\nwant:  %s", got, want)
+	// The capture ran before the click's observation started (Settle
+	// hurries the capture's own, which may then run beside it).
+	if !strings.HasPrefix(got, "look, looked, ") || !strings.Contains(got, "observed 1") || !strings.Contains(got, "observed 2") {
+		t.Fatalf("order: %s\nwant: look, looked, then both observations", got)
 	}
 	var recs []string
 	for _, s := range rec.steps {
@@ -278,23 +279,24 @@ func TestObservationHurriedByTheNextCall(t *testing.T) {
 	}
 }
 
-// TestObservationDoesNotGiveWayToAWait: a read-only call that waits for
-// the page to change (Tool.Waits: mm_wait_for) runs beside the previous
-// call's observation, which does not wait for it: that record shows the
-// page as the click left it, not as the wait found it.
-func TestObservationDoesNotGiveWayToAWait(t *testing.T) {
+// TestObservationRunsBesideOtherReadOnlyCalls: a read-only call that is
+// not a capture (a snapshot, whose walk the record takes; a wait for the
+// page to change) does not hold the previous call's observation back: it
+// ends the wait for the next call, and that record shows the page as the
+// click left it.
+func TestObservationRunsBesideOtherReadOnlyCalls(t *testing.T) {
 	r, _, _, _ := newTestRunner(t)
-	r.grace = 0
+	r.grace = time.Hour
 	obs := &orderObserver{started: make(chan int, 1)}
 	r.SetObserver(obs)
-	if err := r.Add(&Tool{Name: "mm_wait", Observe: true, Record: true, Waits: true, Schema: json.RawMessage(`{"type":"object"}`),
+	if err := r.Add(&Tool{Name: "mm_wait", Observe: true, Record: true, Schema: json.RawMessage(`{"type":"object"}`),
 		ReadOnly: func(func(any) error) bool { return true },
 		Handler: func(context.Context, *Call) (any, error) {
 			select {
 			case <-obs.started:
 				return struct{}{}, nil
 			case <-time.After(time.Second): // under maxGiveWay
-				return nil, sdk.Errorf(sdk.CodeTimeout, "the click's observation waited for the wait")
+				return nil, sdk.Errorf(sdk.CodeTimeout, "the click's observation waited for the read-only call")
 			}
 		}}); err != nil {
 		t.Fatal(err)

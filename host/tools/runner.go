@@ -246,14 +246,14 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	if r.exclusive(req.Tool) {
 		req.Progress = r.hold(ctx, req)
 	}
-	var endRead func()
-	if readOnly && !r.waits(req.Tool) {
-		endRead = gate.reading() // the observations in progress give way to it
+	endCapture := func() {}
+	if readOnly && r.capture(req.Tool) {
+		endCapture = gate.capturing() // the observations in progress give way to it
+	} else {
+		gate.hurry()
 	}
 	out, record := r.run(ctx, req, readOnly)
-	if endRead != nil {
-		endRead()
-	}
+	endCapture()
 	r.unhold(ctx)
 	if record == nil {
 		<-lock
@@ -282,10 +282,10 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	return out
 }
 
-// waits reports whether tool waits on the page (Tool.Waits).
-func (r *Runner) waits(tool string) bool {
+// capture reports whether tool is a capture (Tool.Capture).
+func (r *Runner) capture(tool string) bool {
 	e, ok := r.tools[tool]
-	return ok && e.tool.Waits
+	return ok && e.tool.Capture
 }
 
 // Settle waits until the step record of every call so far is written

@@ -60,11 +60,11 @@ type Tool struct {
 	// page it leaves as it is. Every other call waits for it (see
 	// pageGate). nil means never.
 	ReadOnly func(decode func(v any) error) bool
-	// Waits marks a read-only tool that waits for the page to change
-	// (mm_wait_for): the previous call's observation does not give way to
-	// it, so that record still shows the page as its own call left it
-	// (see pageGate).
-	Waits bool
+	// Capture marks a tool whose read-only calls capture the page's frame
+	// (mm_screenshot of the viewport): the previous call's observation,
+	// whose walk would hold the page's next frame back, waits until the
+	// capture is done (see pageGate).
+	Capture bool
 	// NoBatch keeps the tool out of mm_run_steps.
 	NoBatch bool
 	// NoSession marks a tool that touches no session (the knowledge
