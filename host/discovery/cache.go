@@ -32,12 +32,12 @@ type Cache struct {
 	walks walkCache
 }
 
-// walkCache holds the last step-record walk of each page world and the
-// whole-page snapshot walks in flight (observecache.go).
+// walkCache holds the last step-record walk of each page world and its
+// latest whole-page snapshot walk (observecache.go).
 type walkCache struct {
 	sync.Mutex
 	m       map[worldKey]lastWalk
-	walking map[worldKey]*inflight // a snapshot walk in flight
+	walking map[worldKey]*inflight // the latest snapshot walk, in flight or done
 }
 
 // maxWorlds bounds each of a Cache's maps should pages close without

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -41,6 +42,8 @@ type At struct {
 	// Version is the page's version right before the walk (PageVersion;
 	// a whole-page snapshot's walk only).
 	Version string `json:"-"`
+	// Walked is when the walk started (a whole-page snapshot's walk only).
+	Walked time.Time `json:"-"`
 }
 
 func clampLimit(limit int) int {
@@ -129,10 +132,12 @@ func Observe(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref stri
 	return ObserveTaking(ctx, p, limit, refs, ref, nil)
 }
 
-// ObserveTaking is Observe that takes a whole-page snapshot's walk in
-// flight (one that started after the record's call answered: a read-only
-// call runs only then) when take accepts the page's URL and load state at
-// that walk, even when the page changed after it. Nil take never does.
+// ObserveTaking is Observe that takes the latest whole-page snapshot's
+// walk, in flight or done, when take accepts the page's URL, load state
+// and the walk's start at that walk (the caller's take accepts one that
+// started after the record's call answered: no call that may change the
+// page ran since), even when the page changed after it. Nil take never
+// does.
 func ObserveTaking(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref string, take func(At) bool) ([]observation.TestIDItem, []observation.A11yNode, error) {
 	p = p.Context(ctx)
 	main, err := mainFrame(p)

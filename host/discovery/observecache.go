@@ -1,6 +1,8 @@
 package discovery
 
 import (
+	"time"
+
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 
@@ -17,7 +19,8 @@ import (
 // there too (snapshotWalk), so the record that a snapshot ran beside (a
 // read-only call runs while the previous call's record is observed) takes
 // the snapshot's walk instead of walking the page a second time: the
-// record waits for a snapshot walk in flight (walking), then checks the
+// record waits for a snapshot walk in flight (walking; the latest one stays
+// there once done), which it may take (ObserveTaking), else checks the
 // page's version as for any kept walk.
 
 // lastWalk is one kept walk: the page's version before it, the ref it
@@ -28,8 +31,8 @@ type lastWalk struct {
 	c       collected
 }
 
-// inflight is a whole-page snapshot walk in flight: done closes once it
-// ended, with c its walk when ok.
+// inflight is a whole-page snapshot walk, in flight or done: done closes
+// once it ended, with c its walk when ok.
 type inflight struct {
 	done chan struct{}
 	c    collected
@@ -102,17 +105,16 @@ func snapshotWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any) (co
 	k := worldKey{p.SessionID, frame}
 	lastWalks := &cacheOf(p).walks
 	in := &inflight{done: make(chan struct{})}
+	started := time.Now()
 	lastWalks.Lock()
+	if len(lastWalks.walking) >= maxWorlds {
+		clear(lastWalks.walking)
+	}
+	// The latest snapshot walk stays after it ended: a record that starts
+	// later may still take it (ObserveTaking).
 	lastWalks.walking[k] = in
 	lastWalks.Unlock()
-	defer func() {
-		lastWalks.Lock()
-		if lastWalks.walking[k] == in {
-			delete(lastWalks.walking, k)
-		}
-		lastWalks.Unlock()
-		close(in.done)
-	}()
+	defer close(in.done)
 	opts["ids"] = DefaultTestIDLimit
 	var r struct {
 		Version string `json:"version"`
@@ -121,7 +123,7 @@ func snapshotWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any) (co
 	if err := evalIn(p, frame, jsObserve, idem, &r, opts, ""); err != nil {
 		return collected{}, err
 	}
-	r.collected.At.Version = r.Version
+	r.collected.At.Version, r.collected.At.Walked = r.Version, started
 	// one copy serves the kept walk and the waiting records: each clones
 	// what it takes
 	kept := r.collected.clone()

@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -237,4 +238,40 @@ func walksOf(t *testing.T, p *rodPage) (proto.PageFrameID, worldKey, *walkCache)
 		t.Fatal(err)
 	}
 	return main, worldKey{p.SessionID, main}, &cacheOf(p).walks
+}
+
+// TestRecordTakesAFinishedSnapshotWalk: the latest whole-page snapshot's
+// walk stays takeable once done: a record that starts after it ended (its
+// state read was slower than the snapshot) takes it when take accepts the
+// walk's start (one made after the record's call answered), even after the
+// page changed; a walk made before that is never taken, and the record
+// walks the changed page again.
+func TestRecordTakesAFinishedSnapshotWalk(t *testing.T) {
+	p := openHTML(t, `<h1>Title</h1><button>Go</button>`)
+	ctx := ctxT(t, 10*time.Second)
+	for i, tc := range []struct {
+		name   string
+		accept bool
+	}{{"walked after the call", true}, {"walked before the call", false}} {
+		answered := time.Now()
+		if _, _, err := Snapshot(ctx, p, ""); err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("Later %d", i)
+		p.MustEval(`(n) => document.body.append(Object.assign(document.createElement('button'), {textContent: n}))`, name)
+		if !tc.accept {
+			answered = time.Now() // the snapshot's walk is older than the call
+		}
+		_, nodes, err := ObserveTaking(ctx, p, 0, nil, "", func(at At) bool { return at.Walked.After(answered) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		later := false
+		for _, n := range nodes {
+			later = later || n.Name == name
+		}
+		if later == tc.accept {
+			t.Fatalf("%s: the record shows the change made after the snapshot's walk: %v, want %v", tc.name, later, !tc.accept)
+		}
+	}
 }

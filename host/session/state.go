@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/go-rod/rod"
 
@@ -26,13 +27,15 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 	refs := s.Refs()
 	ahead := s.reads.takeAhead(tools.CallID(ctx))
 	app := s.reads.takeApp(tools.CallID(ctx))
+	answered := time.Now() // the call is done; no other ran since
 	return func(ctx context.Context) *observation.Observation {
 		return m.observe(ctx, s, full, ahead, app, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
 			// On a dapp page the record may take a snapshot's walk made
-			// meanwhile, of the page its state read (stateHolds).
+			// since the call answered (only a read-only call runs before
+			// the record), of the page its state read (stateHolds).
 			var take func(discovery.At) bool
 			if !s.walletPage(page) {
-				take = func(at discovery.At) bool { return stateHolds(st, at) }
+				take = func(at discovery.At) bool { return at.Walked.After(answered) && stateHolds(st, at) }
 			}
 			return discovery.ObserveTaking(ctx, page, discovery.DefaultTestIDLimit, refs, ref, take)
 		})
