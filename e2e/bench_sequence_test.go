@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // seqCalls are the calls of one repetition of BenchmarkSequence, in order.
@@ -27,8 +26,9 @@ type seqPage struct {
 
 // BenchmarkSequence runs what an agent runs, back to back (issue 53):
 // navigate -> accessibility snapshot -> click by the snapshot's ref ->
-// viewport screenshot with its image returned, each timed as the MCP client
-// sees it (its wall time through the stdio transport), on the wallet's home,
+// viewport screenshot with its image returned, each timed as an MCP client
+// sees it (its wall time through the stdio transport; benchClient), on the
+// wallet's home,
 // the MetaMask test dapp (about 1,300 AX nodes) and a page of 1,000 rows
 // (about 24,000 AX nodes); the floor is the same sequence of bare CDP calls
 // on the same Chrome in the same run (Page.navigate to the load event,
@@ -36,19 +36,21 @@ type seqPage struct {
 // pair, Page.captureScreenshot with optimizeForSpeed). Run it with
 // -benchtime 15x for the issue's 15 repetitions. Each repetition runs three
 // sequences in rotating order, each after the session settled: the floor,
-// mmcp back to back (a call follows the previous one's answer at once, so it
-// also waits for that call's step record; the navigate follows an untimed
+// mmcp back to back (a call follows the previous one's answer at once: one
+// that may change the page waits for the previous records, a read-only one
+// runs before them; the navigate follows an untimed
 // repetition, as it follows the previous one in a run), and mmcp
 // with the session settled before every call (the idle rows). It reports per call the
 // medians and <call>-x-floor (back to back / floor) and <call>-x-idle
 // (back to back / idle).
 func BenchmarkSequence(b *testing.B) {
-	h, ws := walletHost(b)
-	launch(b, h, map[string]any{"stateMode": "default"})
+	c, ws := walletRawHost(b)
+	c.call(b, "mm_launch", withFreePorts(b, map[string]any{"stateMode": "default"}))
+	b.Cleanup(func() { c.call(b, "mm_cleanup", map[string]any{}) })
 	br := bareCDP(b, ws)
-	var st struct{ State struct{ CurrentURL string } }
-	must(b, h.Call("mm_get_state", map[string]any{})).Decode(b, &st)
-	home, _, _ := strings.Cut(st.State.CurrentURL, "#")
+	st, _ := c.call(b, "mm_get_state", map[string]any{})
+	cur, _ := st["result"].(map[string]any)["state"].(map[string]any)["currentUrl"].(string)
+	home, _, _ := strings.Cut(cur, "#")
 	pages := []seqPage{
 		{"wallet-home", "", "heading", "Account 1", ".overview h1"},
 		{"test-dapp", testDappServer(b).URL + "/", "heading", "E2E Test Dapp", "#logo-text"},
@@ -62,7 +64,7 @@ func BenchmarkSequence(b *testing.B) {
 			url = home
 			nav = map[string]any{"screen": "home"}
 		}
-		must(b, h.Call("mm_navigate", nav))
+		c.call(b, "mm_navigate", nav)
 		page := pageAt(b, br, url)
 		pt := pointIn(b, page, pg.selector)
 		floor := []func(){
@@ -87,16 +89,15 @@ func BenchmarkSequence(b *testing.B) {
 		}
 		var ref string
 		mmcp := []func(){
-			func() { must(b, h.Call("mm_navigate", nav)) },
+			func() { c.call(b, "mm_navigate", nav) },
 			func() {
-				var snap struct {
-					Nodes []struct{ Ref, Role, Name string }
-				}
-				must(b, h.Call("mm_accessibility_snapshot", map[string]any{})).Decode(b, &snap)
+				env, _ := c.call(b, "mm_accessibility_snapshot", map[string]any{})
+				nodes, _ := env["result"].(map[string]any)["nodes"].([]any)
 				ref = ""
-				for _, n := range snap.Nodes {
-					if n.Role == pg.role && strings.TrimSpace(n.Name) == pg.nodeName {
-						ref = n.Ref
+				for _, n := range nodes {
+					n, _ := n.(map[string]any)
+					if name, _ := n["name"].(string); n["role"] == pg.role && strings.TrimSpace(name) == pg.nodeName {
+						ref, _ = n["ref"].(string)
 						break
 					}
 				}
@@ -104,15 +105,15 @@ func BenchmarkSequence(b *testing.B) {
 					b.Fatalf("%s: no %s %q in the snapshot", pg.name, pg.role, pg.nodeName)
 				}
 			},
-			func() { must(b, h.Call("mm_click", map[string]any{"a11yRef": ref})) },
+			func() { c.call(b, "mm_click", map[string]any{"a11yRef": ref}) },
 			func() {
-				env := must(b, h.Call("mm_screenshot", map[string]any{"name": "bench", "fullPage": false, "includeBase64": true}))
-				if img, ok := env.Raw.Content[len(env.Raw.Content)-1].(mcp.ImageContent); !ok || img.Data == "" {
+				_, images := c.call(b, "mm_screenshot", map[string]any{"name": "bench", "fullPage": false, "includeBase64": true})
+				if len(images) != 1 || images[0].(map[string]any)["data"] == "" {
 					b.Fatalf("%s: the screenshot returned no image", pg.name)
 				}
 			},
 		}
-		settle := func() { must(b, h.Call("mm_knowledge_last", map[string]any{"n": 1})) }
+		settle := func() { c.call(b, "mm_knowledge_last", map[string]any{"n": 1}) }
 		b.Run(pg.name, func(b *testing.B) {
 			times := map[string][][]time.Duration{} // kind -> call -> durations
 			for _, k := range []string{"floor", "b2b", "idle"} {

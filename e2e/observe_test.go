@@ -223,3 +223,62 @@ func TestNavigateRecordOfTheWallet(t *testing.T) {
 		}
 	}
 }
+
+// TestClickRecordAfterAScreenshot: a viewport screenshot that follows a
+// click by ref at once runs before the click's record reads the page (the
+// capture does not wait for the record's walk), yet the click's record is
+// written in full and shows the page as the click left it: the element it
+// added, and the clicked element under the ref the click named; the
+// second click's record shows the element gone. The screenshots' records
+// follow, in call order.
+func TestClickRecordAfterAScreenshot(t *testing.T) {
+	h, ws := walletHost(t)
+	sid := launch(t, h, map[string]any{"stateMode": "default"})["sessionId"].(string)
+	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": togglePage(t)}))
+	var snap struct {
+		Nodes []struct{ Ref, Role, Name string }
+	}
+	must(t, h.Call("mm_accessibility_snapshot", map[string]any{})).Decode(t, &snap)
+	ref := ""
+	for _, n := range snap.Nodes {
+		if n.Role == "button" && n.Name == "Toggle" {
+			ref = n.Ref
+		}
+	}
+	if ref == "" {
+		t.Fatal("no Toggle button in the snapshot")
+	}
+	for range 2 {
+		must(t, h.Call("mm_click", map[string]any{"a11yRef": ref}))
+		must(t, h.Call("mm_screenshot", map[string]any{"name": "after-click", "fullPage": false, "includeBase64": true}))
+	}
+	must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1})) // waits for the records
+	var tools []string
+	var clicks []stepRecord
+	for _, r := range records(t, ws, sid) {
+		tools = append(tools, r.Tool.Name)
+		if r.Tool.Name == "mm_click" {
+			clicks = append(clicks, r)
+		}
+	}
+	if got := strings.Join(tools, " "); !strings.HasSuffix(got, "mm_click mm_screenshot mm_click mm_screenshot") {
+		t.Fatalf("records in order %s", got)
+	}
+	for i, r := range clicks {
+		if len(r.Observation.TestIDs) == 0 || len(r.Observation.A11y.Nodes) == 0 || r.Observation.State["currentUrl"] == nil {
+			t.Fatalf("click %d: not a full observation (%d testids, %d nodes)", i+1, len(r.Observation.TestIDs), len(r.Observation.A11y.Nodes))
+		}
+		marked := false
+		for _, n := range r.Observation.A11y.Nodes {
+			if n["ref"] == ref {
+				marked = n["role"] == "button" && n["name"] == "Toggle"
+			}
+		}
+		if !marked {
+			t.Fatalf("click %d: the record does not name the clicked button %s", i+1, ref)
+		}
+	}
+	if !hasTestID(clicks[0], "shown") || hasTestID(clicks[1], "shown") {
+		t.Fatalf("the click records do not show the page as each click left it: %v / %v", hasTestID(clicks[0], "shown"), hasTestID(clicks[1], "shown"))
+	}
+}
