@@ -25,8 +25,8 @@ func BenchmarkCheckpointRestore(b *testing.B) {
 			must(b, h.Call("mm_checkpoint_restore", map[string]any{"name": "A"})).Decode(b, &r)
 			restores = append(restores, time.Since(start))
 			server = append(server, time.Duration(r.RestoreMs)*time.Millisecond)
-			if j == 0 {
-				b.Logf("restore split: %v", r.Ms)
+			if j < 3 {
+				b.Logf("restore %d split: %v, reload %v", j, r.Ms, r.ReloadSplitMs)
 			}
 		}
 		for j := 0; j < 3; j++ {

@@ -88,6 +88,8 @@ type restoreAnswer struct {
 	Unlocked  bool
 	Ms        map[string]int64
 	RestoreMs int64
+	// ReloadSplitMs is the reload's own split.
+	ReloadSplitMs map[string]int64
 }
 
 // TestCheckpointRestore: a session saved at A (dapp connected, hst

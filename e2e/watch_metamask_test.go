@@ -124,3 +124,68 @@ func TestWatchMetaMaskBuild(t *testing.T) {
 		t.Fatalf("watcher processes %v after mm_build_watch_stop", watchers())
 	}
 }
+
+// TestWatchUIEditReloadsPagesOnly: on a MetaMask-like watch build, a
+// rebuild that changed only files the wallet's pages load (home.js) loads
+// the pages again and leaves the background running, still unlocked: no
+// restart and no unlock (on a real MetaMask build those are the 12-15 s of
+// an edit's reload), the same session, the new text on screen. A rebuild
+// that changed the service worker still restarts the background and
+// unlocks it again.
+func TestWatchUIEditReloadsPagesOnly(t *testing.T) {
+	ws := metamaskWorkspace(t)
+	h := startHost(t, HostOptions{Repo: ws, Args: []string{"--headless", "--settle-timeout", "8s"}})
+	t.Cleanup(func() {
+		if h.Cmd.ProcessState == nil {
+			h.Call("mm_build_watch_stop", map[string]any{})
+			h.Call("mm_cleanup", map[string]any{})
+		}
+	})
+	must(t, h.Call("mm_build_watch_start", map[string]any{}))
+	must(t, waitReady(t, h))
+	res := launchFree(t, h, map[string]any{})
+	sessionID, _ := res["sessionId"].(string)
+
+	type reloadAnswer struct {
+		Reloaded bool   `json:"reloaded"`
+		Screen   string `json:"screen"`
+		Reload   struct {
+			Unlocked            bool `json:"unlocked"`
+			IsUnlocked          bool `json:"isUnlocked"`
+			PagesOnly           bool `json:"pagesOnly"`
+			BackgroundRestarted bool `json:"backgroundRestarted"`
+		} `json:"reload"`
+	}
+	editHome(t, ws, tabLabel("Tokenz1"))
+	env := must(t, waitReady(t, h))
+	var got reloadAnswer
+	env.Decode(t, &got)
+	if !got.Reloaded || got.Screen != "home" || env.Meta.SessionID != sessionID {
+		t.Fatalf("wait_ready after a UI edit: %s (session %s, was %s)", env.Result, env.Meta.SessionID, sessionID)
+	}
+	if !got.Reload.PagesOnly || got.Reload.BackgroundRestarted || got.Reload.Unlocked || !got.Reload.IsUnlocked {
+		t.Fatalf("a UI-only rebuild restarted the background or unlocked again: %s", env.Result)
+	}
+	if !describeHas(t, h, "Tokenz1") {
+		t.Fatal("the edited string does not show after the pages' reload")
+	}
+
+	// The service worker changed: the background restarts.
+	worker := filepath.Join(ws, "src", "scripts", "app-init.js")
+	b, err := os.ReadFile(worker)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(worker, append(b, "\n// edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env = must(t, waitReady(t, h))
+	got = reloadAnswer{}
+	env.Decode(t, &got)
+	if !got.Reloaded || got.Screen != "home" || env.Meta.SessionID != sessionID {
+		t.Fatalf("wait_ready after a service worker edit: %s", env.Result)
+	}
+	if got.Reload.PagesOnly || !got.Reload.BackgroundRestarted || !got.Reload.Unlocked {
+		t.Fatalf("a service worker rebuild did not restart the background: %s", env.Result)
+	}
+}

@@ -53,6 +53,7 @@ type Chrome struct {
 	closeErr  error
 
 	workers []proto.TargetTargetID // the extension's service workers as last seen (ReloadExtension)
+	dev     devPage                // the kept chrome://extensions page (devmode.go)
 }
 
 // ExtensionID is the wallet extension's id (the host of its

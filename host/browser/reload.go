@@ -27,12 +27,19 @@ type Reloaded struct {
 	// reload, from disk) or BySelf (the build's own live reload had
 	// restarted it already).
 	By string
+	// Split is the time of each step in ms: trigger (asking Chrome to
+	// reload), worker (the new service worker seen), page (the wallet page
+	// loaded again and rendered).
+	Split map[string]int64
 }
 
 // What restarted the extension (Reloaded.By).
 const (
 	ByMmcp = "mmcp"
 	BySelf = "the extension itself (the build's live reload)"
+	// ByPages: only the extension's pages were loaded again
+	// (ReloadPages); its background runs on.
+	ByPages = "mmcp, the extension's pages only"
 )
 
 // workerWait bounds the wait for the reloaded extension's new service
@@ -54,13 +61,9 @@ const workerWait = 10 * time.Second
 // and lock state after it are host/wallet's (Wallet.Reload). The error
 // says what failed, for the caller's diagnosis; r.Back is set even then.
 func (s *Chrome) ReloadExtension(ctx context.Context) (Reloaded, error) {
-	back := s.homeURL()
-	if act, ok := s.tabs.active(); ok && act.Role == RoleExtension {
-		back = act.URL
-	} else if home, ok := s.tabs.home(); ok && home.Role == RoleExtension {
-		back = home.URL
-	}
-	r := Reloaded{Back: back, By: ByMmcp}
+	back := s.backURL()
+	r := Reloaded{Back: back, By: ByMmcp, Split: map[string]int64{}}
+	lap := lapper(r.Split)
 	known := s.knownWorkers()
 	old := s.liveWorkers(ctx)
 	s.tabs.keepWorkers(s.extID, old)
@@ -78,11 +81,13 @@ func (s *Chrome) ReloadExtension(ctx context.Context) (Reloaded, error) {
 		if err := s.triggerReload(ctx); err != nil {
 			return r, fmt.Errorf("the extension could not be reloaded: %v", err)
 		}
+		lap("trigger")
 		wctx, cancel := context.WithTimeout(ctx, workerWait)
 		fresh = s.awaitNewWorkers(wctx, old)
 		cancel()
 	}
 	s.listenTo(ctx, fresh)
+	lap("worker")
 
 	page, err := s.reopen(ctx, back)
 	if err != nil {
@@ -99,7 +104,58 @@ func (s *Chrome) ReloadExtension(ctx context.Context) (Reloaded, error) {
 	live := s.liveWorkers(ctx)
 	s.setKnownWorkers(live)
 	s.tabs.keepWorkers(s.extID, live)
+	lap("page")
 	return r, nil
+}
+
+// lapper returns a func that records, under a step's name, the ms since
+// the previous lap (the first: since lapper was called).
+func lapper(split map[string]int64) func(step string) {
+	last := time.Now()
+	return func(step string) {
+		now := time.Now()
+		split[step] += now.Sub(last).Milliseconds()
+		last = now
+	}
+}
+
+// ReloadPages loads the extension's pages again, not its background (a
+// rebuild that changed only files the pages load: they read them when they
+// load): the wallet page the agent was on (home when it was on no wallet
+// page) reopened as ReloadExtension does, its other open pages (a
+// notification popup) reloaded; the background, its service worker and
+// its state (unlocked) run on. r.Worker is false: no new worker.
+func (s *Chrome) ReloadPages(ctx context.Context) (Reloaded, error) {
+	back := s.backURL()
+	r := Reloaded{Back: back, By: ByPages, Split: map[string]int64{}}
+	lap := lapper(r.Split)
+	page, err := s.reopen(ctx, back)
+	if err != nil {
+		return r, fmt.Errorf("the wallet page %s did not load again: %v", back, err)
+	}
+	r.Page = page
+	for _, t := range s.tabs.list() {
+		if WalletRole(t.Role) && t.Page != nil && t.ID != page.TargetID {
+			if err := s.loadAnew(ctx, t.Page, t.URL); err != nil {
+				s.log.Debug("an extension page did not load again", "url", t.URL, "error", err)
+			}
+		}
+	}
+	_, _ = s.waitRendered(ctx, page)
+	lap("page")
+	return r, nil
+}
+
+// backURL is the wallet page a reload reopens: the active one when it is
+// a wallet page, else home's.
+func (s *Chrome) backURL() string {
+	back := s.homeURL()
+	if act, ok := s.tabs.active(); ok && act.Role == RoleExtension {
+		back = act.URL
+	} else if home, ok := s.tabs.home(); ok && home.Role == RoleExtension {
+		back = home.URL
+	}
+	return back
 }
 
 // newOnes lists the ids in ids that are not in old.

@@ -45,6 +45,7 @@ type tracker struct {
 	extID    string
 	tabs     map[proto.TargetTargetID]*tab
 	workers  map[proto.TargetTargetID]string // service worker / background URLs
+	hidden   map[proto.TargetTargetID]bool   // mmcp's own pages, never tabs (hide)
 	seq      int
 	baseSeq  int // tabs up to this seq were there before the session (attached)
 	homeID   proto.TargetTargetID
@@ -59,6 +60,7 @@ func newTracker(p Pages, extID string) *tracker {
 		extID:   extID,
 		tabs:    map[proto.TargetTargetID]*tab{},
 		workers: map[proto.TargetTargetID]string{},
+		hidden:  map[proto.TargetTargetID]bool{},
 		changed: make(chan struct{}),
 	}
 }
@@ -101,6 +103,9 @@ func (t *tracker) upsert(info *proto.TargetTargetInfo) {
 	defer t.mu.Unlock()
 	switch info.Type {
 	case proto.TargetTargetInfoTypePage:
+		if t.hidden[info.TargetID] {
+			return
+		}
 		if tb, ok := t.tabs[info.TargetID]; ok {
 			tb.url = info.URL
 		} else {
@@ -137,6 +142,7 @@ func (t *tracker) remove(id proto.TargetTargetID) (*rod.Page, []func()) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	delete(t.workers, id)
+	delete(t.hidden, id)
 	tb, ok := t.tabs[id]
 	if !ok {
 		return nil, nil
@@ -183,6 +189,19 @@ func (t *tracker) setActive(id proto.TargetTargetID) []func() {
 	t.activeID = id
 	t.notifyLocked()
 	return append([]func(){}, t.onActive...)
+}
+
+// hide keeps page id out of the tabs for good: a page mmcp keeps open for
+// itself (the chrome://extensions page of the reloads), which no listing,
+// switch or click's tabsOpened may show.
+func (t *tracker) hide(id proto.TargetTargetID) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.hidden[id] = true
+	if _, ok := t.tabs[id]; ok {
+		delete(t.tabs, id)
+		t.notifyLocked()
+	}
 }
 
 // ensure records a page this session created, unless the event loop

@@ -19,19 +19,27 @@ const hashWait = 2 * time.Second
 // the same Chrome, chain, fixture and dapp tabs, the wallet unlocked again
 // with the fixture plugin's password, all within the launch's settle bound. buildID
 // names the build now loaded ("" to hash the extension directory, beside
-// the reload); later step records carry it.
-func (m *Manager) Reload(ctx context.Context, s *Session, buildID string) (wallet.ReloadResult, error) {
+// the reload); later step records carry it. With pagesOnly, when no file
+// the running background loads changed (background.go), only the
+// extension's pages are loaded again: the background runs on, unlocked.
+func (m *Manager) Reload(ctx context.Context, s *Session, buildID string, pagesOnly bool) (wallet.ReloadResult, error) {
 	settle := m.cfg.SettleTimeout
 	if settle <= 0 {
 		settle = launch.DefaultSettleTimeout
 	}
+	if pagesOnly {
+		pagesOnly = m.backgroundSame(s)
+	}
 	var hashed <-chan struct{}
 	if buildID != "" {
 		s.setBuildID(buildID)
+		if !pagesOnly {
+			go m.printBackground(s)
+		}
 	} else if s.parts != nil {
 		hashed = m.hashBuild(s)
 	}
-	res, err := s.wallet.Reload(ctx, wallet.ReloadOptions{Password: s.parts.UnlockPassword(), Settle: settle})
+	res, err := s.wallet.Reload(ctx, wallet.ReloadOptions{Password: s.parts.UnlockPassword(), Settle: settle, PagesOnly: pagesOnly})
 	if hashed != nil {
 		t := time.NewTimer(hashWait)
 		defer t.Stop()
@@ -58,6 +66,7 @@ func (m *Manager) hashBuild(s *Session) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		m.printBackground(s)
 		id, err := sdk.BuildID(context.Background(), dir)
 		if err != nil {
 			m.log.Warn("build id", "session", s.ID, "warning", err.Error())
@@ -67,6 +76,31 @@ func (m *Manager) hashBuild(s *Session) <-chan struct{} {
 		}
 	}()
 	return done
+}
+
+// printBackground sets session s's background print to its extension
+// directory's now (the background loads it, or has loaded it).
+func (m *Manager) printBackground(s *Session) {
+	if s.parts == nil {
+		return
+	}
+	p, err := backgroundPrint(s.parts.Extension)
+	if err != nil {
+		m.log.Debug("background print", "session", s.ID, "error", err)
+		p = nil
+	}
+	s.bg.Store(&p)
+}
+
+// backgroundSame reports whether the files session s's background loads
+// are as it loaded them.
+func (m *Manager) backgroundSame(s *Session) bool {
+	was := s.bg.Load()
+	if was == nil || s.parts == nil {
+		return false
+	}
+	now, err := backgroundPrint(s.parts.Extension)
+	return err == nil && was.same(now)
 }
 
 // RunsOn reports whether session s runs the unpacked extension in dir.

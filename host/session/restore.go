@@ -24,9 +24,13 @@ type RestoreResult struct {
 	Unlocked    bool     `json:"unlocked"`
 	Tabs        []string `json:"tabs"`
 	ActiveURL   string   `json:"activeUrl,omitempty"`
-	// Ms is the time of each step: chain, fixture, reload, tabs.
-	Ms        map[string]int64 `json:"ms"`
-	RestoreMs int64            `json:"restoreMs"`
+	// Ms is the time of each step: fixture (the mock rules, the contract
+	// registry and the wallet state served), chain (what the revert took
+	// beyond them: they run together), reload, tabs.
+	Ms map[string]int64 `json:"ms"`
+	// ReloadSplit is the reload's own split (wallet.ReloadResult.SplitMs).
+	ReloadSplit map[string]int64 `json:"reloadSplitMs,omitempty"`
+	RestoreMs   int64            `json:"restoreMs"`
 }
 
 // RestoreCheckpoint takes the call's session back to its checkpoint name, in place:
@@ -59,36 +63,47 @@ func (m *Manager) restoreCheckpoint(ctx context.Context, s *Session, name string
 	if err := checkpoint.Mismatch(c, s.BuildID(), chainID); err != nil {
 		return res, err
 	}
-	if c.Chain != nil && s.parts.Chain != nil {
-		if res.Chain, err = m.revertChain(ctx, s, st, name); err != nil {
-			return res, err
+	// The chain revert, the mock rules and the fixture swap run together,
+	// beside the opening of the page the reload asks Chrome from.
+	go s.wallet.PrepareReload(ctx)
+	chainDone := make(chan error, 1)
+	go func() {
+		var err error
+		if c.Chain != nil && s.parts.Chain != nil {
+			res.Chain, err = m.revertChain(ctx, s, st, name)
+			res.BlockNumber = c.Chain.BlockNumber
 		}
-		res.BlockNumber = c.Chain.BlockNumber
-	}
-	lap("chain")
-	if err := m.restoreMocks(ctx, s, c.Mocks); err != nil {
-		return res, err
-	}
-	m.restoreContracts(ctx, s, c.Contracts)
+		chainDone <- err
+	}()
 	if s.parts.Fixture == nil {
+		<-chainDone
 		return res, sdk.Errorf(sdk.CodeFixtureDown, "the session serves no wallet state (no fixture plugin): a checkpoint cannot be restored in it")
 	}
-	if _, err := m.plugins.Slot(s.slot).Fixture().StartFixture(ctx, sdk.StartFixtureRequest{State: c.Wallet, FixtureOptions: sdk.FixtureOptions{Port: s.parts.Fixture.Port, Origin: s.parts.FixtureOrigin}}); err != nil {
-		return res, err
+	err = m.restoreMocks(ctx, s, c.Mocks)
+	if err == nil {
+		m.restoreContracts(ctx, s, c.Contracts)
+		_, err = m.plugins.Slot(s.slot).Fixture().StartFixture(ctx, sdk.StartFixtureRequest{State: c.Wallet, FixtureOptions: sdk.FixtureOptions{Port: s.parts.Fixture.Port, Origin: s.parts.FixtureOrigin}})
 	}
 	lap("fixture")
-	r, err := m.Reload(ctx, s, s.BuildID())
+	if cerr := <-chainDone; cerr != nil {
+		return res, cerr
+	}
+	if err != nil {
+		return res, err
+	}
+	lap("chain")
+	r, err := m.Reload(ctx, s, s.BuildID(), false)
 	if err != nil && sdk.AsError(err).Code == sdk.CodeReloadFailed && ctx.Err() == nil {
 		// Seen once in a row of restores on the test wallet: the reloaded
 		// worker's first storage call failed ("No SW") and the wallet
 		// never came up; a second reload brings it back.
 		m.log.Warn("checkpoint restore: the reload failed, reloading again", "session", s.ID, "error", err)
-		r, err = m.Reload(ctx, s, s.BuildID())
+		r, err = m.Reload(ctx, s, s.BuildID(), false)
 	}
 	if err != nil {
 		return res, err
 	}
-	res.Screen, res.Unlocked = r.Screen, r.IsUnlocked
+	res.Screen, res.Unlocked, res.ReloadSplit = r.Screen, r.IsUnlocked, r.SplitMs
 	lap("reload")
 	res.Tabs, res.ActiveURL = m.reopenTabs(ctx, s, c)
 	lap("tabs")

@@ -51,6 +51,10 @@ type Session struct {
 	// buildID is the content hash of the build the session runs
 	// (sdk.BuildID), set at launch and by every reload.
 	buildID atomic.Pointer[string]
+	// bg is the print of the background files the session's extension runs
+	// (background.go), nil when unknown; set at launch and by every
+	// reload that restarts the background.
+	bg atomic.Pointer[bgPrint]
 	// recordedBuild is the build id the session's step records named
 	// last (buildChanged).
 	recordedBuild atomic.Pointer[string]

@@ -15,6 +15,10 @@ type ReloadOptions struct {
 	// Settle bounds the whole reload: the extension going and coming back,
 	// its first screen, the unlock.
 	Settle time.Duration
+	// PagesOnly loads only the extension's pages again
+	// (browser.Chrome.ReloadPages): the rebuild changed no file its
+	// background loads.
+	PagesOnly bool
 }
 
 // ReloadResult is what an in-place reload did.
@@ -33,11 +37,18 @@ type ReloadResult struct {
 	// BackgroundRestarted says a new service worker runs: the background
 	// runs the files as they are now, not only the pages.
 	BackgroundRestarted bool `json:"backgroundRestarted"`
+	// PagesOnly says only the extension's pages were loaded again: the
+	// rebuild changed no file the background loads, which ran on (still
+	// unlocked).
+	PagesOnly bool `json:"pagesOnly,omitempty"`
 	// Unlocked says the wallet came back locked and was unlocked again.
 	Unlocked   bool `json:"unlocked"`
 	IsUnlocked bool `json:"isUnlocked"`
 	// ConsoleErrors are the extension's console errors since the reload.
 	ConsoleErrors []string `json:"consoleErrors"`
+	// SplitMs is the time of each step: trigger, worker, page
+	// (browser.Reloaded.Split), screen (the wallet's first screen), unlock.
+	SplitMs map[string]int64 `json:"splitMs,omitempty"`
 }
 
 // Reload reloads the unpacked extension in the running Chrome (its files
@@ -52,12 +63,22 @@ func (s *Wallet) Reload(ctx context.Context, o ReloadOptions) (ReloadResult, err
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, o.Settle)
 	defer cancel()
-	r, err := s.ReloadExtension(ctx)
-	res := ReloadResult{Reopened: r.Back, ReloadedBy: r.By, BackgroundRestarted: r.Worker}
+	reload := s.ReloadExtension
+	if o.PagesOnly {
+		reload = s.ReloadPages
+	}
+	r, err := reload(ctx)
+	res := ReloadResult{Reopened: r.Back, ReloadedBy: r.By, BackgroundRestarted: r.Worker, PagesOnly: o.PagesOnly, SplitMs: r.Split}
+	if res.SplitMs == nil {
+		res.SplitMs = map[string]int64{}
+	}
+	lap := func(step string) {
+		res.SplitMs[step] = time.Since(start).Milliseconds() - sumMs(res.SplitMs)
+	}
 	if err != nil {
 		return res, s.reloadFailed(ctx, start, err.Error())
 	}
-	if !r.Worker {
+	if !r.Worker && !o.PagesOnly {
 		return res, s.reloadFailed(ctx, start, "the extension's background did not restart"+r.NoWorker())
 	}
 	st, err := s.WaitForScreen(ctx)
@@ -67,6 +88,7 @@ func (s *Wallet) Reload(ctx context.Context, o ReloadOptions) (ReloadResult, err
 	case st.CurrentScreen == "error":
 		return res, s.reloadFailed(ctx, start, "the reloaded wallet shows its error page")
 	}
+	lap("screen")
 	if !st.IsUnlocked && o.Password != "" && st.CurrentScreen == "unlock" {
 		if err := s.Unlock(ctx, o.Password); err != nil {
 			return res, s.reloadFailed(ctx, start, "the reloaded wallet came back locked and did not unlock: "+sdk.AsError(err).Message)
@@ -77,11 +99,20 @@ func (s *Wallet) Reload(ctx context.Context, o ReloadOptions) (ReloadResult, err
 		if st, err = s.WaitForScreen(ctx); err != nil {
 			return res, s.reloadFailed(ctx, start, "the reloaded wallet's screen did not settle after the unlock")
 		}
+		lap("unlock")
 	}
 	res.Screen, res.URL, res.IsUnlocked = st.CurrentScreen, st.CurrentURL, st.IsUnlocked
 	res.ConsoleErrors = s.ConsoleSince(start)
 	res.ReloadMs = time.Since(start).Milliseconds()
 	return res, nil
+}
+
+func sumMs(m map[string]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
+	}
+	return n
 }
 
 // reloadFailed is MM_RELOAD_FAILED with the browser's diagnosis.

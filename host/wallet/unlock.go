@@ -14,21 +14,46 @@ import (
 // unlockWait bounds Unlock when ctx has no deadline.
 const unlockWait = 20 * time.Second
 
-// unlockProbe reports whether the wallet shows the home landmark, the
-// unlock field, the unlock field focused and emptied when asked, and the
-// text of the unlock screen's visible error (the wallet refusing the
-// password; Profile.UnlockError).
-const unlockProbeJS = `((p) => {
+// unlockWaitJS answers, as soon as it holds (read on every DOM change of
+// the page, not polled from the host) or after p.waitMs: whether the
+// wallet shows the home landmark, the unlock field (focused and emptied
+// when p.focus), and the text of the unlock screen's visible error (the
+// wallet refusing the password; Profile.UnlockError). p.until names what
+// ends the wait: "field" (the home landmark or the unlock field) or
+// "result" (the home landmark or an error, unless p.stale: one was shown
+// before the submit).
+const unlockWaitJS = `((p) => new Promise((resolve) => {
   const q = (id) => document.querySelector('[data-testid="' + id + '"]');
-  const home = !!q(p.home);
-  const field = q(p.password);
-  if (field && p.focus) { field.focus(); field.select(); }
-  let alert = '';
-  for (const a of p.error ? document.querySelectorAll(p.error) : []) {
-    if (a.getClientRects().length && a.textContent.trim()) { alert = a.textContent.trim(); break; }
-  }
-  return {home, field: !!field, focused: !!field && document.activeElement === field, alert};
-})`
+  const read = () => {
+    const home = !!q(p.home);
+    const field = q(p.password);
+    let alert = '';
+    for (const a of p.error ? document.querySelectorAll(p.error) : []) {
+      if (a.getClientRects().length && a.textContent.trim()) { alert = a.textContent.trim(); break; }
+    }
+    return {home, field, alert};
+  };
+  const start = performance.now();
+  let obs = null, timer = null;
+  const check = () => {
+    const r = read();
+    const done = r.home || (p.until === 'field' ? !!r.field : r.alert !== '' && !p.stale);
+    if (!done && performance.now() - start < p.waitMs) return false;
+    if (obs) obs.disconnect();
+    if (timer) clearTimeout(timer);
+    if (r.field && p.focus) { r.field.focus(); r.field.select(); }
+    resolve({home: r.home, field: !!r.field, focused: !!r.field && document.activeElement === r.field, alert: r.alert});
+    return true;
+  };
+  if (check()) return;
+  obs = new MutationObserver(() => { check(); });
+  obs.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  timer = setTimeout(() => { check(); }, p.waitMs);
+}))`
+
+// unlockEvalWait bounds one in-page unlock wait; the host then reads the
+// page again (its document may have been replaced, or ctx may have ended).
+const unlockEvalWait = time.Second
 
 type unlockProbe struct {
 	Home    bool   `json:"home"`
@@ -58,9 +83,17 @@ func (s *Wallet) Unlock(ctx context.Context, password string) error {
 	}
 	args := map[string]any{"home": s.profile.HomeLandmark, "password": s.profile.UnlockPassword, "error": s.profile.UnlockError}
 	probe := func(focus bool) (unlockProbe, error) {
-		args["focus"] = focus
+		args["focus"], args["until"] = focus, "result"
+		if focus {
+			args["until"] = "field"
+		}
+		wait := unlockEvalWait
+		if dl, ok := ctx.Deadline(); ok {
+			wait = max(0, min(wait, time.Until(dl)))
+		}
+		args["waitMs"] = wait.Milliseconds()
 		var p unlockProbe
-		err := discovery.Eval(ctx, page, unlockProbeJS+"("+discovery.JSArg(args)+")", discovery.EvalOptions{Idempotent: true}, &p)
+		err := discovery.Eval(ctx, page, unlockWaitJS+"("+discovery.JSArg(args)+")", discovery.EvalOptions{Idempotent: true}, &p)
 		return p, err
 	}
 
@@ -74,9 +107,10 @@ func (s *Wallet) Unlock(ctx context.Context, password string) error {
 		}
 		if err == nil && p.Field && p.Focused {
 			stale = p.Alert
+			args["stale"] = stale != ""
 			break
 		}
-		if err := browser.Sleep(ctx, 50*time.Millisecond); err != nil {
+		if err := browser.Sleep(ctx, 10*time.Millisecond); err != nil {
 			return sdk.Errorf(sdk.CodeWaitTimeout, "the unlock screen did not appear (no %q field)", s.profile.UnlockPassword)
 		}
 	}
@@ -101,7 +135,7 @@ func (s *Wallet) Unlock(ctx context.Context, password string) error {
 		if err == nil && p.Alert != "" && stale == "" {
 			return sdk.Errorf(sdk.CodeInvalidInput, "the wallet refused the password: %q", p.Alert)
 		}
-		if err := browser.Sleep(ctx, 50*time.Millisecond); err != nil {
+		if err := browser.Sleep(ctx, 10*time.Millisecond); err != nil {
 			return sdk.Errorf(sdk.CodeWaitTimeout, "the wallet did not unlock (no %q after submit): is the password right?", s.profile.HomeLandmark)
 		}
 	}
