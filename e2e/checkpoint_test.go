@@ -143,6 +143,12 @@ func TestCheckpointRestore(t *testing.T) {
 		if !r.Unlocked {
 			t.Fatalf("restore %d: the wallet is locked", i+1)
 		}
+		// The same build: only the background restarts, and the wallet
+		// comes back unlocked without its unlock screen (its key kept in
+		// the session storage), as a restart of its worker allows.
+		if _, typed := r.ReloadSplitMs["unlock"]; typed {
+			t.Fatalf("restore %d: the password was typed again (reload split %v): the restore reloaded the whole extension", i+1, r.ReloadSplitMs)
+		}
 		var ds struct {
 			Contracts []struct{ ContractName, ContractAddress string }
 		}

@@ -44,15 +44,6 @@ type devPage struct {
 	id   proto.TargetTargetID
 }
 
-// PrepareReload opens the chrome://extensions page of the reloads ahead
-// (a restore does it beside the chain revert and the fixture swap); the
-// next reload finds it open.
-func (s *Chrome) PrepareReload(ctx context.Context) {
-	if _, err := s.extensionsPage(ctx); err != nil {
-		s.log.Debug("chrome://extensions not opened ahead", "error", err)
-	}
-}
-
 // extensionsPage is the kept chrome://extensions page, opened when there
 // is none (or it went: closed, crashed).
 func (s *Chrome) extensionsPage(ctx context.Context) (*rod.Page, error) {

@@ -40,7 +40,13 @@ const (
 	// ByPages: only the extension's pages were loaded again
 	// (ReloadPages); its background runs on.
 	ByPages = "mmcp, the extension's pages only"
+	// ByRestart: the extension's service worker was stopped and started
+	// again (RestartBackground), the extension not reloaded.
+	ByRestart = "mmcp, the service worker restarted"
 )
+
+// stopWait bounds the wait for a stopped service worker to go.
+const stopWait = 2 * time.Second
 
 // workerWait bounds the wait for the reloaded extension's new service
 // worker; the pages are reopened after it either way (a worker that
@@ -144,6 +150,95 @@ func (s *Chrome) ReloadPages(ctx context.Context) (Reloaded, error) {
 	_, _ = s.waitRendered(ctx, page)
 	lap("page")
 	return r, nil
+}
+
+// RestartBackground restarts the extension's background on the files it
+// runs, without reloading the extension: its service workers are stopped
+// (Target.closeTarget: nothing is evaluated in them) and the wallet page
+// the agent was on is reopened as ReloadExtension does, which starts a new
+// worker. What a reload of the extension drops stays: its session storage
+// (where MetaMask keeps the unlocked vault's key across worker restarts,
+// so the wallet comes back unlocked when the vault is the one it had) and
+// the content scripts of the dapp tabs. A worker that does not stop, or no
+// new one, is an error: the caller reloads the extension instead.
+func (s *Chrome) RestartBackground(ctx context.Context) (Reloaded, error) {
+	back := s.backURL()
+	r := Reloaded{Back: back, By: ByRestart, Split: map[string]int64{}}
+	lap := lapper(r.Split)
+	old := s.liveWorkers(ctx)
+	if len(old) == 0 {
+		return r, fmt.Errorf("no service worker of the extension runs")
+	}
+	for _, id := range old {
+		if _, err := (proto.TargetCloseTarget{TargetID: id}).Call(s.browser.Context(ctx)); err != nil {
+			return r, fmt.Errorf("stopping the service worker: %v", err)
+		}
+	}
+	wctx, cancel := context.WithTimeout(ctx, stopWait)
+	gone := s.awaitWorkersGone(wctx, old)
+	cancel()
+	if !gone {
+		return r, fmt.Errorf("the service worker did not stop")
+	}
+	s.tabs.keepWorkers(s.extID, s.liveWorkers(ctx))
+	lap("trigger")
+	page, err := s.reopen(ctx, back)
+	if err != nil {
+		return r, fmt.Errorf("the wallet page %s did not load again: %v", back, err)
+	}
+	r.Page = page
+	_, _ = s.waitRendered(ctx, page)
+	lap("page")
+	// The page started the worker again, under the target id of the one
+	// stopped (the same version of the script) or a new one.
+	wctx, cancel = context.WithTimeout(ctx, workerWait)
+	live := s.awaitLiveWorkers(wctx)
+	cancel()
+	s.listenTo(ctx, live)
+	r.Worker = len(live) > 0
+	s.setKnownWorkers(live)
+	s.tabs.keepWorkers(s.extID, live)
+	lap("worker")
+	if !r.Worker {
+		return r, fmt.Errorf("no new service worker started%s", r.NoWorker())
+	}
+	return r, nil
+}
+
+// awaitWorkersGone waits (within ctx) until none of the service workers
+// old runs, as Chrome lists them (a worker is not always reported
+// destroyed); false when ctx ended first.
+func (s *Chrome) awaitWorkersGone(ctx context.Context, old []proto.TargetTargetID) bool {
+	for {
+		changed := s.tabs.wait()
+		if live := s.liveWorkers(ctx); len(newOnes(live, newOnes(live, old))) == 0 {
+			return true // none of live is in old
+		}
+		select {
+		case <-changed:
+		case <-time.After(10 * time.Millisecond):
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// awaitLiveWorkers waits (within ctx) until a service worker of the
+// extension runs, as Chrome lists them, and returns them (none when ctx
+// ended first).
+func (s *Chrome) awaitLiveWorkers(ctx context.Context) []proto.TargetTargetID {
+	for {
+		changed := s.tabs.wait()
+		if live := s.liveWorkers(ctx); len(live) > 0 {
+			return live
+		}
+		select {
+		case <-changed:
+		case <-time.After(10 * time.Millisecond):
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 // backURL is the wallet page a reload reopens: the active one when it is

@@ -19,27 +19,28 @@ const hashWait = 2 * time.Second
 // the same Chrome, chain, fixture and dapp tabs, the wallet unlocked again
 // with the fixture plugin's password, all within the launch's settle bound. buildID
 // names the build now loaded ("" to hash the extension directory, beside
-// the reload); later step records carry it. With pagesOnly, when no file
-// the running background loads changed (background.go), only the
-// extension's pages are loaded again: the background runs on, unlocked.
-func (m *Manager) Reload(ctx context.Context, s *Session, buildID string, pagesOnly bool) (wallet.ReloadResult, error) {
+// the reload); later step records carry it. mode says what is loaded
+// again (wallet.ReloadMode); wallet.ReloadPages only when no file the
+// running background loads changed (background.go), else the whole
+// extension: the background runs on, unlocked.
+func (m *Manager) Reload(ctx context.Context, s *Session, buildID string, mode wallet.ReloadMode) (wallet.ReloadResult, error) {
 	settle := m.cfg.SettleTimeout
 	if settle <= 0 {
 		settle = launch.DefaultSettleTimeout
 	}
-	if pagesOnly {
-		pagesOnly = m.backgroundSame(s)
+	if mode == wallet.ReloadPages && !m.backgroundSame(s) {
+		mode = wallet.ReloadWhole
 	}
 	var hashed <-chan struct{}
 	if buildID != "" {
 		s.setBuildID(buildID)
-		if !pagesOnly {
+		if mode == wallet.ReloadWhole {
 			go m.printBackground(s)
 		}
 	} else if s.parts != nil {
 		hashed = m.hashBuild(s)
 	}
-	res, err := s.wallet.Reload(ctx, wallet.ReloadOptions{Password: s.parts.UnlockPassword(), Settle: settle, PagesOnly: pagesOnly})
+	res, err := s.wallet.Reload(ctx, wallet.ReloadOptions{Password: s.parts.UnlockPassword(), Settle: settle, Mode: mode})
 	if hashed != nil {
 		t := time.NewTimer(hashWait)
 		defer t.Stop()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host/browser"
 	"github.com/mmcp-dev/mmcp/host/checkpoint"
+	"github.com/mmcp-dev/mmcp/host/wallet"
 	"github.com/mmcp-dev/mmcp/internal/jsonrpc"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -63,9 +64,7 @@ func (m *Manager) restoreCheckpoint(ctx context.Context, s *Session, name string
 	if err := checkpoint.Mismatch(c, s.BuildID(), chainID); err != nil {
 		return res, err
 	}
-	// The chain revert, the mock rules and the fixture swap run together,
-	// beside the opening of the page the reload asks Chrome from.
-	go s.wallet.PrepareReload(ctx)
+	// The chain revert runs beside the mock rules and the fixture swap.
 	chainDone := make(chan error, 1)
 	go func() {
 		var err error
@@ -92,13 +91,13 @@ func (m *Manager) restoreCheckpoint(ctx context.Context, s *Session, name string
 		return res, err
 	}
 	lap("chain")
-	r, err := m.Reload(ctx, s, s.BuildID(), false)
+	r, err := m.Reload(ctx, s, s.BuildID(), wallet.RestartBackground)
 	if err != nil && sdk.AsError(err).Code == sdk.CodeReloadFailed && ctx.Err() == nil {
 		// Seen once in a row of restores on the test wallet: the reloaded
 		// worker's first storage call failed ("No SW") and the wallet
 		// never came up; a second reload brings it back.
 		m.log.Warn("checkpoint restore: the reload failed, reloading again", "session", s.ID, "error", err)
-		r, err = m.Reload(ctx, s, s.BuildID(), false)
+		r, err = m.Reload(ctx, s, s.BuildID(), wallet.RestartBackground)
 	}
 	if err != nil {
 		return res, err

@@ -77,7 +77,7 @@ func (m *Manager) WaitReady(ctx context.Context, timeoutMs int64, reload *bool, 
 			WithDetails(map[string]any{"rebuild": r})
 	}
 	progress(0, 0, "reloading the extension")
-	res, err := m.Reload(ctx, s, r.BuildID, true)
+	res, err := m.Reload(ctx, s, r.BuildID, wallet.ReloadPages)
 	if err != nil {
 		return nil, withRebuild(err, r)
 	}
@@ -96,7 +96,7 @@ type Reloaded struct {
 // its files changed (Reload), hashing the extension for the build id.
 func (m *Manager) ReloadExtension(ctx context.Context) (Reloaded, error) {
 	return onActive(ctx, m, func(s *Session) (Reloaded, error) {
-		res, err := m.Reload(ctx, s, "", false)
+		res, err := m.Reload(ctx, s, "", wallet.ReloadWhole)
 		if err != nil {
 			return Reloaded{}, err
 		}

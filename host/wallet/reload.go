@@ -15,11 +15,29 @@ type ReloadOptions struct {
 	// Settle bounds the whole reload: the extension going and coming back,
 	// its first screen, the unlock.
 	Settle time.Duration
-	// PagesOnly loads only the extension's pages again
+	// Mode is what is loaded again: the whole extension (the default),
+	// its pages only or its background restarted.
+	Mode ReloadMode
+}
+
+// ReloadMode is what a reload loads again.
+type ReloadMode int
+
+const (
+	// ReloadWhole reloads the extension from disk
+	// (browser.Chrome.ReloadExtension).
+	ReloadWhole ReloadMode = iota
+	// ReloadPages loads only the extension's pages again
 	// (browser.Chrome.ReloadPages): the rebuild changed no file its
 	// background loads.
-	PagesOnly bool
-}
+	ReloadPages
+	// RestartBackground restarts its service worker on the same files
+	// (browser.Chrome.RestartBackground): it reads its state again (a
+	// checkpoint's) and comes back unlocked when the wallet keeps its key
+	// in the session storage; when the worker does not restart, the
+	// extension is reloaded instead.
+	RestartBackground
+)
 
 // ReloadResult is what an in-place reload did.
 type ReloadResult struct {
@@ -64,11 +82,18 @@ func (s *Wallet) Reload(ctx context.Context, o ReloadOptions) (ReloadResult, err
 	ctx, cancel := context.WithTimeout(ctx, o.Settle)
 	defer cancel()
 	reload := s.ReloadExtension
-	if o.PagesOnly {
+	switch o.Mode {
+	case ReloadPages:
 		reload = s.ReloadPages
+	case RestartBackground:
+		reload = s.RestartBackground
 	}
 	r, err := reload(ctx)
-	res := ReloadResult{Reopened: r.Back, ReloadedBy: r.By, BackgroundRestarted: r.Worker, PagesOnly: o.PagesOnly, SplitMs: r.Split}
+	if err != nil && o.Mode == RestartBackground && ctx.Err() == nil {
+		s.log.Warn("the background did not restart on its own; reloading the extension", "error", err)
+		r, err = s.ReloadExtension(ctx)
+	}
+	res := ReloadResult{Reopened: r.Back, ReloadedBy: r.By, BackgroundRestarted: r.Worker, PagesOnly: o.Mode == ReloadPages, SplitMs: r.Split}
 	if res.SplitMs == nil {
 		res.SplitMs = map[string]int64{}
 	}
@@ -78,7 +103,7 @@ func (s *Wallet) Reload(ctx context.Context, o ReloadOptions) (ReloadResult, err
 	if err != nil {
 		return res, s.reloadFailed(ctx, start, err.Error())
 	}
-	if !r.Worker && !o.PagesOnly {
+	if !r.Worker && o.Mode != ReloadPages {
 		return res, s.reloadFailed(ctx, start, "the extension's background did not restart"+r.NoWorker())
 	}
 	st, err := s.WaitForScreen(ctx)

@@ -109,7 +109,8 @@ async function loadStored() {
 
 async function init() {
   const fixture = await fetchFixture();
-  if (fixture && fixture.data) {
+  const fromFixture = !!(fixture && fixture.data);
+  if (fromFixture) {
     data = fixture.data;
     memoryOnly = networkStore(fixture);
     await save(fixture);
@@ -117,10 +118,14 @@ async function init() {
     console.warn('fixture: not loaded, using stored state');
     data = await loadStored();
   }
+  // The session storage outlives a restart of this worker (not a reload of
+  // the extension): the wallet comes back unlocked, as MetaMask does with
+  // the key it keeps there. A fixture read at the start is the whole state,
+  // its connections included (MetaMask's PermissionController state).
   const session = await chrome.storage.session.get(['unlocked', 'connected']);
   unlocked = !!session.unlocked && !!vault();
   const subjects = Object.keys((data.PermissionController || {}).subjects || {});
-  connected = session.connected || subjects;
+  connected = fromFixture ? subjects : session.connected || subjects;
 }
 
 const ready = init().catch((err) => console.error('init:', err));
