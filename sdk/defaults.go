@@ -23,6 +23,11 @@ const (
 	// what mm_launch loads when no build plugin runs and no extensionPath
 	// is given.
 	DefaultExtensionPath = "dist/chrome"
+	// FixtureVersion is the meta.version of the states mmcp builds, and of
+	// a custom fixture given without one: the schema of migration 74,
+	// which MetaMask's E2E fixtures still use. The extension migrates them
+	// forward when it loads them.
+	FixtureVersion = 74
 )
 
 // DefaultRPCURL is the local chain's RPC URL on DefaultAnvilPort.

@@ -616,7 +616,7 @@ func (l *launcher) walletState(ctx context.Context) (sdk.WalletState, error) {
 		res, err := f.ResolvePreset(ctx, sdk.ResolvePresetRequest{Name: l.in.FixturePreset, StateOptions: opts})
 		return res.State, err
 	case l.in.StateMode == "custom":
-		st, err := wrapFixture(l.in.Fixture)
+		st, err := sdk.WrapFixture(l.in.Fixture)
 		return sdk.LocalChainAt(st, opts.AnvilPort), err
 	case l.in.StateMode == "onboarding":
 		res, err := f.OnboardingState(ctx, sdk.OnboardingStateRequest{StateOptions: opts})
@@ -901,19 +901,6 @@ func stepErr(step string, err error) error {
 		return de.WithDetails(map[string]any{"step": step})
 	}
 	return sdk.Errorf(sdk.CodeLaunchFailed, "launch failed at %s: %w", step, err).WithDetails(map[string]any{"step": step})
-}
-
-// wrapFixture wraps a custom fixture the way MetaMask does: an object with
-// "data" is a whole fixture, anything else is its data.
-func wrapFixture(raw json.RawMessage) (sdk.WalletState, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		return nil, sdk.Errorf(sdk.CodeInvalidConfig, "fixture must be a JSON object: %w", err)
-	}
-	if _, ok := obj["data"]; ok {
-		return raw, nil
-	}
-	return json.Marshal(map[string]any{"data": obj, "meta": map[string]int{"version": 74}})
 }
 
 // stateSource is the source a fixture plugin noted in the state's
