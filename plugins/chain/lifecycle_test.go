@@ -55,7 +55,9 @@ func TestHelperPlugin(t *testing.T) {
 func TestAnvilDiesWithThePlugin(t *testing.T) {
 	t.Parallel()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperPlugin$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "MMCP_CHAIN_HELPER=1", "MMCP_CHAIN_HELPER_PORT="+strconv.Itoa(testutil.FreePort(t)), "ANVIL_PATH="+anvilBin(t))
+	// The helper is killed, so it never removes its own test's temporary
+	// folder: that goes under this test's, which is removed.
+	cmd.Env = append(os.Environ(), "MMCP_CHAIN_HELPER=1", "MMCP_CHAIN_HELPER_PORT="+strconv.Itoa(testutil.FreePort(t)), "ANVIL_PATH="+anvilBin(t), "TMPDIR="+t.TempDir())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
