@@ -13,15 +13,7 @@ import (
 func TestGetTextAfterConnect(t *testing.T) {
 	h, ws := walletHost(t)
 	sid := launch(t, h, map[string]any{"stateMode": "default"})["sessionId"].(string)
-	srv := testDappServer(t)
-	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL}))
-	must(t, h.Call("mm_click", map[string]any{"testId": "connectButton", "timeoutMs": 30000}))
-	must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 15000}))
-	must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
-	if !approveInPopup(t, h, "page-container-footer-next", "Confirm") {
-		t.Fatal("connect: the popup did not close")
-	}
-	must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
+	srv := connectTestDapp(t, h)
 
 	var got struct {
 		Text      string

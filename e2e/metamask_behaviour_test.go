@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,8 +142,8 @@ func TestApprovalClickAnswersWhenPopupClosesAfterRelease(t *testing.T) {
 
 // connectTestDapp opens the MetaMask test dapp in the active tab and
 // connects it through the wallet's two-step popup, leaving the dapp tab
-// active.
-func connectTestDapp(t *testing.T, h *Host) {
+// active. It answers the dapp's server.
+func connectTestDapp(t *testing.T, h *Host) *httptest.Server {
 	t.Helper()
 	srv := testDappServer(t)
 	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": srv.URL}))
@@ -154,6 +155,7 @@ func connectTestDapp(t *testing.T, h *Host) {
 	}
 	must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
 	eventuallyText(t, h, "accounts", account0)
+	return srv
 }
 
 // TestRouteChangeIsNoNewTab: buttons that change the hash route of the

@@ -1,9 +1,11 @@
-package sdk
+package sdk_test
 
 import (
 	"encoding/json"
-	"reflect"
 	"testing"
+
+	"github.com/mmcp-dev/mmcp/internal/testutil"
+	"github.com/mmcp-dev/mmcp/sdk"
 )
 
 // TestWrapFixture: a custom fixture is the data alone or a whole
@@ -20,30 +22,18 @@ func TestWrapFixture(t *testing.T) {
 		"keeps storage":      {`{"data":{},"meta":{"version":74},"_storageService":{"k":1}}`, `{"data":{},"meta":{"version":74},"_storageService":{"k":1}}`},
 	}
 	for name, tc := range cases {
-		got, err := WrapFixture(json.RawMessage(tc.in))
+		got, err := sdk.WrapFixture(json.RawMessage(tc.in))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if !jsonEqual(t, got, []byte(tc.want)) {
+		if !testutil.JSONEqual(t, got, []byte(tc.want)) {
 			t.Errorf("%s: got %s, want %s", name, got, tc.want)
 		}
 	}
 	for _, bad := range []string{`[]`, `"x"`, `null`, `{"data":[1]}`, `{`} {
-		if _, err := WrapFixture(json.RawMessage(bad)); AsError(err) == nil || AsError(err).Code != CodeInvalidInput {
-			t.Errorf("%s: err = %v, want %s", bad, err, CodeInvalidInput)
+		if _, err := sdk.WrapFixture(json.RawMessage(bad)); sdk.AsError(err) == nil || sdk.AsError(err).Code != sdk.CodeInvalidInput {
+			t.Errorf("%s: err = %v, want %s", bad, err, sdk.CodeInvalidInput)
 		}
 	}
-}
-
-func jsonEqual(t *testing.T, a, b []byte) bool {
-	t.Helper()
-	var x, y any
-	if err := json.Unmarshal(a, &x); err != nil {
-		t.Fatalf("not JSON: %s", a)
-	}
-	if err := json.Unmarshal(b, &y); err != nil {
-		t.Fatalf("not JSON: %s", b)
-	}
-	return reflect.DeepEqual(x, y)
 }
