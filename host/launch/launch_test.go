@@ -27,6 +27,11 @@ import (
 type world struct {
 	mu    sync.Mutex // the browser starts beside the chain and fixture
 	calls []string
+	// fixtureUp is closed when the fixture server starts: a failing
+	// wallet.start waits for it, so that its rollback follows the whole
+	// foreground in the call log, whichever way the two interleave.
+	fixtureUp   chan struct{}
+	fixtureOnce sync.Once
 	fail  string // the call that fails, e.g. "chain.start"
 	// beforeState, when set, runs as the wallet state is asked for;
 	// onWalletStart as Chrome starts.
@@ -72,6 +77,12 @@ func (w *world) deps() Deps {
 		Builder: builder{w}, Chain: chain{w}, Fixture: fixture{w}, Contracts: seeder{w}, MockServer: mocks{w},
 		StartWallet: func(ctx context.Context, ws WalletStart) (Wallet, error) {
 			w.proxy, w.walletStart = ws.Proxy, ws
+			if w.fail == "wallet.start" {
+				select {
+				case <-w.fixtureUp:
+				case <-ctx.Done():
+				}
+			}
 			if err := w.call("wallet.start"); err != nil {
 				return nil, err
 			}
@@ -125,6 +136,7 @@ const vaultState = `{"data":{"KeyringController":{"vault":"{\"data\":\"x\"}"}},"
 func (f fixture) StartFixture(_ context.Context, req sdk.StartFixtureRequest) (sdk.StartFixtureResponse, error) {
 	o := req.FixtureOptions
 	f.w.fixtureOpts, f.w.served = o, req.State
+	f.w.fixtureOnce.Do(func() { close(f.w.fixtureUp) })
 	port := f.w.fixturePort
 	if port == 0 {
 		port = 12345
@@ -223,7 +235,9 @@ func (b wallet) Diagnose(context.Context, string) browser.Diagnosis {
 	return browser.Diagnosis{LastScreen: "unknown", LastURL: "chrome-extension://x/home.html", ConsoleErrors: []string{"boom"}, Screenshot: "/a/s.png"}
 }
 
-func newWorld() *world { return &world{chainPort: 9545, chainID: 31337} }
+func newWorld() *world {
+	return &world{chainPort: 9545, chainID: 31337, fixtureUp: make(chan struct{})}
+}
 
 var fullInput = Input{SeedContracts: []string{"hst"}}
 
@@ -625,7 +639,8 @@ func TestLaunchWalletNeverSettles(t *testing.T) {
 // that reaches that state's own port at the fixed fixture URL; its
 // teardown drops only its state.
 func TestLaunchBesideOtherSessions(t *testing.T) {
-	w := &world{chainPort: 40123, chainID: 1337, built: true}
+	w := newWorld()
+	w.chainPort, w.chainID, w.built = 40123, 1337, true
 	d := w.deps()
 	d.FreePort, d.FixtureOrigin = true, "mmcp-session://mm-b"
 	p, err := Launch(context.Background(), d, Input{StateMode: "default"}, nil)
