@@ -43,9 +43,10 @@ func (p presetOut) kinds() []string {
 }
 
 // TestVisualAcrossSessions: a home baseline made in one session matches
-// with 0 px in a second session launched on other free ports (the
-// network is named after the Anvil port in three places), the answer
-// listing the wallet preset's masks; without the preset the port shows.
+// with 0 px (default threshold) in a second session launched on other
+// free ports (the network is named after the Anvil port in three places),
+// the answer listing the wallet preset's masks; without the preset the
+// port shows.
 func TestVisualAcrossSessions(t *testing.T) {
 	h, _ := walletHost(t)
 	first := launchState(t, launch(t, h, map[string]any{}))
@@ -60,7 +61,11 @@ func TestVisualAcrossSessions(t *testing.T) {
 	if *second.NetworkName == *first.NetworkName {
 		t.Fatalf("both sessions on %s: the test needs other ports", *first.NetworkName)
 	}
-	again := presetCheck(t, h, map[string]any{"name": "home", "threshold": 0})
+	// At the default threshold: another Chrome may raster the rounded
+	// buttons' anti-aliased edges a few levels apart (1 run in 10 here, 14
+	// px of at most 24 levels), which threshold 0 counts; the ports' text
+	// that the masks hide differs far above it.
+	again := presetCheck(t, h, map[string]any{"name": "home"})
 	t.Logf("second session (%s): %s %d px, masks %+v", *second.NetworkName, again.Status, again.DiffPixels, again.PresetMasks)
 	if again.Status != "match" || again.DiffPixels != 0 {
 		t.Fatalf("home in another session: %+v", again)
