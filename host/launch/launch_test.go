@@ -32,7 +32,7 @@ type world struct {
 	// foreground in the call log, whichever way the two interleave.
 	fixtureUp   chan struct{}
 	fixtureOnce sync.Once
-	fail  string // the call that fails, e.g. "chain.start"
+	fail        string // the call that fails, e.g. "chain.start"
 	// beforeState, when set, runs as the wallet state is asked for;
 	// onWalletStart as Chrome starts.
 	beforeState   func()
