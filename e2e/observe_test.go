@@ -282,3 +282,33 @@ func TestClickRecordAfterAScreenshot(t *testing.T) {
 		t.Fatalf("the click records do not show the page as each click left it: %v / %v", hasTestID(clicks[0], "shown"), hasTestID(clicks[1], "shown"))
 	}
 }
+
+// TestLockRecordAfterAScreenshot: a click whose effect lands in the
+// wallet's background (Lock), followed at once by a viewport screenshot:
+// the click's record, made after the capture (and taking the state the
+// screenshot read when the page still holds for it), shows the wallet as
+// the click left it, locked on its unlock screen, its state and its walk
+// agreeing; the screenshot's record shows the same.
+func TestLockRecordAfterAScreenshot(t *testing.T) {
+	h, ws := walletHost(t)
+	sid := launch(t, h, map[string]any{"stateMode": "default"})["sessionId"].(string)
+	must(t, h.Call("mm_click", map[string]any{"testId": "global-menu-lock"}))
+	must(t, h.Call("mm_screenshot", map[string]any{"name": "locked", "fullPage": false, "includeBase64": true}))
+	must(t, h.Call("mm_knowledge_last", map[string]any{"n": 1})) // waits for the records
+	var got []stepRecord
+	for _, r := range records(t, ws, sid) {
+		if r.Tool.Name == "mm_click" || r.Tool.Name == "mm_screenshot" {
+			got = append(got, r)
+		}
+	}
+	if len(got) != 2 || got[0].Tool.Name != "mm_click" {
+		t.Fatalf("records %+v, want the click's then the screenshot's", got)
+	}
+	for _, r := range got {
+		st := r.Observation.State
+		if st["isUnlocked"] != false || st["currentScreen"] != "unlock" || !hasTestID(r, "unlock-password") {
+			t.Fatalf("%s's record: unlocked %v on %v (unlock-password listed: %v), want the locked wallet on its unlock screen",
+				r.Tool.Name, st["isUnlocked"], st["currentScreen"], hasTestID(r, "unlock-password"))
+		}
+	}
+}

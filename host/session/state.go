@@ -29,7 +29,7 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 	app := s.reads.takeApp(tools.CallID(ctx))
 	answered := time.Now() // the call is done; no other ran since
 	return func(ctx context.Context) *observation.Observation {
-		return m.observe(ctx, s, full, ahead, app, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
+		return m.observe(ctx, s, full, ahead, app, answered, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
 			// On a dapp page the record may take a snapshot's walk made
 			// since the call answered (only a read-only call runs before
 			// the record), of the page its state read (stateHolds).
@@ -45,7 +45,7 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 // describe is the observation the agent is given (mm_describe_screen)
 // of session s: its refs replace the agent's.
 func (m *Manager) describe(ctx context.Context, s *Session) *observation.Observation {
-	return m.observe(ctx, s, true, nil, nil, func(page *rod.Page, _ observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
+	return m.observe(ctx, s, true, nil, nil, time.Time{}, func(page *rod.Page, _ observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
 		ids, nodes, refs, err := discovery.Describe(ctx, page, discovery.DefaultTestIDLimit)
 		if err == nil {
 			s.setRefs(refs)
@@ -57,13 +57,18 @@ func (m *Manager) describe(ctx context.Context, s *Session) *observation.Observa
 // observe is the observation of session s: its state, and with full the
 // walk's testids and nodes. ahead is the state read ReadAhead started for
 // the call (nil for none): it is taken when the page stayed as it saw it
-// (observeAhead), else the state is read now, taking app, the app state
-// the call read ahead (ReadAppAhead; nil for none), when it may.
-func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *stateRead, app *wallet.AppRead, walk walkFunc) *observation.Observation {
+// (observeAhead), as is, without one, the read a read-only call started
+// since the call answered at answered (stateReads.since; a zero answered
+// takes none); else the state is read now, taking app, the app state the
+// call read ahead (ReadAppAhead; nil for none), when it may.
+func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *stateRead, app *wallet.AppRead, answered time.Time, walk walkFunc) *observation.Observation {
 	if s.wallet.Alive() != nil {
 		return nil // nothing to observe in a dead browser (and never wait on it)
 	}
 	obs := &observation.Observation{TestIDs: []observation.TestIDItem{}, A11y: observation.A11y{Nodes: []observation.A11yNode{}}}
+	if ahead == nil && !answered.IsZero() {
+		ahead = s.reads.since(s.wallet.ActivePage(), answered, tools.Changes())
+	}
 	if ahead != nil && observeAhead(ctx, s, full, ahead, obs, walk) {
 		return obs
 	}

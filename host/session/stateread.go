@@ -25,9 +25,10 @@ const readFresh = 50 * time.Millisecond
 // stateRead is one state read of the session (wallet.StateWith), in flight
 // or done.
 type stateRead struct {
-	page *rod.Page     // the active page when it started
-	gen  uint64        // tools.Changes when it started
-	done chan struct{} // closed once st, version, err and ended are set
+	started time.Time     // when it started
+	page    *rod.Page     // the active page when it started
+	gen     uint64        // tools.Changes when it started
+	done    chan struct{} // closed once st, version, err and ended are set
 
 	st      observation.State
 	version string
@@ -45,6 +46,18 @@ type stateReads struct {
 	// navigation read ahead (ReadAppAhead, takeApp).
 	ahead forCall[*stateRead]
 	app   forCall[*wallet.AppRead]
+	// lastApp is the app read its call's record took, for a read-only
+	// call that starts right after it (sharedApp).
+	lastApp sharedApp
+}
+
+// sharedApp is an app state read ahead by a call, which the call's record
+// took (takeApp), stamped when that call answered: tools.Changes then, and
+// the time.
+type sharedApp struct {
+	r        *wallet.AppRead
+	gen      uint64
+	answered time.Time
 }
 
 // forCall is what a call started for its own step record: the record of
@@ -73,6 +86,31 @@ func (s *Session) readState(ctx context.Context, app *wallet.AppRead) *stateRead
 	return s.reads.start(s.wallet.ActivePage(), tools.Changes(), func() (observation.State, string, error) {
 		return s.wallet.StateWith(ctx, app)
 	})
+}
+
+// since is the latest read when it is of page and started after answered
+// with gen (tools.Changes) as now, and has not failed; else nil. A click's
+// record gives way to the viewport screenshot that follows it
+// (tools.Tool.Capture), whose read ahead began as the click left the
+// page: the record takes it when the page still holds for it
+// (observeAhead), and the next call waits for one read, not two. Unlike
+// recent it has no age bound: a record wants the state as its call left
+// it, and this read is closer to that than one started now.
+func (rs *stateReads) since(page *rod.Page, answered time.Time, gen uint64) *stateRead {
+	rs.mu.Lock()
+	r := rs.current
+	rs.mu.Unlock()
+	if r == nil || page == nil || r.page != page || r.gen != gen || !r.started.After(answered) {
+		return nil
+	}
+	select {
+	case <-r.done:
+		if r.err != nil {
+			return nil // the record tries a read of its own
+		}
+	default:
+	}
+	return r
 }
 
 // ReadAppAhead reads the wallet's app state for the step record of the
@@ -109,11 +147,35 @@ func (rs *stateReads) setApp(r *wallet.AppRead, call uint64) {
 }
 
 // takeApp is the app state call (tools.CallID; its record's) read ahead,
-// nil for none: never another call's.
+// nil for none: never another call's. It stays shared for a read-only call
+// that starts within readFresh after, while no call that may change the
+// page, the wallet or the chain started (sharedApp).
 func (rs *stateReads) takeApp(call uint64) *wallet.AppRead {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	return rs.app.take(call)
+	r := rs.app.take(call)
+	rs.lastApp = sharedApp{r: r, gen: tools.Changes(), answered: time.Now()}
+	return r
+}
+
+// sharedApp is the app state the previous call read ahead, for the state
+// read of a read-only call that starts right after it answered (now, gen
+// being tools.Changes): a navigation to a wallet screen, then a snapshot
+// whose record reads the state beside its walk. Nothing that may change
+// the wallet ran since, so the app state that read saw is the one this
+// read would see but for a change from outside (a block, a dapp's
+// request), as for readFresh; the read sees the page itself, and takes it
+// only when it is of that page and document (wallet.StateWith). Without
+// it the read asks the wallet's background again (the test wallet's
+// service worker: 10-30 ms), which the next click waits for.
+func (rs *stateReads) sharedApp(now time.Time, gen uint64) *wallet.AppRead {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	a := rs.lastApp
+	if a.r == nil || a.gen != gen || now.Sub(a.answered) > readFresh {
+		return nil
+	}
+	return a.r
 }
 
 // readAhead is a state read for the record of a read-only call on page,
@@ -124,7 +186,7 @@ func (s *Session) readAhead(ctx context.Context, page *rod.Page) *stateRead {
 		return r
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stateAheadLimit)
-	r := s.readState(rctx, nil)
+	r := s.readState(rctx, s.reads.sharedApp(time.Now(), tools.Changes()))
 	go func() {
 		<-r.done
 		cancel()
@@ -165,7 +227,7 @@ func (rs *stateReads) takeAhead(call uint64) *stateRead {
 // start runs read as the latest state read, of page, gen being
 // tools.Changes now.
 func (rs *stateReads) start(page *rod.Page, gen uint64, read func() (observation.State, string, error)) *stateRead {
-	r := &stateRead{page: page, gen: gen, done: make(chan struct{})}
+	r := &stateRead{page: page, gen: gen, done: make(chan struct{}), started: time.Now()}
 	rs.mu.Lock()
 	rs.current = r
 	rs.mu.Unlock()

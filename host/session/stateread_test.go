@@ -10,6 +10,8 @@ import (
 
 	"github.com/mmcp-dev/mmcp/host/discovery"
 	"github.com/mmcp-dev/mmcp/host/observation"
+	"github.com/mmcp-dev/mmcp/host/tools"
+	"github.com/mmcp-dev/mmcp/host/wallet"
 )
 
 // TestStateReadRecent: a read-only call's record takes the state read of
@@ -143,5 +145,74 @@ func TestReadAheadIsTheCallsOwn(t *testing.T) {
 	}
 	if rs.takeAhead(7) != nil {
 		t.Fatal("the read was taken twice")
+	}
+}
+
+// TestSharedAppRightAfterItsCall: the app state a navigation read ahead,
+// once its record took it, serves the state read of a read-only call that
+// starts right after (a snapshot's record, which would otherwise ask the
+// wallet's background again while the next click waits), and no read
+// after readFresh or after a call that may change the wallet started.
+func TestSharedAppRightAfterItsCall(t *testing.T) {
+	var rs stateReads
+	if rs.sharedApp(time.Now(), tools.Changes()) != nil {
+		t.Fatal("an app read shared before any call read one ahead")
+	}
+	a := &wallet.AppRead{}
+	rs.setApp(a, 7)
+	if rs.takeApp(7) != a {
+		t.Fatal("call 7's record did not get its app read")
+	}
+	now, gen := time.Now(), tools.Changes()
+	if rs.sharedApp(now, gen) != a {
+		t.Fatal("a read-only call right after did not share the app read")
+	}
+	if rs.sharedApp(now.Add(readFresh+time.Millisecond), gen) != nil {
+		t.Fatal("the app read was shared past readFresh")
+	}
+	if rs.sharedApp(now, gen+1) != nil {
+		t.Fatal("the app read was shared after a call that may change the wallet")
+	}
+	if rs.takeApp(8) != nil || rs.sharedApp(time.Now(), tools.Changes()) != nil {
+		t.Fatal("after a call that read no app state ahead, the older read was still shared")
+	}
+}
+
+// TestReadSinceTheCallAnswered: a record takes the latest state read when
+// a read-only call started it after the record's call answered, on the
+// same page, with no call that may change the wallet since (a click's
+// record after the screenshot it gave way to): not one that started
+// before the answer, of another page, after another such call, or that
+// failed.
+func TestReadSinceTheCallAnswered(t *testing.T) {
+	page, other := &rod.Page{}, &rod.Page{}
+	var rs stateReads
+	answered := time.Now()
+	if rs.since(page, answered, 4) != nil {
+		t.Fatal("a read taken when there was none")
+	}
+	before := rs.start(page, 4, func() (observation.State, string, error) { return observation.State{}, "", nil })
+	<-before.done
+	before.started = answered.Add(-time.Millisecond)
+	if rs.since(page, answered, 4) != nil {
+		t.Fatal("a read that started before the call answered was taken")
+	}
+	r := rs.start(page, 4, func() (observation.State, string, error) { return observation.State{CurrentURL: "u"}, "v", nil })
+	r.started = answered.Add(time.Millisecond)
+	if got := rs.since(page, answered, 4); got != r {
+		t.Fatalf("got %v, want the read the screenshot started", got)
+	}
+	<-r.done
+	if got := rs.since(page, answered, 4); got != r {
+		t.Fatal("a read that ended long ago is not taken: the record wants the state as its call left it")
+	}
+	if rs.since(other, answered, 4) != nil || rs.since(page, answered, 5) != nil || rs.since(nil, answered, 4) != nil {
+		t.Fatal("a read of another page, or from before another call, was taken")
+	}
+	failed := rs.start(page, 4, func() (observation.State, string, error) { return observation.State{}, "", errors.New("gone") })
+	<-failed.done
+	failed.started = answered.Add(2 * time.Millisecond)
+	if rs.since(page, answered, 4) != nil {
+		t.Fatal("a failed read was taken")
 	}
 }
