@@ -193,8 +193,10 @@ func (s *Chrome) startChrome(ctx context.Context, extDir string) (string, error)
 	s.log.Debug("launching chrome", "bin", bin, "headless", headless, "userDataDir", s.userDir, "extension", extDir)
 	u, err := l.Launch()
 	if err != nil {
+		// A launch cancelled while Chrome boots (a launch step beside it
+		// failed) answers once Chrome is gone, as Close does.
 		if pid := l.PID(); pid > 0 {
-			killGroup(pid)
+			_ = s.reap(context.Background(), pid)
 		}
 		s.removeUserDir()
 		return "", sdk.Errorf(sdk.CodeLaunchFailed, "chrome did not start: %w", err).
@@ -463,20 +465,24 @@ func (s *Chrome) close(ctx context.Context) error {
 	if s.launcher == nil {
 		return nil
 	}
-	var errs []error
-	killGroup(s.pid)
+	return errors.Join(s.reap(ctx, s.pid), s.removeUserDir())
+}
+
+// reap kills Chrome's process group (pid leads it) and waits, 10 s at
+// most, until it is gone, with any straggler of the profile directory this
+// session made.
+func (s *Chrome) reap(ctx context.Context, pid int) error {
+	killGroup(pid)
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := waitGroupGone(wctx, s.pid); err != nil {
-		errs = append(errs, fmt.Errorf("chrome (pid %d) still running: %w", s.pid, err))
+	var err error
+	if werr := waitGroupGone(wctx, pid); werr != nil {
+		err = fmt.Errorf("chrome (pid %d) still running: %w", pid, werr)
 	}
 	if s.ownsDir {
 		killStragglers(wctx, s.userDir)
 	}
-	if err := s.removeUserDir(); err != nil {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
+	return err
 }
 
 // removeUserDir deletes the profile directory when this session made it.

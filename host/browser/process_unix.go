@@ -23,12 +23,14 @@ func killGroup(pid int) {
 }
 
 // waitGroupGone polls until no live (non-zombie) process is left in the
-// process group pgid.
+// process group pgid, killing what is still there (a child that Chrome
+// forked as the group was killed).
 func waitGroupGone(ctx context.Context, pgid int) error {
 	for {
 		if !groupAlive(pgid) {
 			return nil
 		}
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
