@@ -70,13 +70,14 @@ func readChain(t testing.TB, url, hst string) chainView {
 }
 
 // hstTransfer sends 7 hst from account0 to another account (Anvil's
-// unlocked account sends it).
+// unlocked account sends it) and waits until it is mined.
 func hstTransfer(t testing.TB, url, hst string) {
 	t.Helper()
 	to := strings.Repeat("0", 24) + "09781764c08de8ca82e156bbf156a3ca217c7950"
 	amount := fmt.Sprintf("%064x", big.NewInt(7))
 	var hash string
 	ethRPC(t, url, "eth_sendTransaction", &hash, map[string]any{"from": account0, "to": hst, "data": "0xa9059cbb" + to + amount})
+	receipt(t, url, hash)
 }
 
 type restoreAnswer struct {

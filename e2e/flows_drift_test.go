@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mmcp-dev/mmcp/plugins/fixture"
 	"github.com/mmcp-dev/mmcp/sdk"
@@ -172,13 +171,7 @@ func TestFlowDriftLoop(t *testing.T) {
 	ethRPC(t, chainURL(t, h), "eth_sendTransaction", &before, map[string]any{"from": account0, "to": account0, "value": "0x1"})
 	// Anvil mines right after it answers the send: the flow starts once
 	// that transaction is in a block, so it was sent before the flow.
-	var mined struct{ Status string }
-	if !eventually(10*time.Second, func() bool {
-		ethRPC(t, chainURL(t, h), "eth_getTransactionReceipt", &mined, before)
-		return mined.Status != ""
-	}) {
-		t.Fatalf("no receipt for %s", before)
-	}
+	receipt(t, chainURL(t, h), before)
 	if a := callDrift(t, h, "mm_flow_run", map[string]any{"path": a.RepairedPath}); a.Verdict != "passed" {
 		t.Fatalf("the repaired flow in a session that sent before: %+v", a)
 	}

@@ -91,6 +91,20 @@ func chainURL(t testing.TB, h *Host) string {
 	return st.RPCURL
 }
 
+// receipt is a mined transaction's receipt: Anvil mines right after it
+// answers a send, so for a moment there is none; receipt waits for it
+// (10 s at most) and fails the test without one.
+func receipt(t testing.TB, url, hash string) (r struct{ Status, From string }) {
+	t.Helper()
+	if !eventually(10*time.Second, func() bool {
+		ethRPC(t, url, "eth_getTransactionReceipt", &r, hash)
+		return r.Status != ""
+	}) {
+		t.Fatalf("no receipt for %s", hash)
+	}
+	return r
+}
+
 // ethRPC calls a JSON-RPC method on url and decodes its result into out.
 func ethRPC(t testing.TB, url, method string, out any, params ...any) {
 	t.Helper()
@@ -227,18 +241,7 @@ func TestLaunchDefaultSession(t *testing.T) {
 		}) {
 			t.Fatalf("no transaction hash on the dapp: %q", hash)
 		}
-		// Anvil mines right after it answers the send: for a moment there
-		// is no receipt yet.
-		var receipt struct {
-			Status string
-			From   string
-		}
-		if !eventually(10*time.Second, func() bool {
-			ethRPC(t, url, "eth_getTransactionReceipt", &receipt, hash)
-			return receipt.Status != ""
-		}) {
-			t.Fatalf("no receipt for %s", hash)
-		}
+		receipt := receipt(t, url, hash)
 		if receipt.Status != "0x1" || !strings.EqualFold(receipt.From, account0) {
 			t.Fatalf("receipt %+v", receipt)
 		}
@@ -445,7 +448,8 @@ func TestLaunchPresetFile(t *testing.T) {
 
 // TestLaunchPortInUse: a fixture port the launch names that another process
 // holds answers MM_PORT_IN_USE naming the port, and the chain started
-// before it is gone.
+// before it is gone, as is Chrome (which starts beside the chain) by the
+// time the answer comes.
 func TestLaunchPortInUse(t *testing.T) {
 	h, ws := walletHost(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -464,7 +468,7 @@ func TestLaunchPortInUse(t *testing.T) {
 		t.Errorf("Anvil left on port %d: %v", anvil, anvilOn(anvil))
 	}
 	if len(chromeFor(ws)) != 0 {
-		t.Errorf("Chrome started: %v", chromeFor(ws))
+		t.Errorf("Chrome still running after the answer: %v", chromeFor(ws))
 	}
 	wantCode(t, h.Call("mm_get_state", map[string]any{}), "MM_NO_ACTIVE_SESSION")
 }
