@@ -191,20 +191,53 @@ func (s *Chrome) startChrome(ctx context.Context, extDir string) (string, error)
 		l = l.Headless(false).Set("window-position", "0,0")
 	}
 	s.log.Debug("launching chrome", "bin", bin, "headless", headless, "userDataDir", s.userDir, "extension", extDir)
-	u, err := l.Launch()
+	u, pid, err := launchWithin(ctx, func() (string, int, error) {
+		u, err := l.Launch()
+		return u, l.PID(), err
+	})
 	if err != nil {
 		// A launch cancelled while Chrome boots (a launch step beside it
 		// failed) answers once Chrome is gone, as Close does.
-		if pid := l.PID(); pid > 0 {
+		if pid > 0 {
 			_ = s.reap(context.Background(), pid)
+		} else if s.ownsDir {
+			kctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			killStragglers(kctx, s.userDir)
+			cancel()
 		}
 		s.removeUserDir()
 		return "", sdk.Errorf(sdk.CodeLaunchFailed, "chrome did not start: %w", err).
 			WithDetails(map[string]any{"chrome": bin, "output": tail.String()})
 	}
 	s.launcher = l
-	s.pid = l.PID()
+	s.pid = pid
 	return u, nil
+}
+
+// launchWithin is launch (rod's Launcher.Launch and the pid) bounded by ctx (the launch's browser step has a
+// limit): rod waits for leakless to report Chrome's pid on a channel that
+// "may never receive the pid" (a leakless that died first), without
+// looking at its context, and a whole launch then hung (seen once in a
+// suite run, 20 minutes). On ctx's end the launch fails; Chrome, if it
+// started, is found by its profile directory (killStragglers) and the
+// goroutine left in rod is the price.
+func launchWithin(ctx context.Context, launch func() (string, int, error)) (u string, pid int, err error) {
+	type launched struct {
+		u   string
+		pid int
+		err error
+	}
+	done := make(chan launched, 1)
+	go func() {
+		u, pid, err := launch()
+		done <- launched{u, pid, err}
+	}()
+	select {
+	case r := <-done:
+		return r.u, r.pid, r.err
+	case <-ctx.Done():
+		return "", 0, fmt.Errorf("chrome's launcher did not answer: %w", ctx.Err())
+	}
 }
 
 // connect opens the DevTools connection and starts the target event loop.
