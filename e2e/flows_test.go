@@ -16,7 +16,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mmcp-dev/mmcp/deploy"
 )
@@ -53,13 +55,37 @@ func mmcpRun(t testing.TB, env []string, args ...string) cliResult {
 	return runCmd(t, cmd)
 }
 
+// cmdLimit bounds a command a test runs (the 8-flow suite takes about a
+// minute here).
+const cmdLimit = 8 * time.Minute
+
 // runCmd runs cmd and returns its output and exit code; a command that
-// cannot run at all fails the test.
+// cannot run at all fails the test, as does one still running after
+// cmdLimit: it gets SIGQUIT (a Go program prints its goroutines) and the
+// test shows the end of its stderr, instead of the suite's timeout
+// leaving it running.
 func runCmd(t testing.TB, cmd *exec.Cmd) cliResult {
 	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("%v: %v", cmd.Args, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-exited:
+	case <-time.After(cmdLimit):
+		_ = cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		t.Fatalf("%v still ran after %s; its stderr ends:\n%s", cmd.Args, cmdLimit, tail(errb.String(), 300))
+	}
 	code := 0
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
