@@ -198,13 +198,7 @@ func (s *Chrome) startChrome(ctx context.Context, extDir string) (string, error)
 	if err != nil {
 		// A launch cancelled while Chrome boots (a launch step beside it
 		// failed) answers once Chrome is gone, as Close does.
-		if pid > 0 {
-			_ = s.reap(context.Background(), pid)
-		} else if s.ownsDir {
-			kctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			killStragglers(kctx, s.userDir)
-			cancel()
-		}
+		_ = s.reap(context.Background(), pid)
 		s.removeUserDir()
 		return "", sdk.Errorf(sdk.CodeLaunchFailed, "chrome did not start: %w", err).
 			WithDetails(map[string]any{"chrome": bin, "output": tail.String()})
@@ -214,13 +208,13 @@ func (s *Chrome) startChrome(ctx context.Context, extDir string) (string, error)
 	return u, nil
 }
 
-// launchWithin is launch (rod's Launcher.Launch and the pid) bounded by ctx (the launch's browser step has a
-// limit): rod waits for leakless to report Chrome's pid on a channel that
-// "may never receive the pid" (a leakless that died first), without
-// looking at its context, and a whole launch then hung (seen once in a
-// suite run, 20 minutes). On ctx's end the launch fails; Chrome, if it
-// started, is found by its profile directory (killStragglers) and the
-// goroutine left in rod is the price.
+// launchWithin is launch (rod's Launcher.Launch and the pid) bounded by
+// ctx (the launch's browser step has a limit): rod waits for leakless to
+// report Chrome's pid on a channel that "may never receive the pid" (a
+// leakless that died first), without looking at its context, and a whole
+// launch then hung (seen once in a suite run, 20 minutes). On ctx's end
+// the launch fails with pid 0; Chrome, if it started, is found by its
+// profile directory (reap) and the goroutine left in rod is the price.
 func launchWithin(ctx context.Context, launch func() (string, int, error)) (u string, pid int, err error) {
 	type launched struct {
 		u   string
@@ -501,16 +495,19 @@ func (s *Chrome) close(ctx context.Context) error {
 	return errors.Join(s.reap(ctx, s.pid), s.removeUserDir())
 }
 
-// reap kills Chrome's process group (pid leads it) and waits, 10 s at
-// most, until it is gone, with any straggler of the profile directory this
-// session made.
+// reap kills Chrome's process group (pid leads it; 0 when its pid is not
+// known) and waits, 10 s at most, until it is gone, with any straggler of
+// the profile directory this session made (found by its command line,
+// pid or not).
 func (s *Chrome) reap(ctx context.Context, pid int) error {
-	killGroup(pid)
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var err error
-	if werr := waitGroupGone(wctx, pid); werr != nil {
-		err = fmt.Errorf("chrome (pid %d) still running: %w", pid, werr)
+	if pid > 0 {
+		killGroup(pid)
+		if werr := waitGroupGone(wctx, pid); werr != nil {
+			err = fmt.Errorf("chrome (pid %d) still running: %w", pid, werr)
+		}
 	}
 	if s.ownsDir {
 		killStragglers(wctx, s.userDir)
