@@ -185,6 +185,26 @@ type Parts struct {
 	Split map[string]int64
 }
 
+// FixtureServed records where the fixture server serves the session's
+// state (the launch's start, or a restore's) and points the session's
+// gate, where its Chrome reads the state, there: the origin's port, or the
+// server's when it has none. A fixture plugin that restarted serves the
+// state at another port. The vault's password is kept when the start
+// knows none.
+func (p *Parts) FixtureServed(st sdk.FixtureStatus) {
+	if st.UnlockPassword == "" && p.Fixture != nil {
+		st.UnlockPassword = p.Fixture.UnlockPassword
+	}
+	p.Fixture = &st
+	if p.gate != nil {
+		to := st.OriginPort
+		if to == 0 {
+			to = st.Port
+		}
+		p.gate.Open(to)
+	}
+}
+
 // UnlockPassword is the password of the served state's vault, as the
 // fixture plugin that built it says; "" when it gave none or no fixture
 // server runs.
@@ -552,16 +572,8 @@ func (l *launcher) fixture(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			l.p.Fixture, l.p.FixtureOrigin = &st, l.d.FixtureOrigin
-			if g := l.p.gate; g != nil {
-				// The session's own state: its origin's port, or the
-				// server's when it has none.
-				to := st.OriginPort
-				if to == 0 {
-					to = st.Port
-				}
-				g.Open(to)
-			}
+			l.p.FixtureOrigin = l.d.FixtureOrigin
+			l.p.FixtureServed(st)
 			if l.in.Ports.FixtureServer == 0 && st.Port != sdk.DefaultFixturePort {
 				// Another process holds 12345; this session's Chrome
 				// reads its state at its own port all the same.

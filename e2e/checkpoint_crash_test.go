@@ -1,0 +1,57 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCheckpointRestoreAfterFixtureCrash: the fixture plugin dies
+// mid-session (the session shows its fixture down);
+// mm_checkpoint_restore serves the checkpoint's wallet state from the
+// restarted plugin, wherever it serves it now, and the wallet comes back
+// with that state (the dapp it connected after the checkpoint is not
+// connected: its request opens the wallet's popup again), and its fixture
+// is up again.
+func TestCheckpointRestoreAfterFixtureCrash(t *testing.T) {
+	h, _ := walletHost(t)
+	launch(t, h, map[string]any{"stateMode": "default"})
+	dapp := dappServer(t)
+	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": dapp.URL}))
+	must(t, h.Call("mm_checkpoint_save", map[string]any{"name": "A"}))
+	connect := func() {
+		must(t, h.Call("mm_click", map[string]any{"testId": "connect"}))
+		must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 15000}))
+		must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
+		must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
+		must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
+		eventuallyText(t, h, "account", account0)
+	}
+	connect()
+
+	killAll(t, "fixture plugin", childrenOf(h.Cmd.Process.Pid, "mmcp-plugin-fixture"))
+	if !eventually(5*time.Second, func() bool {
+		var v healthView
+		h.Call("mm_get_state", map[string]any{}).Decode(t, &v)
+		return v.Health.Fixture.Status == "down"
+	}) {
+		t.Fatal("the killed fixture plugin is not reported down")
+	}
+
+	var r restoreAnswer
+	must(t, h.Call("mm_checkpoint_restore", map[string]any{"name": "A"})).Decode(t, &r)
+	if !r.Unlocked || !strings.HasPrefix(r.ActiveURL, dapp.URL) {
+		t.Fatalf("restore answered %+v", r)
+	}
+	// Not connected at A: the dapp's request asks the wallet again.
+	must(t, h.Call("mm_click", map[string]any{"testId": "connect"}))
+	if env := h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 5000}); !env.OK {
+		t.Fatalf("after the restore the dapp is still connected (no popup: %+v, account %q): the wallet kept its state, not the checkpoint's",
+			env.Error, testIDText(t, h, "account"))
+	}
+	var v healthView
+	must(t, h.Call("mm_get_state", map[string]any{})).Decode(t, &v)
+	if v.Health.Fixture.Status != "up" {
+		t.Fatalf("after the restore the fixture is %+v", v.Health.Fixture)
+	}
+}
