@@ -178,6 +178,8 @@ type Parts struct {
 	// gate is where the session's Chrome reads its wallet state (gate.go),
 	// nil without a fixture plugin.
 	gate *gate
+	// served is the start that serves the session's state (FixtureServed).
+	served sdk.StartFixtureRequest
 	// Split is where the launch's time went: each step that ran, in ms
 	// (build, chain, contracts, fixture, mocks, browser: Chrome and the
 	// extension's service worker up and its home page loaded; extension:
@@ -185,16 +187,18 @@ type Parts struct {
 	Split map[string]int64
 }
 
-// FixtureServed records where the fixture server serves the session's
-// state (the launch's start, or a restore's) and points the session's
-// gate, where its Chrome reads the state, there: the origin's port, or the
-// server's when it has none. A fixture plugin that restarted serves the
-// state at another port. The vault's password is kept when the start
-// knows none.
-func (p *Parts) FixtureServed(st sdk.FixtureStatus) {
+// FixtureServed records the start that serves the session's state (the
+// launch's, or a restore's: req) and where it serves it (st), and points
+// the session's gate, where its Chrome reads the state, there: the
+// origin's port, or the server's when it has none. A fixture plugin that
+// restarted serves the state at another port. The vault's password is
+// kept when the start knows none.
+func (p *Parts) FixtureServed(req sdk.StartFixtureRequest, st sdk.FixtureStatus) {
 	if st.UnlockPassword == "" && p.Fixture != nil {
 		st.UnlockPassword = p.Fixture.UnlockPassword
 	}
+	req.Port = st.Port
+	p.served = req
 	p.Fixture = &st
 	if p.gate != nil {
 		to := st.OriginPort
@@ -204,6 +208,11 @@ func (p *Parts) FixtureServed(st sdk.FixtureStatus) {
 		p.gate.Open(to)
 	}
 }
+
+// Served is the start that serves the session's state now (see
+// FixtureServed), to serve it again where a fixture plugin that died lost
+// it; its State is empty when no fixture server runs.
+func (p *Parts) Served() sdk.StartFixtureRequest { return p.served }
 
 // UnlockPassword is the password of the served state's vault, as the
 // fixture plugin that built it says; "" when it gave none or no fixture
@@ -564,8 +573,9 @@ func (l *launcher) fixture(ctx context.Context) error {
 	}
 	l.state = state
 	for {
-		started, err := l.d.Fixture.StartFixture(ctx, sdk.StartFixtureRequest{State: state,
-			FixtureOptions: sdk.FixtureOptions{Port: l.in.Ports.FixtureServer, Contracts: l.p.Deployed, Origin: l.d.FixtureOrigin}})
+		req := sdk.StartFixtureRequest{State: state,
+			FixtureOptions: sdk.FixtureOptions{Port: l.in.Ports.FixtureServer, Contracts: l.p.Deployed, Origin: l.d.FixtureOrigin}}
+		started, err := l.d.Fixture.StartFixture(ctx, req)
 		st := started.Status
 		name := missingContract(err)
 		if name == "" {
@@ -573,7 +583,7 @@ func (l *launcher) fixture(ctx context.Context) error {
 				return err
 			}
 			l.p.FixtureOrigin = l.d.FixtureOrigin
-			l.p.FixtureServed(st)
+			l.p.FixtureServed(req, st)
 			if l.in.Ports.FixtureServer == 0 && st.Port != sdk.DefaultFixturePort {
 				// Another process holds 12345; this session's Chrome
 				// reads its state at its own port all the same.

@@ -155,6 +155,31 @@ func (m *Manager) fixtureAlive(ctx context.Context, s *Session) error {
 			err = fmt.Errorf("status %d", resp.StatusCode)
 		}
 	}
-	return sdk.Errorf(sdk.CodeFixtureDown, "the session's fixture server is down (%s: %v); the running wallet keeps its state, but a reload would not find it: call %s to start a fresh session", f.URL, err, m.tool("launch")).
+	return sdk.Errorf(sdk.CodeFixtureDown, "the session's fixture server is down (%s: %v); the running wallet keeps its state, and a reload or a checkpoint restore serves it again first", f.URL, err).
 		WithDetails(map[string]any{"part": "fixture", "url": f.URL})
+}
+
+// serveAgain serves session s's wallet state again when its fixture server
+// no longer serves it (the fixture plugin died and lost it), before the
+// wallet's background starts again and reads it: a MetaMask test build
+// keeps its state in memory and reads it from the fixture at each start,
+// so it would come back with none. It serves the state last served (the
+// launch's, or the last restore's) and points the session's Chrome at
+// where the plugin serves it now. Nil when it still serves, or the session
+// serves no state.
+func (m *Manager) serveAgain(ctx context.Context, s *Session) error {
+	if s.parts == nil || s.parts.Fixture == nil || len(s.parts.Served().State) == 0 {
+		return nil
+	}
+	if m.fixtureAlive(ctx, s) == nil {
+		return nil
+	}
+	req := s.parts.Served()
+	started, err := m.plugins.Slot(s.slot).Fixture().StartFixture(ctx, req)
+	if err != nil {
+		return err
+	}
+	m.log.Warn("the session's fixture server was down: its wallet state is served again", "session", s.ID, "url", started.Status.URL)
+	s.parts.FixtureServed(req, started.Status)
+	return nil
 }

@@ -31,6 +31,12 @@ func (m *Manager) Reload(ctx context.Context, s *Session, buildID string, mode w
 	if mode == wallet.ReloadPages && !m.backgroundSame(s) {
 		mode = wallet.ReloadWhole
 	}
+	if mode != wallet.ReloadPages {
+		// The background starts again and reads its state.
+		if err := m.serveAgain(ctx, s); err != nil {
+			return wallet.ReloadResult{}, err
+		}
+	}
 	var hashed <-chan struct{}
 	if buildID != "" {
 		s.setBuildID(buildID)

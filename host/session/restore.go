@@ -81,12 +81,13 @@ func (m *Manager) restoreCheckpoint(ctx context.Context, s *Session, name string
 	err = m.restoreMocks(ctx, s, c.Mocks)
 	if err == nil {
 		m.restoreContracts(ctx, s, c.Contracts)
+		req := sdk.StartFixtureRequest{State: c.Wallet, FixtureOptions: sdk.FixtureOptions{Port: s.parts.Fixture.Port, Origin: s.parts.FixtureOrigin}}
 		var started sdk.StartFixtureResponse
-		started, err = m.plugins.Slot(s.slot).Fixture().StartFixture(ctx, sdk.StartFixtureRequest{State: c.Wallet, FixtureOptions: sdk.FixtureOptions{Port: s.parts.Fixture.Port, Origin: s.parts.FixtureOrigin}})
+		started, err = m.plugins.Slot(s.slot).Fixture().StartFixture(ctx, req)
 		if err == nil {
 			// A fixture plugin that died since the launch and was
 			// started again serves the state at another origin port.
-			s.parts.FixtureServed(started.Status)
+			s.parts.FixtureServed(req, started.Status)
 		}
 	}
 	lap("fixture")

@@ -29,14 +29,7 @@ func TestCheckpointRestoreAfterFixtureCrash(t *testing.T) {
 	}
 	connect()
 
-	killAll(t, "fixture plugin", childrenOf(h.Cmd.Process.Pid, "mmcp-plugin-fixture"))
-	if !eventually(5*time.Second, func() bool {
-		var v healthView
-		h.Call("mm_get_state", map[string]any{}).Decode(t, &v)
-		return v.Health.Fixture.Status == "down"
-	}) {
-		t.Fatal("the killed fixture plugin is not reported down")
-	}
+	killFixturePlugin(t, h)
 
 	var r restoreAnswer
 	must(t, h.Call("mm_checkpoint_restore", map[string]any{"name": "A"})).Decode(t, &r)
@@ -53,5 +46,43 @@ func TestCheckpointRestoreAfterFixtureCrash(t *testing.T) {
 	must(t, h.Call("mm_get_state", map[string]any{})).Decode(t, &v)
 	if v.Health.Fixture.Status != "up" {
 		t.Fatalf("after the restore the fixture is %+v", v.Health.Fixture)
+	}
+}
+
+// killFixturePlugin kills the host's fixture plugin and waits until the
+// session shows its fixture down.
+func killFixturePlugin(t *testing.T, h *Host) {
+	t.Helper()
+	killAll(t, "fixture plugin", childrenOf(h.Cmd.Process.Pid, "mmcp-plugin-fixture"))
+	if !eventually(5*time.Second, func() bool {
+		var v healthView
+		h.Call("mm_get_state", map[string]any{}).Decode(t, &v)
+		return v.Health.Fixture.Status == "down"
+	}) {
+		t.Fatal("the killed fixture plugin is not reported down")
+	}
+}
+
+// TestReloadAfterFixtureCrash: a wallet that keeps its state in memory and
+// reads it from the fixture at each start (a MetaMask test build,
+// TestWalletSettings.networkStore) is reloaded after the fixture plugin
+// died: the reload serves the session's state again from the restarted
+// plugin, so the wallet comes back onboarded and unlocked on its home
+// screen rather than empty, and the fixture is up again.
+func TestReloadAfterFixtureCrash(t *testing.T) {
+	h, _ := walletHost(t)
+	fx := defaultStateWith(t, h, account0)
+	fx["data"].(map[string]any)["TestWalletSettings"] = map[string]any{"networkStore": true}
+	launch(t, h, map[string]any{"stateMode": "custom", "fixture": fx})
+	killFixturePlugin(t, h)
+
+	env := h.Call("mm_reload_extension", map[string]any{})
+	var v healthView
+	must(t, h.Call("mm_get_state", map[string]any{})).Decode(t, &v)
+	if !env.OK || v.State.CurrentScreen != "home" || !v.State.IsUnlocked {
+		t.Fatalf("after the reload the wallet is on %q (unlocked %v); the reload answered %s %+v", v.State.CurrentScreen, v.State.IsUnlocked, env.Result, env.Error)
+	}
+	if v.Health.Fixture.Status != "up" {
+		t.Fatalf("after the reload the fixture is %+v", v.Health.Fixture)
 	}
 }
