@@ -23,16 +23,23 @@ const (
 func checkpointSetUp(t testing.TB, h *Host, dappURL string) string {
 	t.Helper()
 	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": dappURL}))
+	connectDapp(t, h)
+	var hst struct{ ContractAddress string }
+	must(t, h.Call("mm_seed_contract", map[string]any{"contractName": "hst"})).Decode(t, &hst)
+	sendFromDapp(t, h, true)
+	return hst.ContractAddress
+}
+
+// connectDapp connects the dapp of the active tab (dappServer's page) to
+// the wallet: its connect button, then the wallet's popup approved.
+func connectDapp(t testing.TB, h *Host) {
+	t.Helper()
 	must(t, h.Call("mm_click", map[string]any{"testId": "connect"}))
 	must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 15000}))
 	must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
 	must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
 	must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
 	eventuallyText(t, h, "account", account0)
-	var hst struct{ ContractAddress string }
-	must(t, h.Call("mm_seed_contract", map[string]any{"contractName": "hst"})).Decode(t, &hst)
-	sendFromDapp(t, h, true)
-	return hst.ContractAddress
 }
 
 // sendFromDapp clicks the dapp's Send 1 ETH and approves or rejects it in

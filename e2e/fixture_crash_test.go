@@ -19,15 +19,7 @@ func TestCheckpointRestoreAfterFixtureCrash(t *testing.T) {
 	dapp := dappServer(t)
 	must(t, h.Call("mm_navigate", map[string]any{"screen": "url", "url": dapp.URL}))
 	must(t, h.Call("mm_checkpoint_save", map[string]any{"name": "A"}))
-	connect := func() {
-		must(t, h.Call("mm_click", map[string]any{"testId": "connect"}))
-		must(t, h.Call("mm_wait_for_notification", map[string]any{"timeoutMs": 15000}))
-		must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
-		must(t, h.Call("mm_click", map[string]any{"testId": "page-container-footer-next"}))
-		must(t, h.Call("mm_switch_to_tab", map[string]any{"role": "dapp"}))
-		eventuallyText(t, h, "account", account0)
-	}
-	connect()
+	connectDapp(t, h)
 
 	killFixturePlugin(t, h)
 
