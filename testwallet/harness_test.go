@@ -25,6 +25,7 @@ import (
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
 
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/testwallet"
 )
 
@@ -407,12 +408,7 @@ func startAnvil(t *testing.T) string {
 	if _, err := os.Stat(anvilBin); err != nil {
 		t.Fatalf("anvil not installed (make setup installs it): %v", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
-	_ = ln.Close()
+	port := fmt.Sprint(testutil.FreePort(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, anvilBin, "--port", port, "--host", "127.0.0.1", "--chain-id", "1337",
 		"--mnemonic", srp, "--balance", "25")

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mmcp-dev/mmcp/internal/freeport"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
 
@@ -257,18 +257,9 @@ func runAttempt(parent context.Context, f *Flow, o Options, attempt int) Result 
 	for k, v := range f.Launch {
 		launch[k] = v
 	}
-	if _, ok := launch["ports"]; !ok && (o.Standby == nil || !o.Standby(launch)) {
-		// Free ports, so that flows of several hosts (shards on one
-		// machine) never meet on Anvil's 8545 or the fixture's 12345;
-		// the session's Chrome is pointed at its fixture port.
-		ports, err := freePorts(2)
-		if err != nil {
-			return fail(0, fmt.Errorf("launch: %w", err))
-		}
-		launch["ports"] = map[string]any{"anvil": ports[0], "fixtureServer": ports[1]}
-	}
+	_, named := launch["ports"]
 	t0 := time.Now()
-	raw, err := s.Call(ctx, ToolLaunch, launch)
+	raw, err := launchOn(ctx, s, launch, !named && (o.Standby == nil || !o.Standby(launch)))
 	r.LaunchMs = time.Since(t0).Milliseconds()
 	if err != nil {
 		return fail(0, fmt.Errorf("launch: %w", err))
@@ -426,22 +417,27 @@ func (f *Flow) ID() string {
 	return slug + "-" + hex.EncodeToString(sum[:])[:10]
 }
 
-// freePorts returns n distinct free loopback ports.
-func freePorts(n int) ([]int, error) {
-	var ports []int
-	var ls []net.Listener
-	defer func() {
-		for _, l := range ls {
-			_ = l.Close()
+// launchPortTries bounds the launches of a flow whose free port another
+// program took meanwhile.
+const launchPortTries = 3
+
+// launchOn calls mm_launch. With pick it launches on free ports, so that
+// flows of several hosts (shards on one machine) never meet on Anvil's 8545
+// or the fixture's 12345 (the session's Chrome is pointed at its fixture
+// port), and on new ones when another program took one meanwhile.
+func launchOn(ctx context.Context, s Session, launch map[string]any, pick bool) (json.RawMessage, error) {
+	for try := 1; ; try++ {
+		if pick {
+			ports, err := freeport.Loopback(2)
+			if err != nil {
+				return nil, err
+			}
+			launch["ports"] = map[string]any{"anvil": ports[0], "fixtureServer": ports[1]}
 		}
-	}()
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("find a free port: %w", err)
+		raw, err := s.Call(ctx, ToolLaunch, launch)
+		var se *sdk.Error
+		if !pick || try == launchPortTries || !errors.As(err, &se) || se.Code != sdk.CodePortInUse {
+			return raw, err
 		}
-		ls = append(ls, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
-	return ports, nil
 }

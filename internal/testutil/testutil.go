@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/mmcp-dev/mmcp/internal/freeport"
 )
 
 // Buffer is a goroutine-safe bytes.Buffer, for logs written by one
@@ -59,15 +61,16 @@ func RepoRoot(t testing.TB) string {
 	}
 }
 
-// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago.
+// FreePort returns a TCP port on 127.0.0.1 that was free a moment ago, for
+// a process the test starts to listen on (freeport.Loopback says why it is
+// not the kernel's choice).
 func FreePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ports, err := freeport.Loopback(1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return ports[0]
 }
 
 // CloseAtEnd closes c when the test ends; a failed close fails the test.

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
+	"github.com/mmcp-dev/mmcp/internal/freeport"
 	"github.com/mmcp-dev/mmcp/plugins/chain/anvilpath"
 	"github.com/mmcp-dev/mmcp/sdk"
 )
@@ -153,14 +154,15 @@ func (p *Plugin) launch(ctx context.Context, o sdk.ChainOptions, source string) 
 
 // launchOnFreePort starts Anvil on a free loopback port. The port is free
 // when picked but may be taken before Anvil binds it (by another session's
-// node, or any client connection, since it comes from the ephemeral range):
-// then it tries another.
+// node, or a program that names it): then it tries another.
 func (p *Plugin) launchOnFreePort(ctx context.Context, o sdk.ChainOptions) (*node, error) {
 	var err error
 	for range freePortAttempts {
-		if o.Port, err = freeLoopbackPort(); err != nil {
+		var ports []int
+		if ports, err = freeport.Loopback(1); err != nil {
 			return nil, sdk.Errorf(sdk.CodeLaunchFailed, "cannot find a free port for anvil: %w", err)
 		}
+		o.Port = ports[0]
 		var n *node
 		n, err = p.launch(ctx, o, "free")
 		if e := sdk.AsError(err); e == nil || e.Code != sdk.CodePortInUse {
@@ -169,16 +171,6 @@ func (p *Plugin) launchOnFreePort(ctx context.Context, o sdk.ChainOptions) (*nod
 		p.log.Info("anvil's free port was taken meanwhile; trying another", "port", o.Port)
 	}
 	return nil, err
-}
-
-// freeLoopbackPort is a port nothing listens on at 127.0.0.1 right now.
-func freeLoopbackPort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // waitReady polls eth_blockNumber until it answers, the process exits
