@@ -96,8 +96,8 @@ func New(cfg Config, log hclog.Logger) *Manager {
 // Start discovers the plugins and starts them in parallel. A plugin that
 // fails to start is kept with its Err and skipped; Start itself only fails
 // for a malformed MMCP_REATTACH_PLUGINS. A plugin whose description the
-// manifest cache holds (same binary, settings and workspace as at its last
-// start) is described from it at once and started behind Start: its first
+// manifest cache holds (same binary and settings as at its last start, in
+// any workspace) is described from it at once and started behind Start: its first
 // call waits for that start, and a failed start answers that call (and
 // every later one) with the start's error. Started waits for them.
 func (m *Manager) Start(ctx context.Context) error {
@@ -140,7 +140,7 @@ func (m *Manager) Start(ctx context.Context) error {
 			p.Err = errors.New(s.Refused) // never started
 			continue
 		}
-		if desc, ok := m.manifests.get(s, m.cfg.Workspace); ok && p.reattach == nil {
+		if desc, ok := m.manifests.get(s); ok && p.reattach == nil {
 			p.Desc = desc
 			p.mu.Lock() // held until the start behind Start ends
 			m.behind.Add(1)
@@ -153,7 +153,7 @@ func (m *Manager) Start(ctx context.Context) error {
 					m.log.Warn("plugin failed to start", "name", s.Name, "path", s.Path, "error", err)
 					return
 				}
-				if m.manifests.put(s, m.cfg.Workspace, desc) {
+				if m.manifests.put(s, desc) {
 					m.log.Warn("plugin describes itself otherwise than when its description was cached; this host lists the cached tools, the next one the new", "name", s.Name)
 				}
 				m.log.Debug("plugin started behind the host's start", "name", s.Name, "source", s.Source)
@@ -178,7 +178,7 @@ func (m *Manager) Start(ctx context.Context) error {
 				m.log.Warn("plugin skipped", "name", s.Name, "path", s.Path, "error", err)
 				return
 			}
-			m.manifests.put(s, m.cfg.Workspace, desc)
+			m.manifests.put(s, desc)
 			m.log.Debug("plugin started", "name", s.Name, "source", s.Source, "capabilities", p.Desc.Capabilities)
 		}()
 	}

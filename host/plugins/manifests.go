@@ -35,13 +35,13 @@ const manifestLimit = 64
 
 // manifests keeps each plugin's description (name, version, capabilities,
 // tools and their schemas; nothing else, no settings) from its last start,
-// one entry per binary and workspace, valid while what the description and
-// the plugin's start depend on stays: the binary (size, modification time,
-// pin) and the digest of its settings. A host whose plugins all have a
-// valid entry lists their tools at once and starts them behind its first
-// answer; any change of the binary, its settings or the workspace is a
-// miss, and that plugin starts before the host serves, as without the
-// cache.
+// one entry per binary and settings, valid while the binary stays (size,
+// modification time, pin). A plugin is described before it is configured,
+// so its description does not depend on the workspace: a host started in
+// any directory lists the tools of plugins an earlier host started at
+// once, and starts them behind its first answer. Any change of the binary
+// or its settings is a miss, and that plugin starts before the host
+// serves, as without the cache.
 type manifests struct {
 	path string
 
@@ -73,10 +73,9 @@ func loadManifests(path string) *manifests {
 	return c
 }
 
-// manifestKey is the cache entry and fingerprint of spec s in workspace
-// ws, false when s cannot be cached (a reattached plugin, a binary that
-// cannot be read).
-func manifestKey(s Spec, ws string) (key, fingerprint string, ok bool) {
+// manifestKey is the cache entry and fingerprint of spec s, false when s
+// cannot be cached (a reattached plugin, a binary that cannot be read).
+func manifestKey(s Spec) (key, fingerprint string, ok bool) {
 	if s.Path == "" || s.Reattach {
 		return "", "", false
 	}
@@ -85,13 +84,12 @@ func manifestKey(s Spec, ws string) (key, fingerprint string, ok bool) {
 		return "", "", false
 	}
 	settings := sha256.Sum256(s.Settings)
-	return s.Path + "|" + ws, fmt.Sprintf("%d|%d|%s|%s", fi.Size(), fi.ModTime().UnixNano(), s.SHA256,
-		hex.EncodeToString(settings[:8])), true
+	return s.Path + "|" + hex.EncodeToString(settings[:8]), fmt.Sprintf("%d|%d|%s", fi.Size(), fi.ModTime().UnixNano(), s.SHA256), true
 }
 
-// get answers the description cached for spec s in workspace ws.
-func (c *manifests) get(s Spec, ws string) (pluginhost.Description, bool) {
-	key, fp, ok := manifestKey(s, ws)
+// get answers the description cached for spec s.
+func (c *manifests) get(s Spec) (pluginhost.Description, bool) {
+	key, fp, ok := manifestKey(s)
 	if !ok || c.path == "" {
 		return pluginhost.Description{}, false
 	}
@@ -106,11 +104,11 @@ func (c *manifests) get(s Spec, ws string) (pluginhost.Description, bool) {
 	return e.Desc, true
 }
 
-// put records d for spec s in workspace ws; it reports whether a valid
-// entry was there and differed (the plugin described itself otherwise
-// than last time with the same binary and settings).
-func (c *manifests) put(s Spec, ws string, d pluginhost.Description) (changed bool) {
-	key, fp, ok := manifestKey(s, ws)
+// put records d for spec s; it reports whether a valid entry was there
+// and differed (the plugin described itself otherwise than last time with
+// the same binary and settings).
+func (c *manifests) put(s Spec, d pluginhost.Description) (changed bool) {
+	key, fp, ok := manifestKey(s)
 	if !ok || c.path == "" {
 		return false
 	}

@@ -14,10 +14,10 @@ import (
 )
 
 // startCached starts a manager over the fake chain in exeDir with the
-// manifest cache at cache.
+// manifest cache at cache, in a new workspace.
 func startCached(t *testing.T, exeDir, cache string) *Manager {
 	t.Helper()
-	m := New(Config{ExeDir: exeDir, ManifestCache: cache}, nil)
+	m := New(Config{ExeDir: exeDir, ManifestCache: cache, Workspace: t.TempDir()}, nil)
 	if err := m.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func startCached(t *testing.T, exeDir, cache string) *Manager {
 }
 
 // TestManifestCacheStartsPluginsBehind: a plugin described by the cache
-// is listed at once, with its tools and capabilities, while it is still
+// (by a host started in another workspace) is listed at once, with its tools and capabilities, while it is still
 // starting (its Configure blocks here until the test lets it go); its
 // first call waits for that start and answers.
 func TestManifestCacheStartsPluginsBehind(t *testing.T) {
@@ -93,8 +93,9 @@ func TestManifestCacheFailedStart(t *testing.T) {
 	}
 }
 
-// TestManifestKey: the entry is the binary's and the workspace's; a
-// change of the binary or the settings is a miss.
+// TestManifestKey: the entry is the binary's and its settings', whatever
+// the workspace (a plugin is described before it is configured); a change
+// of the binary or the settings is a miss.
 func TestManifestKey(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "mmcp-plugin-x")
 	if err := os.WriteFile(bin, []byte("a"), 0o755); err != nil {
@@ -103,30 +104,31 @@ func TestManifestKey(t *testing.T) {
 	c := loadManifests(filepath.Join(t.TempDir(), ManifestFile))
 	s := Spec{Name: "x", Path: bin, Settings: []byte(`{"port":1}`)}
 	d := pluginhost.Description{Info: sdk.Info{Name: "x", Version: "1"}}
-	c.put(s, "/ws", d)
-	if _, ok := c.get(s, "/ws"); !ok {
-		t.Fatal("no hit for the same binary, settings and workspace")
-	}
-	if _, ok := c.get(s, "/other"); ok {
-		t.Fatal("hit in another workspace")
+	c.put(s, d)
+	if _, ok := c.get(s); !ok {
+		t.Fatal("no hit for the same binary and settings")
 	}
 	s2 := s
 	s2.Settings = []byte(`{"port":2}`)
-	if _, ok := c.get(s2, "/ws"); ok {
+	if _, ok := c.get(s2); ok {
 		t.Fatal("hit with other settings")
+	}
+	c.put(s2, d)
+	if _, ok := c.get(s); !ok {
+		t.Fatal("the entry of other settings replaced this one: two workspaces would take turns starting cold")
 	}
 	if err := os.WriteFile(bin, []byte("ab"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := c.get(s, "/ws"); ok {
+	if _, ok := c.get(s); ok {
 		t.Fatal("hit after the binary changed")
 	}
-	if _, ok := c.get(Spec{Name: "x", Reattach: true}, "/ws"); ok {
+	if _, ok := c.get(Spec{Name: "x", Reattach: true}); ok {
 		t.Fatal("a reattached plugin is never cached")
 	}
 	// Saved and read back by the next host; bounded.
 	for i := 0; i < manifestLimit+5; i++ {
-		c.put(Spec{Name: "x", Path: bin}, "/ws"+string(rune('a'+i)), d)
+		c.put(Spec{Name: "x", Path: bin, Settings: []byte{byte(i)}}, d)
 	}
 	if err := c.save(); err != nil {
 		t.Fatal(err)
