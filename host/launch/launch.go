@@ -361,7 +361,6 @@ type launcher struct {
 	in       Input
 	progress Progress
 	p        *Parts
-	state    sdk.WalletState
 	last     time.Time
 
 	step, total, sub int // the running step, the step count, its sub-progress count
@@ -571,7 +570,6 @@ func (l *launcher) fixture(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	l.state = state
 	for {
 		req := sdk.StartFixtureRequest{State: state,
 			FixtureOptions: sdk.FixtureOptions{Port: l.in.Ports.FixtureServer, Contracts: l.p.Deployed, Origin: l.d.FixtureOrigin}}
@@ -795,7 +793,7 @@ func (l *launcher) unlock(ctx context.Context) error {
 		return l.failed(ctx, "extension", "the wallet shows its error page")
 	}
 	l.lap("extension", "extension ready on "+st.CurrentScreen)
-	if l.in.StateMode == "onboarding" || !stateHasVault(l.state) || st.IsUnlocked {
+	if l.in.StateMode == "onboarding" || !stateHasVault(l.p.Served().State) || st.IsUnlocked {
 		return nil
 	}
 	if password := l.p.UnlockPassword(); password == "" {
