@@ -167,7 +167,7 @@ func runPlugins(ctx context.Context, in Input) int {
 		return 0
 	}
 	if len(rows) == 0 {
-		fmt.Fprintln(stdout, "no plugins found (see README: plugin discovery)")
+		fmt.Fprintln(stdout, "no plugins found (see docs/plugins.md: discovery)")
 	}
 	for _, r := range rows {
 		if r.Error != "" {

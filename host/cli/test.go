@@ -35,7 +35,7 @@ func defaultParallel(maxSessions int) int {
 func init() {
 	RegisterCommand(Command{
 		Name:  "test",
-		Usage: "[--parallel N] [--shard I/N] [--grep RE] [--retries N] [--timeout D] [--junit FILE] [--json FILE] [--html DIR] [--out DIR] [PATHS...]",
+		Usage: "[--parallel N] [--shard I/N] [--grep RE] [--retries N] [--timeout D] [--junit FILE] [--json FILE] [--html DIR] [--out DIR] [--handoff DIR] [PATHS...]",
 		Short: "run flow files (a directory: every *.yaml in it) as tests, each in a wallet session of its own",
 		Long:  "Exit 0 only when every flow passed (docs/flows.md).",
 		Flags: func(fs *flag.FlagSet) {

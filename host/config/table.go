@@ -95,7 +95,7 @@ var Settings = []Setting{
 		Doc:     "most wallet sessions the host runs at once (over HTTP each MCP client launches its own; see \"Several sessions in one host\"); one more answers `MM_SESSION_LIMIT`"},
 	{Flag: "standby", Arg: "N", Env: "MMCP_STANDBY", Key: "standby", field: func(c *Config) any { return &c.Standby },
 		Default: "`" + strconv.Itoa(settings.DefaultStandby) + "`: none",
-		Usage:   "sessions kept launched ahead for the default mm_launch (no argument but goal, tags, shared): such a launch takes one at once and another starts behind it; each holds a session slot and gives it up to a launch that finds none free",
+		Usage:   "sessions kept launched ahead for the default mm_launch (no argument but goal, tags, flowTags, shared): such a launch takes one at once and another starts behind it; each holds a session slot and gives it up to a launch that finds none free",
 		Doc:     "sessions kept launched ahead for the default `mm_launch` (no argument but `goal`, `tags`, `flowTags`, `shared`): such a launch takes one at once and another starts behind it; each holds one of the `--max-sessions` slots and gives it up to a launch that finds none free; owned by nobody until taken (see \"Standby sessions\")"},
 	{Flag: "standby-checkpoint", Arg: "NAME", Env: "MMCP_STANDBY_CHECKPOINT", Key: "standbyCheckpoint", field: func(c *Config) any { return &c.StandbyCheckpoint },
 		Default: "none",
