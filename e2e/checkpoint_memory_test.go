@@ -21,9 +21,7 @@ import (
 // answered MM_INTERNAL_ERROR: the wallet keeps no persisted state.
 func TestCheckpointSaveInMemoryWallet(t *testing.T) {
 	h, _ := walletHost(t)
-	fx := defaultStateWith(t, h, account0)
-	fx["data"].(map[string]any)["TestWalletSettings"] = map[string]any{"networkStore": 80}
-	launch(t, h, map[string]any{"stateMode": "custom", "fixture": fx})
+	launchBehaving(t, h, map[string]any{"networkStore": 80})
 	connectTestDapp(t, h)
 	var st struct{ State struct{ CurrentURL string } }
 	must(t, h.Call("mm_get_state", map[string]any{})).Decode(t, &st)

@@ -16,9 +16,7 @@ import (
 // finds no mismatch where the wallet shows what the dapp asked.
 func TestConfirmationShownMetaMaskMarkup(t *testing.T) {
 	h, _ := walletHost(t)
-	fx := defaultStateWith(t, h, account0)
-	fx["data"].(map[string]any)["TestWalletSettings"] = map[string]any{"metamaskMarkup": true}
-	launchFree(t, h, map[string]any{"stateMode": "custom", "fixture": fx})
+	launchBehaving(t, h, map[string]any{"metamaskMarkup": true})
 	srv := confirmDapp(t)
 	openConfirmDapp(t, h, srv, url.Values{"to": {recipient}, "value": {"0xde0b6b3a7640000"}}) // 1 ETH
 	must(t, h.Call("mm_click", map[string]any{"testId": "connect"}))

@@ -236,9 +236,7 @@ func fresh(a *confirmAnswer) *confirmAnswer {
 func TestConfirmLyingWallet(t *testing.T) {
 	const liar = "0x000000000000000000000000000000000000dEaD"
 	h, _ := walletHost(t)
-	fx := defaultStateWith(t, h, account0)
-	fx["data"].(map[string]any)["TestWalletSettings"] = map[string]any{"confirmationShows": map[string]any{"to": liar}}
-	launchFree(t, h, map[string]any{"stateMode": "custom", "fixture": fx})
+	launchBehaving(t, h, map[string]any{"confirmationShows": map[string]any{"to": liar}})
 	rpc := chainURL(t, h)
 	srv := confirmDapp(t)
 	openConfirmDapp(t, h, srv, url.Values{"to": {recipient}, "value": {"0xde0b6b3a7640000"}})

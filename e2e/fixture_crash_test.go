@@ -63,9 +63,7 @@ func killFixturePlugin(t *testing.T, h *Host) {
 // screen rather than empty, and the fixture is up again.
 func TestReloadAfterFixtureCrash(t *testing.T) {
 	h, _ := walletHost(t)
-	fx := defaultStateWith(t, h, account0)
-	fx["data"].(map[string]any)["TestWalletSettings"] = map[string]any{"networkStore": true}
-	launch(t, h, map[string]any{"stateMode": "custom", "fixture": fx})
+	launchBehaving(t, h, map[string]any{"networkStore": true})
 	killFixturePlugin(t, h)
 
 	env := h.Call("mm_reload_extension", map[string]any{})

@@ -14,9 +14,7 @@ import (
 // screen counted.
 func TestLaunchFirstScreenFromTheDOM(t *testing.T) {
 	h, _ := walletHost(t)
-	fx := defaultStateWith(t, h, account0)
-	fx["data"].(map[string]any)["TestWalletSettings"] = map[string]any{"appStateAfterMs": 8000}
-	res := launch(t, h, map[string]any{"stateMode": "custom", "fixture": fx})
+	res := launchBehaving(t, h, map[string]any{"appStateAfterMs": 8000})
 	if st := launchState(t, res); st.CurrentScreen != "home" || !st.IsUnlocked {
 		t.Fatalf("launch state %+v", st)
 	}

@@ -341,6 +341,16 @@ func defaultStateWith(t *testing.T, h *Host, addr string) map[string]any {
 	return fx
 }
 
+// launchBehaving launches the default state of account0 with the test
+// wallet's TestWalletSettings set to settings: the switches that make it
+// behave as a real MetaMask build does (see testwallet).
+func launchBehaving(t *testing.T, h *Host, settings map[string]any) map[string]any {
+	t.Helper()
+	fx := defaultStateWith(t, h, account0)
+	fx["data"].(map[string]any)["TestWalletSettings"] = settings
+	return launchFree(t, h, map[string]any{"stateMode": "custom", "fixture": fx})
+}
+
 // TestLaunchCustomFixture: stateMode custom serves the given fixture: a
 // vault-less one lands on onboarding; one with the default vault and
 // account 1 selected is unlocked with the default password, like the

@@ -107,9 +107,7 @@ func TestApprovalClickAnswersWhenPopupCloses(t *testing.T) {
 // the one its network reaches).
 func TestApprovalClickAnswersWhenPopupClosesAfterRelease(t *testing.T) {
 	h, _ := walletHost(t)
-	fx := defaultStateWith(t, h, account0)
-	fx["data"].(map[string]any)["TestWalletSettings"] = map[string]any{"closeAfterRelease": true}
-	launch(t, h, map[string]any{"stateMode": "custom", "fixture": fx})
+	launchBehaving(t, h, map[string]any{"closeAfterRelease": true})
 	connectTestDapp(t, h)
 	for _, b := range []struct{ open, okID, okText string }{
 		{"personalSign", "page-container-footer-next", "Sign"},
