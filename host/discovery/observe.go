@@ -39,8 +39,9 @@ type collected struct {
 type At struct {
 	URL        string `json:"href"`
 	ReadyState string `json:"readyState"`
-	// Version is the page's version right before the walk (PageVersion;
-	// a whole-page snapshot's walk only).
+	// Version is the page's version at the walk (PageVersion: "" on a
+	// page it cannot follow); a walk is synchronous, so the walk saw the
+	// page of that version.
 	Version string `json:"-"`
 	// Walked is when the walk started (a whole-page snapshot's walk only).
 	Walked time.Time `json:"-"`
@@ -129,7 +130,8 @@ func walkRefs(p *rod.Page, main proto.PageFrameID, opts map[string]any) (collect
 // element ref names carries ref when it is still in the tree, and no other
 // node does, so a record never names another element than the one meant.
 func Observe(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref string) ([]observation.TestIDItem, []observation.A11yNode, error) {
-	return ObserveTaking(ctx, p, limit, refs, ref, nil)
+	ids, nodes, _, err := ObserveTaking(ctx, p, limit, refs, ref, nil)
+	return ids, nodes, err
 }
 
 // ObserveTaking is Observe that takes the latest whole-page snapshot's
@@ -137,12 +139,14 @@ func Observe(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref stri
 // and the walk's start at that walk (the caller's take accepts one that
 // started after the record's call answered: no call that may change the
 // page ran since), even when the page changed after it. Nil take never
-// does.
-func ObserveTaking(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref string, take func(At) bool) ([]observation.TestIDItem, []observation.A11yNode, error) {
+// does. It also returns where the page was at the walk it returns (At,
+// with its version), so a caller can pair the walk with a state read
+// without reading the page again.
+func ObserveTaking(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref string, take func(At) bool) ([]observation.TestIDItem, []observation.A11yNode, At, error) {
 	p = p.Context(ctx)
 	main, err := mainFrame(p)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, At{}, err
 	}
 	opts := map[string]any{"ids": clampLimit(limit), "nodes": true}
 	mark := ""
@@ -152,7 +156,7 @@ func ObserveTaking(ctx context.Context, p *rod.Page, limit int, refs *RefMap, re
 	}
 	c, err := observeWalk(p, main, opts, mark, take)
 	if err != nil {
-		return nil, nil, fmt.Errorf("observe: %w", err)
+		return nil, nil, At{}, fmt.Errorf("observe: %w", err)
 	}
 	skip, _ := strconv.Atoi(strings.TrimPrefix(ref, "e"))
 	next := 1
@@ -168,7 +172,7 @@ func ObserveTaking(ctx context.Context, p *rod.Page, limit int, refs *RefMap, re
 		next++
 	}
 	ids := c.result()
-	return ids, c.Nodes, nil
+	return ids, c.Nodes, c.At, nil
 }
 
 // result fills in what the page left out: empty lists and paths.

@@ -68,11 +68,7 @@ func observeWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, mark
 	if ok && (mark == "" || mark == prev.mark) {
 		known = prev.version
 	}
-	var r struct {
-		Same    bool   `json:"same"`
-		Version string `json:"version"`
-		collected
-	}
+	var r observed
 	if err := evalIn(p, frame, jsObserve, idem, &r, opts, known); err != nil {
 		return collected{}, err
 	}
@@ -81,10 +77,28 @@ func observeWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, mark
 		if mark == "" {
 			c.Mark = -1
 		}
+		c.At = At{URL: r.URL, ReadyState: r.ReadyState, Version: known}
 		return c, nil
 	}
+	r.versioned()
 	keepWalk(lastWalks, k, lastWalk{version: r.Version, mark: mark, c: r.collected.clone()})
 	return r.collected, nil
+}
+
+// observed is what jsObserve answers.
+type observed struct {
+	Same    bool   `json:"same"`
+	Version string `json:"version"`
+	Opaque  bool   `json:"opaque"`
+	collected
+}
+
+// versioned sets the walk's version (At.Version): "" on a page the
+// version cannot follow, as PageVersion.
+func (r *observed) versioned() {
+	if !r.Opaque {
+		r.collected.At.Version = r.Version
+	}
 }
 
 // keepWalk keeps w as the last walk of page world k in walks.
@@ -116,14 +130,12 @@ func snapshotWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any) (co
 	lastWalks.Unlock()
 	defer close(in.done)
 	opts["ids"] = DefaultTestIDLimit
-	var r struct {
-		Version string `json:"version"`
-		collected
-	}
+	var r observed
 	if err := evalIn(p, frame, jsObserve, idem, &r, opts, ""); err != nil {
 		return collected{}, err
 	}
-	r.collected.At.Version, r.collected.At.Walked = r.Version, started
+	r.versioned()
+	r.collected.At.Walked = started
 	// one copy serves the kept walk and the waiting records: each clones
 	// what it takes
 	kept := r.collected.clone()

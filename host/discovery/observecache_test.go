@@ -204,7 +204,7 @@ func TestRecordTakesASnapshotWalkInFlight(t *testing.T) {
 		}
 		rec := make(chan observed, 1)
 		go func() {
-			_, nodes, err := ObserveTaking(ctx, p, 0, nil, "", take)
+			_, nodes, _, err := ObserveTaking(ctx, p, 0, nil, "", take)
 			rec <- observed{nodes, err}
 		}()
 		name := "Later " + tc.name
@@ -262,7 +262,7 @@ func TestRecordTakesAFinishedSnapshotWalk(t *testing.T) {
 		if !tc.accept {
 			answered = time.Now() // the snapshot's walk is older than the call
 		}
-		_, nodes, err := ObserveTaking(ctx, p, 0, nil, "", func(at At) bool { return at.Walked.After(answered) })
+		_, nodes, _, err := ObserveTaking(ctx, p, 0, nil, "", func(at At) bool { return at.Walked.After(answered) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,5 +273,46 @@ func TestRecordTakesAFinishedSnapshotWalk(t *testing.T) {
 		if later == tc.accept {
 			t.Fatalf("%s: the record shows the change made after the snapshot's walk: %v, want %v", tc.name, later, !tc.accept)
 		}
+	}
+}
+
+// TestObserveSaysWhereThePageWas: a record's walk says where the page was
+// when it walked: its URL and load state, and its version as PageVersion
+// reads it, whether it walked or found the page unchanged (a hash change
+// the version sees), and no version on a page with a frame, whose changes
+// the version cannot follow. A record pairs a state read with the walk by
+// this alone.
+func TestObserveSaysWhereThePageWas(t *testing.T) {
+	ctx := ctxT(t, 10*time.Second)
+	p := openHTML(t, `<h1>Title</h1><button>Go</button>`)
+	check := func(when string) At {
+		t.Helper()
+		_, _, at, err := ObserveTaking(ctx, p, 0, nil, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		now, err := PageAt(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at.URL != now.URL || at.ReadyState != now.ReadyState || at.Version != now.Version {
+			t.Fatalf("%s: the walk says %+v, the page is at %+v", when, at, now)
+		}
+		return at
+	}
+	first := check("first walk")
+	if first.Version == "" || first.ReadyState != "complete" {
+		t.Fatalf("first walk: no version or not loaded: %+v", first)
+	}
+	if again := check("unchanged page"); again.Version != first.Version {
+		t.Fatalf("an unchanged page got another version: %q, was %q", again.Version, first.Version)
+	}
+	p.MustEval(`() => { location.hash = 'x'; }`)
+	if moved := check("after a hash change"); moved.URL == first.URL || moved.Version == first.Version {
+		t.Fatalf("after a hash change the walk says %+v, as before (%+v)", moved, first)
+	}
+	p.MustEval(`() => document.body.append(document.createElement('iframe'))`)
+	if framed := check("with a frame"); framed.Version != "" {
+		t.Fatalf("a page with a frame has version %q, want none", framed.Version)
 	}
 }

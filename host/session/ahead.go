@@ -41,7 +41,7 @@ type StateAhead func(context.Context) (observation.State, bool)
 //   - On a wallet page the state also reads the screen's elements and the
 //     app state, which any DOM change may alter. It is kept when the page's
 //     version (discovery.PageVersion) was the same at the state's read of
-//     the page, right before the walk, and once both ended: the DOM did not
+//     the page and at the walk, which is synchronous: the DOM did not
 //     change between the two reads, whichever came first. A page the
 //     version cannot follow (a frame, a shadow root) is read after.
 func (s *Session) stateAhead(ctx context.Context, page *rod.Page) func(discovery.At) StateAhead {
@@ -56,14 +56,7 @@ func (s *Session) stateAhead(ctx context.Context, page *rod.Page) func(discovery
 			if err != nil || s.wallet.ActivePage() != page {
 				return st, false
 			}
-			if !readHolds(st, version, at, wallet) {
-				return st, false
-			}
-			if !wallet {
-				return st, true
-			}
-			now, err := discovery.PageVersion(ctx, page)
-			return st, err == nil && now == at.Version
+			return st, readHolds(st, version, at, wallet)
 		}
 	}
 }

@@ -29,7 +29,7 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 	app := s.reads.takeApp(tools.CallID(ctx))
 	answered := time.Now() // the call is done; no other ran since
 	return func(ctx context.Context) *observation.Observation {
-		return m.observe(ctx, s, full, ahead, app, answered, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
+		return m.observe(ctx, s, full, ahead, app, answered, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
 			// On a dapp page the record may take a snapshot's walk made
 			// since the call answered (only a read-only call runs before
 			// the record), of the page its state read (stateHolds).
@@ -45,12 +45,12 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 // describe is the observation the agent is given (mm_describe_screen)
 // of session s: its refs replace the agent's.
 func (m *Manager) describe(ctx context.Context, s *Session) *observation.Observation {
-	return m.observe(ctx, s, true, nil, nil, time.Time{}, func(page *rod.Page, _ observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
+	return m.observe(ctx, s, true, nil, nil, time.Time{}, func(page *rod.Page, _ observation.State) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
 		ids, nodes, refs, err := discovery.Describe(ctx, page, discovery.DefaultTestIDLimit)
 		if err == nil {
 			s.setRefs(refs)
 		}
-		return ids, nodes, err
+		return ids, nodes, discovery.At{}, err
 	})
 }
 
@@ -84,7 +84,7 @@ func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *sta
 	if page == nil {
 		return obs
 	}
-	ids, nodes, err := walk(page, st)
+	ids, nodes, _, err := walk(page, st)
 	if err != nil {
 		m.log.Debug("observe: discovery", "error", err)
 		return obs
@@ -93,54 +93,58 @@ func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *sta
 	return obs
 }
 
-// walkFunc walks page for an observation whose state is st.
-type walkFunc func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error)
+// walkFunc walks page for an observation whose state is st, and says
+// where the page was at the walk (a walk that cannot say returns a zero
+// At: a state read ahead is then never paired with it).
+type walkFunc func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error)
 
 // observeAhead fills obs from the state read ahead, r, and with full a
-// walk of the active page, when the page held for r before and after the
-// walk (readHolds): the walk saw the page r read. Without full (the call
-// gathered its own testids or nodes) the page must hold for r once the
-// call is done, as a state read then would have seen it. It reports false, with
-// obs untouched, when the read failed, the active page is another, or the
+// walk of the active page, when the walk saw the page r read (readHolds
+// on where the page was at the walk). Without full (the call gathered its
+// own testids or nodes) the page must hold for r once the call is done, as
+// a state read then would have seen it. It reports false, with obs
+// untouched, when the read failed, the active page is another, or the
 // page changed; the caller then reads the state again.
 func observeAhead(ctx context.Context, s *Session, full bool, r *stateRead, obs *observation.Observation, walk walkFunc) bool {
 	page := s.wallet.ActivePage()
 	if page == nil || page != r.page {
 		return false
 	}
-	at := func() (discovery.At, error) {
-		at, err := discovery.PageAt(ctx, page)
+	active := func(at discovery.At, err error) (discovery.At, error) {
 		if err == nil && s.wallet.ActivePage() != page {
 			err = errors.New("another page is active")
 		}
 		return at, err
 	}
-	return pairAhead(ctx, r, s.walletPage(page), full, at, func(st observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
-		return walk(page, st)
+	return pairAhead(ctx, r, s.walletPage(page), full, func() (discovery.At, error) {
+		return active(discovery.PageAt(ctx, page))
+	}, func(st observation.State) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
+		ids, nodes, at, err := walk(page, st)
+		at, err = active(at, err)
+		return ids, nodes, at, err
 	}, obs)
 }
 
-// pairAhead is observeAhead on one page: at reads where the page is, walk
-// walks it.
+// pairAhead is observeAhead on one page: at reads where the page is now,
+// walk walks it and says where it was at the walk. With full the walk
+// alone proves the pairing: it is synchronous, so the read and the walk
+// saw the same page when the page was, at the walk, where the read saw it
+// (the same version on a wallet page, the same URL and load state on
+// another); no read of the page before or after it is needed.
 func pairAhead(ctx context.Context, r *stateRead, wallet, full bool, at func() (discovery.At, error),
-	walk func(observation.State) ([]observation.TestIDItem, []observation.A11yNode, error), obs *observation.Observation) bool {
+	walk func(observation.State) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error), obs *observation.Observation) bool {
 	st, version, err := r.wait(ctx)
 	if err != nil {
 		return false
 	}
-	holds := func() bool {
-		now, err := at()
-		return err == nil && readHolds(st, version, now, wallet)
-	}
-	if !holds() {
-		return false
-	}
 	if full {
-		ids, nodes, err := walk(st)
-		if err != nil || !holds() {
+		ids, nodes, walked, err := walk(st)
+		if err != nil || !readHolds(st, version, walked, wallet) {
 			return false
 		}
 		obs.TestIDs, obs.A11y.Nodes = ids, nodes
+	} else if now, err := at(); err != nil || !readHolds(st, version, now, wallet) {
+		return false
 	}
 	obs.State = st
 	return true

@@ -70,8 +70,11 @@ func TestStateReadRecent(t *testing.T) {
 }
 
 // TestPairAhead: a record pairs the state read ahead with its walk only
-// when the page held for the read before and after the walk; otherwise it
-// takes nothing of it (the caller reads the state again).
+// when the walk saw the page the read saw (on a wallet page the same
+// version, elsewhere the same URL and load state), read from the walk
+// itself: no read of the page before or after it. Without a walk it
+// pairs when the page still holds for the read. Otherwise it takes nothing
+// of it (the caller reads the state again).
 func TestPairAhead(t *testing.T) {
 	ctx := context.Background()
 	read := func(st observation.State, version string, err error) *stateRead {
@@ -85,37 +88,42 @@ func TestPairAhead(t *testing.T) {
 		return discovery.At{URL: url, ReadyState: "complete", Version: version}
 	}
 	for _, c := range []struct {
-		name          string
-		r             *stateRead
-		wallet, full  bool
-		before, after discovery.At
-		want, walked  bool
+		name         string
+		r            *stateRead
+		wallet, full bool
+		at           discovery.At // where the page is now (without a walk) or was at the walk
+		walkErr      error
+		want, walked bool
 	}{
-		{"wallet page unchanged", read(wallet, "v1", nil), true, true, loaded(wallet.CurrentURL, "v1"), loaded(wallet.CurrentURL, "v1"), true, true},
-		{"wallet page changed before the walk", read(wallet, "v1", nil), true, true, loaded(wallet.CurrentURL, "v2"), loaded(wallet.CurrentURL, "v2"), false, false},
-		{"wallet page changed during the walk", read(wallet, "v1", nil), true, true, loaded(wallet.CurrentURL, "v1"), loaded(wallet.CurrentURL, "v2"), false, true},
-		{"wallet page the version cannot follow", read(wallet, "", nil), true, true, loaded(wallet.CurrentURL, ""), loaded(wallet.CurrentURL, ""), false, false},
-		{"dapp with the same URL and load state", read(dapp, "", nil), false, true, loaded(dapp.CurrentURL, "a"), loaded(dapp.CurrentURL, "b"), true, true},
-		{"dapp whose URL changed during the walk", read(dapp, "", nil), false, true, loaded(dapp.CurrentURL, "a"), loaded(dapp.CurrentURL+"#x", "b"), false, true},
-		{"state only, unchanged", read(wallet, "v1", nil), true, false, loaded(wallet.CurrentURL, "v1"), discovery.At{}, true, false},
-		{"the read failed", read(observation.State{}, "", errors.New("dead")), true, true, loaded(wallet.CurrentURL, "v1"), loaded(wallet.CurrentURL, "v1"), false, false},
+		{"wallet page unchanged", read(wallet, "v1", nil), true, true, loaded(wallet.CurrentURL, "v1"), nil, true, true},
+		{"wallet page changed between the read and the walk", read(wallet, "v1", nil), true, true, loaded(wallet.CurrentURL, "v2"), nil, false, true},
+		{"wallet page the version cannot follow", read(wallet, "v1", nil), true, true, loaded(wallet.CurrentURL, ""), nil, false, true},
+		{"dapp with the same URL and load state", read(dapp, "", nil), false, true, loaded(dapp.CurrentURL, "b"), nil, true, true},
+		{"dapp whose URL changed", read(dapp, "", nil), false, true, loaded(dapp.CurrentURL+"#x", "b"), nil, false, true},
+		{"dapp still loading at the walk", read(dapp, "", nil), false, true, discovery.At{URL: dapp.CurrentURL, ReadyState: "loading"}, nil, false, true},
+		{"the walk failed (another page became active)", read(dapp, "", nil), false, true, loaded(dapp.CurrentURL, "b"), errors.New("another page is active"), false, true},
+		{"state only, unchanged", read(wallet, "v1", nil), true, false, loaded(wallet.CurrentURL, "v1"), nil, true, false},
+		{"state only, changed", read(wallet, "v1", nil), true, false, loaded(wallet.CurrentURL, "v2"), nil, false, false},
+		{"the read failed", read(observation.State{}, "", errors.New("dead")), true, true, loaded(wallet.CurrentURL, "v1"), nil, false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ats := []discovery.At{c.before, c.after}
+			reads := 0
 			at := func() (discovery.At, error) {
-				a := ats[0]
-				ats = ats[1:]
-				return a, nil
+				reads++
+				return c.at, nil
 			}
 			walked := false
-			walk := func(observation.State) ([]observation.TestIDItem, []observation.A11yNode, error) {
+			walk := func(observation.State) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
 				walked = true
-				return []observation.TestIDItem{{TestID: "t"}}, []observation.A11yNode{{Role: "button"}}, nil
+				return []observation.TestIDItem{{TestID: "t"}}, []observation.A11yNode{{Role: "button"}}, c.at, c.walkErr
 			}
 			obs := &observation.Observation{}
 			got := pairAhead(ctx, c.r, c.wallet, c.full, at, walk, obs)
 			if got != c.want || walked != c.walked {
 				t.Fatalf("paired %v after walking %v; want %v, %v", got, walked, c.want, c.walked)
+			}
+			if c.full && reads > 0 {
+				t.Fatalf("the page was read %d times beside the walk, which says where the page was", reads)
 			}
 			if !got && (obs.State.CurrentURL != "" || obs.TestIDs != nil) {
 				t.Fatalf("a pairing refused filled the observation: %+v", obs)
