@@ -38,6 +38,9 @@ type walkCache struct {
 	sync.Mutex
 	m       map[worldKey]lastWalk
 	walking map[worldKey]*inflight // the latest snapshot walk, in flight or done
+	// observing: the record walk in flight, closed when it ended (see
+	// observeWalk)
+	observing map[worldKey]chan struct{}
 }
 
 // maxWorlds bounds each of a Cache's maps should pages close without
@@ -52,6 +55,7 @@ func NewCache() *Cache {
 	c.bindings.m = map[proto.TargetSessionID]struct{}{}
 	c.walks.m = map[worldKey]lastWalk{}
 	c.walks.walking = map[worldKey]*inflight{}
+	c.walks.observing = map[worldKey]chan struct{}{}
 	return c
 }
 

@@ -61,6 +61,11 @@ func observeWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, mark
 		case <-p.GetContext().Done():
 		}
 	}
+	// Record walks of one page go one after the other: the page runs them
+	// one at a time anyway, and the later one then finds the page as the
+	// earlier one left it (a screenshot's record after its click's, both
+	// hurried by the next call) and skips its walk.
+	defer observing(p, lastWalks, k)()
 	lastWalks.Lock()
 	prev, ok := lastWalks.m[k]
 	lastWalks.Unlock()
@@ -98,6 +103,39 @@ type observed struct {
 func (r *observed) versioned() {
 	if !r.Opaque {
 		r.collected.At.Version = r.Version
+	}
+}
+
+// observing waits until no other record walk of page world k is in
+// flight (or p's context ends), marks one in flight and returns the func
+// that marks it ended.
+func observing(p *rod.Page, lastWalks *walkCache, k worldKey) func() {
+	mine := make(chan struct{})
+	for {
+		lastWalks.Lock()
+		busy := lastWalks.observing[k]
+		if busy == nil {
+			if len(lastWalks.observing) >= maxWorlds {
+				clear(lastWalks.observing)
+			}
+			lastWalks.observing[k] = mine
+			lastWalks.Unlock()
+			break
+		}
+		lastWalks.Unlock()
+		select {
+		case <-busy:
+		case <-p.GetContext().Done():
+			return func() {} // the walk fails on the spent context
+		}
+	}
+	return func() {
+		lastWalks.Lock()
+		if lastWalks.observing[k] == mine {
+			delete(lastWalks.observing, k)
+		}
+		lastWalks.Unlock()
+		close(mine)
 	}
 }
 

@@ -3,6 +3,8 @@ package discovery
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -314,5 +316,58 @@ func TestObserveSaysWhereThePageWas(t *testing.T) {
 	p.MustEval(`() => document.body.append(document.createElement('iframe'))`)
 	if framed := check("with a frame"); framed.Version != "" {
 		t.Fatalf("a page with a frame has version %q, want none", framed.Version)
+	}
+}
+
+// TestRecordWalksOfOnePageTakeTurns: two step records of one page made at
+// the same time (a click's and the screenshot's after it, both hurried by
+// the next call) walk it once: the later finds the page as the earlier
+// left it and takes that walk, where walking side by side made the page
+// run both walks, one after the other, for the same nodes.
+func TestRecordWalksOfOnePageTakeTurns(t *testing.T) {
+	ctx := ctxT(t, 20*time.Second)
+	var rows strings.Builder
+	for i := range 1500 {
+		fmt.Fprintf(&rows, "<tr><td>Row %d</td><td><button>Open %d</button></td></tr>", i, i)
+	}
+	p := openHTML(t, "<table>"+rows.String()+"</table><p id='n'>0</p>")
+	if _, _, err := Observe(ctx, p, 0, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	main, err := mainFrame(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(js string) (n int) {
+		t.Helper()
+		if err := evalIn(p.Context(ctx), main, script{text: js}, idem, &n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	count(`function() {
+  const f = globalThis.__mmcpFns.collect;
+  globalThis.__mmcpWalks = 0;
+  globalThis.__mmcpFns.collect = (o) => { globalThis.__mmcpWalks++; return f(o); };
+  return '0';
+}`)
+	p.MustEval(`() => { document.getElementById('n').textContent = '1'; }`)
+	var wg sync.WaitGroup
+	nodes := make([][]observation.A11yNode, 2)
+	for i := range nodes {
+		wg.Go(func() {
+			_, n, err := Observe(ctx, p, 0, nil, "")
+			if err != nil {
+				t.Error(err)
+			}
+			nodes[i] = n
+		})
+	}
+	wg.Wait()
+	if walks := count(`function() { return String(globalThis.__mmcpWalks); }`); walks != 1 {
+		t.Fatalf("two records of the unchanged page walked it %d times, want once", walks)
+	}
+	if len(nodes[0]) != len(nodes[1]) || len(nodes[0]) < 1500 {
+		t.Fatalf("the two records differ or miss the page: %d and %d nodes", len(nodes[0]), len(nodes[1]))
 	}
 }
