@@ -19,7 +19,8 @@ import (
 // follows its call at once (Tool.Capture: a viewport screenshot right after
 // a click), whose frame the page would otherwise paint only after the
 // record's walk: it reads the page once its call answered observeGrace ago
-// (a client's next call arrives within that), no capture runs, and the
+// (a client's next call arrives within that), no capture runs (a capture
+// runs until its answer is written, Runner.delivered), and the
 // observation of the lease before it is done (so it takes that walk when
 // the page has not changed since). Any other call, and Settle, hurries the
 // observations in progress instead: they read the page at once (a

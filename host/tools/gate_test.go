@@ -307,3 +307,48 @@ func TestObservationRunsBesideOtherReadOnlyCalls(t *testing.T) {
 	}
 	r.Settle()
 }
+
+// TestCaptureEndsOnceItsAnswerIsWritten: on the stdio transport the
+// observations keep giving way to a capture until its answer is written
+// (the next message through the transport's LineWriter), which the
+// client waits for; at the latest after the bound; on another transport
+// (no LineWriter) as soon as the capture is done.
+func TestCaptureEndsOnceItsAnswerIsWritten(t *testing.T) {
+	r := NewRunner(nil)
+	r.delivery = time.Hour
+	var out strings.Builder
+	w := NewLineWriter(&out)
+	ended := make(chan struct{})
+	r.delivered(WithNotifier(context.Background(), w), func() { close(ended) })
+	select {
+	case <-ended:
+		t.Fatal("the capture ended before its answer was written")
+	default:
+	}
+	if _, err := w.Write([]byte("{\"id\":1}\n")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ended:
+	default:
+		t.Fatal("the capture did not end once its answer was written")
+	}
+	if _, err := w.Write([]byte("{\"id\":2}\n")); err != nil { // ends nothing twice
+		t.Fatal(err)
+	}
+
+	r.delivery = time.Millisecond
+	bounded := make(chan struct{})
+	r.delivered(WithNotifier(context.Background(), w), func() { close(bounded) })
+	select {
+	case <-bounded:
+	case <-time.After(30 * time.Second):
+		t.Fatal("with no answer written, the capture never ended")
+	}
+
+	direct := false
+	r.delivered(context.Background(), func() { direct = true })
+	if !direct {
+		t.Fatal("without the stdio transport the capture did not end at once")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"sync"
+	"time"
 )
 
 // LineWriter serializes whole lines to a stream. The stdio transport writes
@@ -13,8 +14,9 @@ import (
 // the response that ends the call (mcp-go queues notifications on another
 // goroutine, which can lose that race).
 type LineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu    sync.Mutex
+	w     io.Writer
+	after []func() // run once the next message is written (afterNextWrite)
 }
 
 // NewLineWriter wraps w.
@@ -23,8 +25,24 @@ func NewLineWriter(w io.Writer) *LineWriter { return &LineWriter{w: w} }
 // Write writes p under the lock; callers write one message per call.
 func (l *LineWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
+	n, err := l.w.Write(p)
+	after := l.after
+	l.after = nil
+	l.mu.Unlock()
+	for _, f := range after {
+		f()
+	}
+	return n, err
+}
+
+// afterNextWrite runs f once the next message is written (whichever it
+// is), or at the latest after wait.
+func (l *LineWriter) afterNextWrite(f func(), wait time.Duration) {
+	once := sync.OnceFunc(f)
+	l.mu.Lock()
+	l.after = append(l.after, once)
+	l.mu.Unlock()
+	time.AfterFunc(wait, once)
 }
 
 type notifierKey struct{}

@@ -91,6 +91,9 @@ type Runner struct {
 	// grace is how long an observation waits for the client's next call
 	// (observeGrace; see pageGate).
 	grace time.Duration
+	// delivery bounds how long observations give way to a capture's
+	// answer (deliveryWait; see delivered).
+	delivery time.Duration
 }
 
 type entry struct {
@@ -104,7 +107,7 @@ func NewRunner(log hclog.Logger) *Runner {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	return &Runner{log: log, tools: map[string]*entry{}, locks: map[string]chan struct{}{}, gates: map[string]*pageGate{}, holders: map[string]*holder{}, after: map[string]chan struct{}{}, grace: observeGrace}
+	return &Runner{log: log, tools: map[string]*entry{}, locks: map[string]chan struct{}{}, gates: map[string]*pageGate{}, holders: map[string]*holder{}, after: map[string]chan struct{}{}, grace: observeGrace, delivery: deliveryWait}
 }
 
 // SetObserver sets the observer; nil disables observations.
@@ -253,7 +256,7 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 		gate.hurry()
 	}
 	out, record := r.run(ctx, req, readOnly)
-	endCapture()
+	r.delivered(ctx, endCapture)
 	r.unhold(ctx)
 	if record == nil {
 		<-lock
@@ -280,6 +283,24 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 		<-written
 	}()
 	return out
+}
+
+// deliveryWait bounds how long the observations give way to a capture's
+// answer after the capture (see delivered).
+const deliveryWait = 100 * time.Millisecond
+
+// delivered calls endCapture once the call's answer is written to the
+// stdio transport (the next message written after its handler returned),
+// at the latest r.delivery after now; at once on another transport. A
+// capture's answer is its image, which the transport encodes and writes
+// after the capture: the observations that give way to the capture keep
+// off that too, as the client waits for it.
+func (r *Runner) delivered(ctx context.Context, endCapture func()) {
+	if w := notifier(ctx); w != nil {
+		w.afterNextWrite(endCapture, r.delivery)
+		return
+	}
+	endCapture()
 }
 
 // capture reports whether tool is a capture (Tool.Capture).
