@@ -72,12 +72,15 @@ func (s *Chrome) Navigate(ctx context.Context, screen, rawURL string) (NavigateR
 	// over the new screen: it is closed through its close control. One
 	// that cannot be closed so answers MM_TARGET_COVERED; the page is
 	// active, so the agent can close it.
-	closed, err := discovery.CloseOverlay(ctx, page)
+	closed, covered, err := discovery.CloseOverlay(ctx, page)
 	if err != nil {
 		s.log.Debug("closing the overlay over the screen", "error", err)
 	}
-	if err := discovery.ScreenCovered(ctx, page, screen); err != nil {
-		return NavigateResult{}, err
+	if covered {
+		// the screen is checked again only when something was over it
+		if err := discovery.ScreenCovered(ctx, page, screen); err != nil {
+			return NavigateResult{}, err
+		}
 	}
 	return NavigateResult{Navigated: true, CurrentURL: s.pageURL(ctx, page), ClosedOverlay: closed}, nil
 }

@@ -197,27 +197,29 @@ func ScreenCovered(ctx context.Context, p *rod.Page, screen string) error {
 // p's viewport, by clicking its close control, and returns the overlay's
 // name; "" when nothing known covers the screen, the overlay has no close
 // control, or the page cannot be read (ScreenCovered then has the say).
+// covered says a known overlay was over the screen: without one, the read
+// was the check ScreenCovered would make, and need not be made again.
 // A wallet navigation does this: the agent asked for a screen, and a menu
 // left open over it (MetaMask keeps its account menu open across routes)
 // is not what they asked for.
-func CloseOverlay(ctx context.Context, p *rod.Page) (string, error) {
+func CloseOverlay(ctx context.Context, p *rod.Page) (closed string, covered bool, err error) {
 	main, err := mainFrame(p.Context(ctx))
 	if err != nil {
-		return "", nil
+		return "", false, nil
 	}
 	var c *cover
 	if err := evalIn(p.Context(ctx), main, jsCentreCover, idem, &c); err != nil || c == nil || c.overlay() == "" {
-		return "", nil
+		return "", false, nil
 	}
 	t := Target{TestID: c.Close.TestID, Selector: c.Close.Selector}
 	if t.TestID != "" {
 		t.Selector = ""
 	}
 	if t.TestID == "" && t.Selector == "" {
-		return "", nil
+		return "", true, nil
 	}
 	if _, err := Click(ctx, p, nil, t); err != nil {
-		return "", err
+		return "", true, err
 	}
-	return c.overlay(), nil
+	return c.overlay(), true, nil
 }

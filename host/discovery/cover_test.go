@@ -1,6 +1,8 @@
 package discovery
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,5 +69,39 @@ func TestClickWaitsForLoadingVeil(t *testing.T) {
 	}
 	if attr(t, p, "body", "data-hit") != "1" {
 		t.Error("not clicked once the veil went")
+	}
+}
+
+// TestCloseOverlayOverAScreen: after a wallet navigation, the screen is
+// read once when nothing covers it (covered false: no second check); a
+// known overlay with a close control is closed and named; one without
+// stays, is reported covered, and ScreenCovered then refuses the screen
+// with MM_TARGET_COVERED naming it.
+func TestCloseOverlayOverAScreen(t *testing.T) {
+	ctx := ctxT(t, 20*time.Second)
+	const page = `<h1>Settings</h1>
+<div id="menu" class="mm-modal" style="position:fixed;inset:0;background:#fff">
+  <section class="multichain-account-menu-popover" style="position:absolute;inset:0"><h2>Accounts</h2>%s</section>
+</div>`
+	clean := openHTML(t, `<h1>Settings</h1>`)
+	if closed, covered, err := CloseOverlay(ctx, clean); closed != "" || covered || err != nil {
+		t.Fatalf("uncovered screen: closed %q, covered %v, %v", closed, covered, err)
+	}
+	closable := openHTML(t, fmt.Sprintf(page, `<button aria-label="Close" onclick="document.getElementById('menu').remove()">x</button>`))
+	closed, covered, err := CloseOverlay(ctx, closable)
+	if !strings.Contains(closed, "account menu") || !covered || err != nil {
+		t.Fatalf("closable menu: closed %q, covered %v, %v", closed, covered, err)
+	}
+	if err := ScreenCovered(ctx, closable, "settings"); err != nil {
+		t.Fatalf("the screen is still covered after the close: %v", err)
+	}
+	stuck := openHTML(t, fmt.Sprintf(page, ``))
+	closed, covered, err = CloseOverlay(ctx, stuck)
+	if closed != "" || !covered || err != nil {
+		t.Fatalf("menu without a close control: closed %q, covered %v, %v", closed, covered, err)
+	}
+	err = ScreenCovered(ctx, stuck, "settings")
+	if code := sdk.AsError(err).Code; err == nil || code != sdk.CodeTargetCovered || !strings.Contains(err.Error(), "account menu") {
+		t.Fatalf("covered screen: %v", err)
 	}
 }
