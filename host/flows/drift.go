@@ -60,9 +60,9 @@ type Stop struct {
 	// hand-off folder the flow came from, "" for none.
 	files  Files
 	bundle string
-	// since is the block after which expect.transactions counts the
-	// flow's transactions (Play).
-	since uint64
+	// since is where expect.transactions starts counting the flow's
+	// transactions (Play).
+	since txStart
 }
 
 // Outcome is a drift run's or a repair's answer.
@@ -95,7 +95,7 @@ type Outcome struct {
 func Play(ctx context.Context, c Caller, f *Flow, source []byte, from int) Outcome {
 	st := &Stop{Flow: f, Source: source, Original: source}
 	if from <= 1 {
-		since, err := f.Expect.firstBlock(ctx, c)
+		since, err := f.Expect.firstTx(ctx, c)
 		if err != nil {
 			return Outcome{Verdict: DriftFailed, Failed: []string{fmt.Sprintf("expect.transactions: the chain's block number before the first step: %v", err)}}
 		}

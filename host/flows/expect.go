@@ -116,11 +116,11 @@ func (e *Expect) timeout() time.Duration {
 
 // verify polls the expectations until all hold or the timeout passes, and
 // returns the ones that did not hold the last time.
-func (e *Expect) verify(ctx context.Context, c Caller) error { return e.verifySince(ctx, c, 0) }
+func (e *Expect) verify(ctx context.Context, c Caller) error { return e.verifySince(ctx, c, txStart{}) }
 
-// verifySince is verify with the flow's first block: the transactions
-// checked are those mined after block since.
-func (e *Expect) verifySince(ctx context.Context, c Caller, since uint64) error {
+// verifySince is verify with where the flow's transactions start: the
+// transactions checked are those since.
+func (e *Expect) verifySince(ctx context.Context, c Caller, since txStart) error {
 	cs := e.checks()
 	if len(cs) == 0 {
 		return nil
@@ -162,8 +162,8 @@ func (e *ExpectError) Error() string {
 // when a check first needs it.
 type view struct {
 	c Caller
-	// since is the block after which the flow's transactions were mined.
-	since   uint64
+	// since is where the flow's transactions start.
+	since   txStart
 	fetched map[string]fetched
 	// outcomes are the visual and structure checks' answers.
 	outcomes []CheckOutcome

@@ -269,7 +269,7 @@ func runAttempt(parent context.Context, f *Flow, o Options, attempt int) Result 
 	}
 	_ = json.Unmarshal(raw, &launched)
 	r.SessionID = launched.SessionID
-	since, err := f.Expect.firstBlock(ctx, s)
+	since, err := f.Expect.firstTx(ctx, s)
 	if err != nil {
 		return fail(0, fmt.Errorf("expect.transactions: the chain's block number after the launch: %w", err))
 	}

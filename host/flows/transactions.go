@@ -66,7 +66,7 @@ func (t sentTx) String() string {
 }
 
 // checkTransactions compares the transactions the wallet's account sent
-// after block since with want, in order.
+// since v.since with want, in order.
 func (v *view) checkTransactions(ctx context.Context, want []TxSpec) error {
 	sent, err := v.sentTransactions(ctx)
 	if err != nil {
@@ -176,8 +176,9 @@ func or0(s string) string {
 	return s
 }
 
-// sentTransactions are the transactions of the wallet's account mined
-// after block v.since on the session's chain, oldest first, decoded.
+// sentTransactions are the transactions of the wallet's account since
+// v.since on the session's chain (mined after its block, with a nonce not
+// below its nonce), oldest first, decoded.
 func (v *view) sentTransactions(ctx context.Context) ([]sentTx, error) {
 	var chain struct {
 		RPCURL string `json:"rpcUrl"`
@@ -194,20 +195,16 @@ func (v *view) sentTransactions(ctx context.Context) ([]sentTx, error) {
 		account = *st.AccountAddress
 	}
 	url := chain.RPCURL
-	var head string
-	if err := jsonrpc.Call(ctx, url, "eth_blockNumber", nil, &head); err != nil {
+	latest, err := quantity(ctx, url, "eth_blockNumber", nil)
+	if err != nil {
 		return nil, err
-	}
-	latest, _ := new(big.Int).SetString(strings.TrimPrefix(head, "0x"), 16)
-	if latest == nil {
-		return nil, fmt.Errorf("the chain's block number %q", head)
 	}
 	lk := confirm.ChainLookup{URL: url}
 	var out []sentTx
-	for n := v.since + 1; n <= latest.Uint64(); n++ {
+	for n := v.since.block + 1; n <= latest; n++ {
 		var block struct {
 			Transactions []struct {
-				Hash, From, To, Value, Input string
+				Hash, From, To, Value, Input, Nonce string
 			} `json:"transactions"`
 		}
 		if err := jsonrpc.Call(ctx, url, "eth_getBlockByNumber", []any{fmt.Sprintf("0x%x", n), true}, &block); err != nil {
@@ -216,6 +213,9 @@ func (v *view) sentTransactions(ctx context.Context) ([]sentTx, error) {
 		for _, tx := range block.Transactions {
 			if account != "" && !strings.EqualFold(tx.From, account) {
 				continue
+			}
+			if nonce, ok := new(big.Int).SetString(strings.TrimPrefix(tx.Nonce, "0x"), 16); ok && nonce.IsUint64() && nonce.Uint64() < v.since.nonce {
+				continue // sent before the flow, mined since
 			}
 			params, _ := json.Marshal([]map[string]string{{"from": tx.From, "to": tx.To, "value": tx.Value, "data": tx.Input}})
 			d := confirm.Decode(ctx, confirm.Request{Method: "eth_sendTransaction", Params: params}, 0, lk)
@@ -232,25 +232,56 @@ func (v *view) sentTransactions(ctx context.Context) ([]sentTx, error) {
 	return out, nil
 }
 
-// firstBlock is the chain's block number as the flow's steps start, when
-// its expectations check transactions (0 otherwise).
-func (e *Expect) firstBlock(ctx context.Context, c Caller) (uint64, error) {
+// txStart is where a flow's transactions start: the chain's block as its
+// steps start, and the wallet account's next nonce then, its pending
+// transactions counted. A transaction the account sent before the flow
+// and still pending then is mined after that block, but is not the flow's:
+// its nonce is lower. The zero txStart counts every transaction of the
+// account.
+type txStart struct {
+	block uint64
+	nonce uint64
+}
+
+// firstTx is where the flow's transactions start, when its expectations
+// check transactions (the zero txStart otherwise): the chain's block
+// number and the account's pending transaction count as the steps start.
+func (e *Expect) firstTx(ctx context.Context, c Caller) (txStart, error) {
 	if e == nil || len(e.Transactions) == 0 {
-		return 0, nil
+		return txStart{}, nil
 	}
+	v := &view{c: c}
 	var chain struct {
 		RPCURL string `json:"rpcUrl"`
 	}
-	if err := (&view{c: c}).load(ctx, ToolChainStatus, map[string]any{}, &chain); err != nil {
+	if err := v.load(ctx, ToolChainStatus, map[string]any{}, &chain); err != nil {
+		return txStart{}, err
+	}
+	st, err := v.getState(ctx)
+	if err != nil {
+		return txStart{}, err
+	}
+	var start txStart
+	if start.block, err = quantity(ctx, chain.RPCURL, "eth_blockNumber", nil); err != nil {
+		return txStart{}, err
+	}
+	if st.AccountAddress != nil && *st.AccountAddress != "" {
+		if start.nonce, err = quantity(ctx, chain.RPCURL, "eth_getTransactionCount", []any{*st.AccountAddress, "pending"}); err != nil {
+			return txStart{}, err
+		}
+	}
+	return start, nil
+}
+
+// quantity calls method on the chain at url for a hex quantity.
+func quantity(ctx context.Context, url, method string, params []any) (uint64, error) {
+	var hex string
+	if err := jsonrpc.Call(ctx, url, method, params, &hex); err != nil {
 		return 0, err
 	}
-	var head string
-	if err := jsonrpc.Call(ctx, chain.RPCURL, "eth_blockNumber", nil, &head); err != nil {
-		return 0, err
-	}
-	n, ok := new(big.Int).SetString(strings.TrimPrefix(head, "0x"), 16)
-	if !ok {
-		return 0, fmt.Errorf("block number %q", head)
+	n, ok := new(big.Int).SetString(strings.TrimPrefix(hex, "0x"), 16)
+	if !ok || !n.IsUint64() {
+		return 0, fmt.Errorf("%s: %q is not a quantity", method, hex)
 	}
 	return n.Uint64(), nil
 }
