@@ -249,14 +249,16 @@ func (r *Runner) Run(ctx context.Context, req Request) Outcome {
 	if r.exclusive(req.Tool) {
 		req.Progress = r.hold(ctx, req)
 	}
-	endCapture := func() {}
+	var endCapture func()
 	if readOnly && r.capture(req.Tool) {
 		endCapture = gate.capturing() // the observations in progress give way to it
 	} else {
 		gate.hurry()
 	}
 	out, record := r.run(ctx, req, readOnly)
-	r.delivered(ctx, endCapture)
+	if endCapture != nil {
+		r.delivered(ctx, endCapture)
+	}
 	r.unhold(ctx)
 	if record == nil {
 		<-lock
