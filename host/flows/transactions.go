@@ -214,7 +214,7 @@ func (v *view) sentTransactions(ctx context.Context) ([]sentTx, error) {
 			if account != "" && !strings.EqualFold(tx.From, account) {
 				continue
 			}
-			if nonce, ok := new(big.Int).SetString(strings.TrimPrefix(tx.Nonce, "0x"), 16); ok && nonce.IsUint64() && nonce.Uint64() < v.since.nonce {
+			if nonce, ok := hexUint(tx.Nonce); ok && nonce < v.since.nonce {
 				continue // sent before the flow, mined since
 			}
 			params, _ := json.Marshal([]map[string]string{{"from": tx.From, "to": tx.To, "value": tx.Value, "data": tx.Input}})
@@ -279,9 +279,19 @@ func quantity(ctx context.Context, url, method string, params []any) (uint64, er
 	if err := jsonrpc.Call(ctx, url, method, params, &hex); err != nil {
 		return 0, err
 	}
-	n, ok := new(big.Int).SetString(strings.TrimPrefix(hex, "0x"), 16)
-	if !ok || !n.IsUint64() {
+	n, ok := hexUint(hex)
+	if !ok {
 		return 0, fmt.Errorf("%s: %q is not a quantity", method, hex)
 	}
-	return n.Uint64(), nil
+	return n, nil
+}
+
+// hexUint is the JSON-RPC hex quantity s as a uint64: ok false when it is
+// not one or does not fit.
+func hexUint(s string) (uint64, bool) {
+	n, ok := new(big.Int).SetString(strings.TrimPrefix(s, "0x"), 16)
+	if !ok || !n.IsUint64() {
+		return 0, false
+	}
+	return n.Uint64(), true
 }
