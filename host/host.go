@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mmcp-dev/mmcp/host/browser"
@@ -119,9 +120,14 @@ func (h *Host) Runner() *tools.Runner { return h.runner }
 
 // MCPServer builds an MCP server exposing every tool.
 func (h *Host) MCPServer() *server.MCPServer {
+	// The plugins described at the start start once the client has the
+	// tool list (plugins.Manager.Release), not beside its answer.
+	hooks := &server.Hooks{}
+	hooks.AddAfterListTools(func(context.Context, any, *mcp.ListToolsRequest, *mcp.ListToolsResult) { h.plugins.Release() })
 	s := server.NewMCPServer("mmcp", Version,
 		server.WithToolCapabilities(false),
 		server.WithInstructions(instructions(h.cfg.ToolPrefix)),
+		server.WithHooks(hooks),
 	)
 	h.runner.Register(s)
 	return s

@@ -16,13 +16,55 @@ import (
 // mmcp-plugin-<name> (a symlink to the test binary), it serves that fake
 // plugin instead of running the tests.
 func TestMain(m *testing.M) {
-	switch strings.TrimPrefix(filepath.Base(os.Args[0]), Prefix) {
+	name := strings.TrimPrefix(filepath.Base(os.Args[0]), Prefix)
+	if name != filepath.Base(os.Args[0]) {
+		fakeRun()
+	}
+	switch name {
 	case "fakechain":
 		sdk.Main(fakeChain{})
 	case "fakefixture":
 		sdk.Main(fakeFixture{})
 	}
 	os.Exit(m.Run())
+}
+
+// envRunLog names a file each run of a fake plugin appends its mode to
+// ("describe" or "serve"); envNoDescribe makes the fakes refuse the
+// describe mode, as a plugin with its own main does.
+const (
+	envRunLog     = "MMCP_FAKE_RUN_LOG"
+	envNoDescribe = "MMCP_FAKE_NO_DESCRIBE"
+)
+
+// fakeRun is the start of a fake plugin's process: it logs its mode and
+// refuses describe when told to.
+func fakeRun() {
+	mode := "serve"
+	if len(os.Args) > 1 {
+		mode = os.Args[1]
+	}
+	if f := os.Getenv(envRunLog); f != "" {
+		w, err := os.OpenFile(f, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err == nil {
+			_, _ = w.WriteString(mode + "\n")
+			_ = w.Close()
+		}
+	}
+	if mode == "describe" && os.Getenv(envNoDescribe) != "" {
+		os.Stderr.WriteString("usage: serve only\n")
+		os.Exit(2)
+	}
+}
+
+// runLog is what the fakes' runs logged (envRunLog).
+func runLog(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(strings.ReplaceAll(string(b), "\n", " "))
 }
 
 // installFakes links the fake plugins into a fresh directory, for
@@ -77,7 +119,10 @@ func (fakeChain) Mine(_ context.Context, req sdk.MineRequest) (sdk.MineResponse,
 	return sdk.MineResponse{}, nil
 }
 func (fakeChain) Tools() []sdk.Tool {
-	return []sdk.Tool{{Name: "pid", Description: "The plugin's pid.", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)}}
+	return []sdk.Tool{{Name: "pid", Description: "The plugin's pid.", InputSchema: json.RawMessage(`{
+		"type": "object",
+		"properties": {}
+	}`)}}
 }
 func (fakeChain) CallTool(context.Context, sdk.CallToolRequest, sdk.Events) (sdk.CallToolResponse, error) {
 	return sdk.CallToolResponse{Result: map[string]int{"pid": os.Getpid()}}, nil

@@ -72,7 +72,17 @@ type Manager struct {
 	manifests *manifests
 	behind    sync.WaitGroup
 	warm      sync.WaitGroup
+	// released is closed by Release and quit by Shutdown: the starts
+	// behind Start wait for one of them.
+	released    chan struct{}
+	releaseOnce sync.Once
+	quit        chan struct{}
+	quitOnce    sync.Once
 }
+
+// releaseAfter is when the starts behind Start begin at the latest (see
+// Release).
+const releaseAfter = time.Second
 
 // SocketPrefix starts the name of the directories in os.TempDir that hold
 // a host's plugin sockets: mmcp-plugins-<host pid>-<random>.
@@ -83,7 +93,8 @@ func New(cfg Config, log hclog.Logger) *Manager {
 	if log == nil {
 		log = hclog.NewNullLogger()
 	}
-	m := &Manager{cfg: cfg, log: log, startTimeout: cfg.StartTimeout, restartBudget: cfg.RestartBudget}
+	m := &Manager{cfg: cfg, log: log, startTimeout: cfg.StartTimeout, restartBudget: cfg.RestartBudget,
+		released: make(chan struct{}), quit: make(chan struct{})}
 	if m.startTimeout == 0 {
 		m.startTimeout = 5 * time.Second
 	}
@@ -97,9 +108,12 @@ func New(cfg Config, log hclog.Logger) *Manager {
 // fails to start is kept with its Err and skipped; Start itself only fails
 // for a malformed MMCP_REATTACH_PLUGINS. A plugin whose description the
 // manifest cache holds (same binary and settings as at its last start, in
-// any workspace) is described from it at once and started behind Start: its first
-// call waits for that start, and a failed start answers that call (and
-// every later one) with the start's error. Started waits for them.
+// any workspace), or else its describe run (describeRun), is described so
+// at once and started behind Start: its first call waits for that start,
+// and a failed start answers that call (and every later one) with the
+// start's error. Started waits for them. Only a plugin that neither
+// describes (a reattached one, one pinned by a checksum, one without the
+// describe mode) starts within Start.
 func (m *Manager) Start(ctx context.Context) error {
 	reattach := map[string]*goplugin.ReattachConfig{}
 	var names []string
@@ -141,28 +155,20 @@ func (m *Manager) Start(ctx context.Context) error {
 			continue
 		}
 		if desc, ok := m.manifests.get(s); ok && p.reattach == nil {
-			p.Desc = desc
-			p.mu.Lock() // held until the start behind Start ends
-			m.behind.Add(1)
-			go func() {
-				defer m.behind.Done()
-				defer p.mu.Unlock()
-				desc, err := p.start(ctx)
-				if err != nil {
-					p.startErr = err
-					m.log.Warn("plugin failed to start", "name", s.Name, "path", s.Path, "error", err)
-					return
-				}
-				if m.manifests.put(s, desc) {
-					m.log.Warn("plugin describes itself otherwise than when its description was cached; this host lists the cached tools, the next one the new", "name", s.Name)
-				}
-				m.log.Debug("plugin started behind the host's start", "name", s.Name, "source", s.Source)
-			}()
+			m.startBehind(ctx, p, desc, "the manifest cache")
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if p.reattach == nil {
+				desc, err := m.describeRun(ctx, s)
+				if err == nil {
+					m.startBehind(ctx, p, desc, "its describe run")
+					return
+				}
+				m.log.Debug("plugin not described before its start", "name", s.Name, "path", s.Path, "reason", err)
+			}
 			p.mu.Lock()
 			desc, err := p.start(ctx)
 			p.mu.Unlock()
@@ -183,6 +189,7 @@ func (m *Manager) Start(ctx context.Context) error {
 		}()
 	}
 	wg.Wait()
+	time.AfterFunc(releaseAfter, m.Release)
 	m.warm.Add(1)
 	go func() {
 		defer m.warm.Done()
@@ -194,10 +201,53 @@ func (m *Manager) Start(ctx context.Context) error {
 	return nil
 }
 
+// startBehind lists p with desc, read from (the manifest cache, its
+// describe run), and starts it behind Start once released (Release): p.mu
+// is held until that start ends, so its first call waits for it, and a
+// failed start answers that call (and every later one). The start's own description is cached; when
+// it differs from desc, this host keeps listing desc and says so.
+func (m *Manager) startBehind(ctx context.Context, p *Plugin, desc pluginhost.Description, from string) {
+	p.Desc = desc
+	p.mu.Lock()
+	m.behind.Add(1)
+	go func() {
+		defer m.behind.Done()
+		defer p.mu.Unlock()
+		select {
+		case <-m.released:
+		case <-m.quit:
+			p.startErr = errors.New("the host shut down before the plugin started")
+			return
+		}
+		started, err := p.start(ctx)
+		if err != nil {
+			p.startErr = err
+			m.log.Warn("plugin failed to start", "name", p.Spec.Name, "path", p.Spec.Path, "error", err)
+			return
+		}
+		m.manifests.put(p.Spec, started)
+		if !sameDescription(desc, started) {
+			m.log.Warn("plugin describes itself otherwise at its start than "+from+" did; this host lists the tools of "+from+", the next one the new", "name", p.Spec.Name)
+		}
+		m.log.Debug("plugin started behind the host's start", "name", p.Spec.Name, "source", p.Spec.Source, "described by", from)
+	}()
+}
+
+// Release lets the plugins Start described start behind it. The host
+// calls it once its tool list is answered, so that their processes (each
+// a Go binary's start, go-plugin's certificates and handshake) do not
+// take the CPU from that first answer; anything that needs a plugin
+// (Plugin.Conn, Started, a plugin's state) releases them itself, and
+// releaseAfter after Start they start anyway.
+func (m *Manager) Release() { m.releaseOnce.Do(func() { close(m.released) }) }
+
 // Started waits until every plugin Start left to start behind it has
 // started or failed and the manifest cache is saved (for what reports the
 // plugins' state: doctor, plugins).
-func (m *Manager) Started() { m.warm.Wait() }
+func (m *Manager) Started() {
+	m.Release()
+	m.warm.Wait()
+}
 
 // Plugins lists every discovered plugin, failed ones included.
 func (m *Manager) Plugins() []*Plugin { return m.plugins }
@@ -274,6 +324,7 @@ func (p *Plugin) Use(ctx context.Context, fn func(*pluginhost.Conn) error) error
 // Shutdown stops every plugin, every slot's instances first, then slot 0 in
 // reverse start order, and waits for them.
 func (m *Manager) Shutdown(ctx context.Context) {
+	m.quitOnce.Do(func() { close(m.quit) })
 	m.warm.Wait()
 	m.stopSlots(ctx)
 	for i := len(m.plugins) - 1; i >= 0; i-- {

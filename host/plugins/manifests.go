@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"sync"
 	"time"
@@ -104,20 +103,15 @@ func (c *manifests) get(s Spec) (pluginhost.Description, bool) {
 	return e.Desc, true
 }
 
-// put records d for spec s; it reports whether a valid entry was there
-// and differed (the plugin described itself otherwise than last time with
-// the same binary and settings).
-func (c *manifests) put(s Spec, d pluginhost.Description) (changed bool) {
+// put records d for spec s.
+func (c *manifests) put(s Spec, d pluginhost.Description) {
 	key, fp, ok := manifestKey(s)
 	if !ok || c.path == "" {
-		return false
+		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	old, had := c.entries[key]
-	changed = had && old.Fingerprint == fp && !reflect.DeepEqual(old.Desc, d)
 	c.entries[key], c.dirty = manifest{Fingerprint: fp, Used: time.Now().UTC(), Desc: d}, true
-	return changed
 }
 
 // save writes the cache when it changed, keeping the manifestLimit entries

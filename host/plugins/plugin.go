@@ -167,7 +167,7 @@ func (p *Plugin) tailSuffix() string {
 // Conn returns a live connection, relaunching a crashed plugin within the
 // restart budget.
 func (p *Plugin) Conn(ctx context.Context) (*pluginhost.Conn, error) {
-	p.mu.Lock()
+	p.lock()
 	defer p.mu.Unlock()
 	if p.Err != nil {
 		return nil, p.Err
@@ -206,9 +206,17 @@ func (p *Plugin) Conn(ctx context.Context) (*pluginhost.Conn, error) {
 	return p.conn, nil
 }
 
+// lock takes p.mu for a caller other than the start behind
+// Manager.Start, which holds it until it ends: that start is released
+// first (Manager.Release), so the caller does not wait for releaseAfter.
+func (p *Plugin) lock() {
+	p.m.Release()
+	p.mu.Lock()
+}
+
 // crashed reports whether the plugin process is gone, with its stderr tail.
 func (p *Plugin) crashed() (bool, string) {
-	p.mu.Lock()
+	p.lock()
 	defer p.mu.Unlock()
 	if p.client == nil || !p.client.Exited() {
 		return false, ""
@@ -219,7 +227,7 @@ func (p *Plugin) crashed() (bool, string) {
 // stop asks the plugin to stop its work, then ends the process (never a
 // reattached one).
 func (p *Plugin) stop(ctx context.Context) {
-	p.mu.Lock()
+	p.lock()
 	defer p.mu.Unlock()
 	if p.client == nil {
 		return
@@ -235,7 +243,7 @@ func (p *Plugin) stop(ctx context.Context) {
 
 // Pid is the plugin's process id, or 0.
 func (p *Plugin) Pid() int {
-	p.mu.Lock()
+	p.lock()
 	defer p.mu.Unlock()
 	if p.client == nil {
 		return 0
@@ -252,7 +260,7 @@ func (p *Plugin) Failure() error {
 	if p.Err != nil {
 		return p.Err
 	}
-	p.mu.Lock()
+	p.lock()
 	defer p.mu.Unlock()
 	return p.startErr
 }
@@ -266,7 +274,7 @@ func (p *Plugin) Health() (status string, restarts int) {
 		return "failed", 0
 	}
 	dead, _ := p.crashed()
-	p.mu.Lock()
+	p.lock()
 	defer p.mu.Unlock()
 	if p.startErr != nil {
 		return "failed", 0
