@@ -266,6 +266,11 @@ func (h *Host) Close() {
 	}
 	_ = h.Client.Close()
 	waitExit(h.t, h.Cmd, 30*time.Second)
+	// A built-in plugin's describe mode and its start describe it alike:
+	// a host lists from one and checks against the other.
+	if log := h.Stderr.String(); strings.Contains(log, "describes itself otherwise") {
+		h.t.Errorf("the host listed other tools than a plugin's start describes:\n%s", log)
+	}
 }
 
 // waitExit waits for cmd, killing it after d.

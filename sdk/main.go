@@ -26,6 +26,8 @@ import (
 // standalone modes every plugin gets for free:
 //
 //	describe                     print the plugin's Describe output as JSON
+//	                             (a host runs it to list the plugin's tools
+//	                             before the plugin's first start)
 //	call <tool> '<json>' [-hold] run one tool in-process and print its result;
 //	                             -hold keeps the process (and what the tool
 //	                             started, an Anvil say) up until Ctrl-C

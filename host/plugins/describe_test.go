@@ -17,13 +17,19 @@ import (
 // TestDescribeRunListsAPluginBeforeItStarts: a plugin no host has
 // started yet is listed from its describe run, and its process starts
 // only once released (here by its first call), not within Start; its
-// start's description is cached for the next host.
+// start describes it as the run did, and is cached for the next host.
 func TestDescribeRunListsAPluginBeforeItStarts(t *testing.T) {
 	dir := installFakes(t, "fakechain")
 	runs := filepath.Join(t.TempDir(), "runs")
 	t.Setenv(envRunLog, runs)
 	cache := filepath.Join(t.TempDir(), ManifestFile)
-	m := startCached(t, dir, cache)
+	var logs testutil.Buffer
+	m := New(Config{ExeDir: dir, ManifestCache: cache, Workspace: t.TempDir()},
+		hclog.New(&hclog.LoggerOptions{Output: &logs, Level: hclog.Warn}))
+	if err := m.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Shutdown(context.Background()) })
 	if got := runLog(t, runs); got != "describe" {
 		t.Fatalf("runs of the plugin when Start returned: %q, want only its describe run", got)
 	}
@@ -47,6 +53,9 @@ func TestDescribeRunListsAPluginBeforeItStarts(t *testing.T) {
 	m.Started()
 	if _, ok := loadManifests(cache).get(p.Spec); !ok {
 		t.Fatal("the start's description was not cached")
+	}
+	if logs.String() != "" {
+		t.Fatalf("warnings: %s", logs.String())
 	}
 }
 
