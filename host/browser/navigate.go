@@ -64,22 +64,29 @@ func (s *Chrome) Navigate(ctx context.Context, screen, rawURL string) (NavigateR
 	}
 	// The document is loaded; the wallet's app renders a moment later.
 	loaded(ctx, page)
-	if _, err := s.waitRendered(ctx, page); err != nil {
+	probe, err := s.waitRendered(ctx, page)
+	if err != nil {
 		return NavigateResult{}, sdk.Errorf(sdk.CodeNavigationFailed, "the wallet page closed while rendering: %w", err)
 	}
 	s.activate(ctx, page.TargetID)
 	// A known modal or popover left open (MetaMask's account menu) stays
 	// over the new screen: it is closed through its close control. One
 	// that cannot be closed so answers MM_TARGET_COVERED; the page is
-	// active, so the agent can close it.
-	closed, covered, err := discovery.CloseOverlay(ctx, page)
-	if err != nil {
-		s.log.Debug("closing the overlay over the screen", "error", err)
-	}
-	if covered {
-		// the screen is checked again only when something was over it
-		if err := discovery.ScreenCovered(ctx, page, screen); err != nil {
-			return NavigateResult{}, err
+	// active, so the agent can close it. The render wait read the
+	// viewport's centre as it ended: when no dialog-like box was there,
+	// nothing known covers the screen and it is not read again.
+	var closed string
+	if !probe.rendered() || probe.Boxed {
+		var covered bool
+		closed, covered, err = discovery.CloseOverlay(ctx, page)
+		if err != nil {
+			s.log.Debug("closing the overlay over the screen", "error", err)
+		}
+		if covered {
+			// the screen is checked again only when something was over it
+			if err := discovery.ScreenCovered(ctx, page, screen); err != nil {
+				return NavigateResult{}, err
+			}
 		}
 	}
 	return NavigateResult{Navigated: true, CurrentURL: s.pageURL(ctx, page), ClosedOverlay: closed}, nil

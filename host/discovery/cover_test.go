@@ -105,3 +105,47 @@ func TestCloseOverlayOverAScreen(t *testing.T) {
 		t.Fatalf("covered screen: %v", err)
 	}
 }
+
+// CentreBoxedJS is true wherever CloseOverlay's read of the centre finds a
+// box (a wallet navigation skips that read when it is false), and false on
+// a plain screen, where the read is skipped. (A shadow root's dialog is
+// neither's: the centre's hit is its host.)
+func TestCentreBoxedFindsEveryCentreCover(t *testing.T) {
+	ctx := ctxT(t, 30*time.Second)
+	pages := map[string]string{
+		"plain":        `<h1>Settings</h1><button data-testid="b">Go</button>`,
+		"account menu": accountMenu,
+		"fixed sheet":  `<div class="sheet" style="position:fixed;inset:0;background:#eee"><p>promo</p></div>`,
+		"dialog role":  `<div role="dialog" style="position:absolute;inset:0"><p>confirm</p></div>`,
+		"deep in a modal": `<div class="mm-modal" style="position:absolute;inset:0">` + strings.Repeat("<div>", 15) +
+			`<p style="height:100vh">deep</p>` + strings.Repeat("</div>", 15) + `</div>`,
+		"shadow dialog": `<div id="host" style="position:absolute;inset:0"></div><script>
+const r = document.getElementById('host').attachShadow({mode: 'open'});
+r.innerHTML = '<div role="dialog" style="position:absolute;inset:0"><p style="height:100vh">in shadow</p></div>';
+</script>`,
+	}
+	for name, html := range pages {
+		p := openHTML(t, html)
+		var boxed bool
+		if err := Eval(ctx, p, CentreBoxedJS, EvalOptions{Idempotent: true}, &boxed); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		main, err := mainFrame(p.Context(ctx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c *cover
+		if err := evalIn(p.Context(ctx), main, jsCentreCover, idem, &c); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if c != nil && !boxed {
+			t.Errorf("%s: centreCover finds %+v but CentreBoxedJS is false", name, c)
+		}
+		if name == "plain" && boxed {
+			t.Errorf("plain screen: CentreBoxedJS is true")
+		}
+		if name == "account menu" && (c == nil || !boxed) {
+			t.Errorf("account menu: centreCover %+v, CentreBoxedJS %v", c, boxed)
+		}
+	}
+}
