@@ -204,8 +204,9 @@ func (m *Manager) Start(ctx context.Context) error {
 // startBehind lists p with desc, read from (the manifest cache, its
 // describe run), and starts it behind Start once released (Release): p.mu
 // is held until that start ends, so its first call waits for it, and a
-// failed start answers that call (and every later one). The start's own description is cached; when
-// it differs from desc, this host keeps listing desc and says so.
+// failed start answers that call (and every later one). The start's own
+// description is cached; when it differs from desc, this host keeps
+// listing desc and says so.
 func (m *Manager) startBehind(ctx context.Context, p *Plugin, desc pluginhost.Description, from string) {
 	p.Desc = desc
 	p.mu.Lock()

@@ -226,8 +226,11 @@ func (p *Plugin) crashed() (bool, string) {
 
 // stop asks the plugin to stop its work, then ends the process (never a
 // reattached one).
+//
+// Only Start (a plugin it started itself) and Shutdown (after the starts
+// behind Start ended) call it: it does not release those starts.
 func (p *Plugin) stop(ctx context.Context) {
-	p.lock()
+	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.client == nil {
 		return
