@@ -193,17 +193,15 @@ func ScreenCovered(ctx context.Context, p *rod.Page, screen string) error {
 }
 
 // CentreBoxedJS is a page expression, true when the viewport's centre is
-// in a dialog-like box: coverOf's test (cover.js) without its bound of 12
-// ancestors, so false means CloseOverlay and ScreenCovered would find
+// in a dialog-like box: coverOf's test (dialogLike) without its bound of
+// 12 ancestors, so false means CloseOverlay and ScreenCovered would find
 // nothing there. A wallet navigation reads it as its render wait ends, in
 // the same evaluation, and reads the centre again only when it is true.
-const CentreBoxedJS = `(() => {
+var CentreBoxedJS = `(() => {
+` + jsDialogLike + `
   const hit = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
   for (let n = hit; n && n.nodeType === 1 && n.localName !== 'body' && n.localName !== 'html'; ) {
-    const cls = typeof n.className === 'string' ? n.className : '';
-    let fixed = false;
-    try { fixed = n.ownerDocument.defaultView.getComputedStyle(n).position === 'fixed'; } catch (e) { fixed = false; }
-    if (n.getAttribute('role') === 'dialog' || n.getAttribute('aria-modal') === 'true' || /modal|popover|overlay|dialog/i.test(cls) || fixed) return true;
+    if (dialogLike(n)) return true;
     const pn = n.parentNode;
     n = n.assignedSlot || n.parentElement || (pn && pn.host) || null;
   }

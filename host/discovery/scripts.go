@@ -25,8 +25,14 @@ var jsActionBody string
 //go:embed js/clicktrack.js
 var jsClickTrack string
 
+//go:embed js/dialoglike.js
+var jsDialogLike string
+
 //go:embed js/cover.js
-var jsCoverLib string
+var jsCoverBody string
+
+// jsCoverLib is cover.js with the dialogLike test it uses.
+var jsCoverLib = jsDialogLike + "\n" + jsCoverBody
 
 //go:embed js/visual.js
 var jsVisualBody string

@@ -1,11 +1,10 @@
 // coverOf and centreCover: what covers a point of the page. Pasted after
-// lib.js; declares functions only.
+// lib.js and dialoglike.js; declares functions only.
 
 // coverOf describes hit, the element over a target's click point: hit,
 // its ancestors up to the body ({tag, testId, class, role, busy}, innermost
-// first), its outermost dialog-like ancestor (role dialog, aria-modal, a
-// modal/popover/overlay class, or fixed position; within: "" when it is
-// hit; boxed: there is one), and a close control inside that one.
+// first), its outermost dialog-like ancestor (dialogLike; within: "" when
+// it is hit; boxed: there is one), and a close control inside that one.
 function coverOf(hit) {
   const chain = [];
   let box = null;
@@ -13,9 +12,7 @@ function coverOf(hit) {
     const cls = typeof n.className === 'string' ? n.className : '';
     const role = n.getAttribute('role') || '';
     chain.push({ tag: n.localName, testId: n.getAttribute('data-testid') || '', class: cls.slice(0, 200), role, busy: n.getAttribute('aria-busy') === 'true' });
-    let fixed = false;
-    try { fixed = n.ownerDocument.defaultView.getComputedStyle(n).position === 'fixed'; } catch (e) { fixed = false; }
-    if (role === 'dialog' || n.getAttribute('aria-modal') === 'true' || /modal|popover|overlay|dialog/i.test(cls) || fixed) box = n;
+    if (dialogLike(n)) box = n;
   }
   const close = { testId: '', selector: '' };
   if (box) {
