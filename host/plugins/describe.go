@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"time"
 
@@ -40,10 +39,7 @@ func (m *Manager) describeRun(ctx context.Context, s Spec) (pluginhost.Descripti
 	cmd := exec.CommandContext(ctx, s.Path, "describe")
 	proc.Setup(cmd)
 	cmd.Cancel = func() error { proc.KillGroup(cmd); return nil }
-	cmd.Env = append(os.Environ(), sdk.EnvLogLevel+"="+m.cfg.LogLevel)
-	if m.sockDir != "" {
-		cmd.Env = append(cmd.Env, "TMPDIR="+m.sockDir)
-	}
+	cmd.Env = m.pluginEnv()
 	var out, stderr limitedBuffer
 	out.limit, stderr.limit = describeLimit, 4<<10
 	cmd.Stdout, cmd.Stderr = &out, &stderr

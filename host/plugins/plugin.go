@@ -72,6 +72,21 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	}
 }
 
+// pluginEnv is the environment of a plugin's process: the host's, the log
+// level, and the host's plugin directory as go-plugin's socket directory
+// and TMPDIR. go-plugin (v1.8) puts the plugin's socket in
+// PLUGIN_UNIX_SOCKET_DIR, else in the plugin's TMPDIR, where a killed
+// plugin leaves it; the plugin's temporary files and its children's go
+// there too. The host removes the directory at shutdown, or the next host
+// does (proc.RemoveStale).
+func (m *Manager) pluginEnv() []string {
+	env := append(os.Environ(), sdk.EnvLogLevel+"="+m.cfg.LogLevel)
+	if m.sockDir != "" {
+		env = append(env, goplugin.EnvUnixSocketDir+"="+m.sockDir, "TMPDIR="+m.sockDir)
+	}
+	return env
+}
+
 // start launches (or attaches to) the plugin and configures it, and
 // answers its description. The caller holds p.mu.
 func (p *Plugin) start(ctx context.Context) (pluginhost.Description, error) {
@@ -98,15 +113,7 @@ func (p *Plugin) start(ctx context.Context) (pluginhost.Description, error) {
 		// The plugin dies with the host even when the host is SIGKILLed;
 		// its SDK watchdog then stops its own children.
 		proc.SetupGraceful(cmd)
-		cmd.Env = append(os.Environ(), sdk.EnvLogLevel+"="+p.m.cfg.LogLevel)
-		if p.m.sockDir != "" {
-			// go-plugin (v1.8) puts the plugin's socket in
-			// PLUGIN_UNIX_SOCKET_DIR, else in the plugin's TMPDIR, where a
-			// killed plugin leaves it; the plugin's temporary files and
-			// its children's go there too. The host removes the directory
-			// at shutdown, or the next host does (proc.RemoveStale).
-			cmd.Env = append(cmd.Env, goplugin.EnvUnixSocketDir+"="+p.m.sockDir, "TMPDIR="+p.m.sockDir)
-		}
+		cmd.Env = p.m.pluginEnv()
 		// After ours, go-plugin would append the host's environment again,
 		// whose TMPDIR would win.
 		cfg.SkipHostEnv = true
