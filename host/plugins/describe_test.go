@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/go-hclog"
-
-	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/sdk/pluginhost"
 )
@@ -23,13 +20,7 @@ func TestDescribeRunListsAPluginBeforeItStarts(t *testing.T) {
 	runs := filepath.Join(t.TempDir(), "runs")
 	t.Setenv(envRunLog, runs)
 	cache := filepath.Join(t.TempDir(), ManifestFile)
-	var logs testutil.Buffer
-	m := New(Config{ExeDir: dir, ManifestCache: cache, Workspace: t.TempDir()},
-		hclog.New(&hclog.LoggerOptions{Output: &logs, Level: hclog.Warn}))
-	if err := m.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Shutdown(context.Background()) })
+	m, logs := startLogged(t, dir, cache)
 	if got := runLog(t, runs); got != "describe" {
 		t.Fatalf("runs of the plugin when Start returned: %q, want only its describe run", got)
 	}
@@ -102,18 +93,7 @@ func TestShutdownBeforeReleaseStartsNothing(t *testing.T) {
 // changed.
 func TestSchemaLayoutIsNoChange(t *testing.T) {
 	dir := installFakes(t, "fakechain")
-	cache := filepath.Join(t.TempDir(), ManifestFile)
-	first := startCached(t, dir, cache)
-	first.Started()
-	first.Shutdown(context.Background())
-
-	var logs testutil.Buffer
-	m := New(Config{ExeDir: dir, ManifestCache: cache, Workspace: t.TempDir()},
-		hclog.New(&hclog.LoggerOptions{Output: &logs, Level: hclog.Warn}))
-	if err := m.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	defer m.Shutdown(context.Background())
+	m, logs := startLogged(t, dir, warmCache(t, dir))
 	m.Started()
 	if strings.Contains(logs.String(), "otherwise") {
 		t.Fatalf("warned of a change: %s", logs.String())

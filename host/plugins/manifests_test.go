@@ -9,6 +9,9 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/mmcp-dev/mmcp/internal/testutil"
 	"github.com/mmcp-dev/mmcp/sdk"
 	"github.com/mmcp-dev/mmcp/sdk/pluginhost"
 )
@@ -17,12 +20,36 @@ import (
 // manifest cache at cache, in a new workspace.
 func startCached(t *testing.T, exeDir, cache string) *Manager {
 	t.Helper()
-	m := New(Config{ExeDir: exeDir, ManifestCache: cache, Workspace: t.TempDir()}, nil)
+	return startWith(t, exeDir, cache, nil)
+}
+
+// startLogged is startCached with the manager's warnings (and worse) in
+// the buffer it returns.
+func startLogged(t *testing.T, exeDir, cache string) (*Manager, *testutil.Buffer) {
+	t.Helper()
+	logs := &testutil.Buffer{}
+	return startWith(t, exeDir, cache, hclog.New(&hclog.LoggerOptions{Output: logs, Level: hclog.Warn})), logs
+}
+
+func startWith(t *testing.T, exeDir, cache string, log hclog.Logger) *Manager {
+	t.Helper()
+	m := New(Config{ExeDir: exeDir, ManifestCache: cache, Workspace: t.TempDir()}, log)
 	if err := m.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Shutdown(context.Background()) })
 	return m
+}
+
+// warmCache is a manifest cache that a first host over the fakes in
+// exeDir filled (and stopped).
+func warmCache(t *testing.T, exeDir string) string {
+	t.Helper()
+	cache := filepath.Join(t.TempDir(), ManifestFile)
+	first := startCached(t, exeDir, cache)
+	first.Started()
+	first.Shutdown(context.Background())
+	return cache
 }
 
 // TestManifestCacheStartsPluginsBehind: a plugin described by the cache
@@ -72,10 +99,7 @@ func TestManifestCacheStartsPluginsBehind(t *testing.T) {
 // the cause), and reports it.
 func TestManifestCacheFailedStart(t *testing.T) {
 	dir := installFakes(t, "fakechain")
-	cache := filepath.Join(t.TempDir(), ManifestFile)
-	first := startCached(t, dir, cache)
-	first.Started()
-	first.Shutdown(context.Background())
+	cache := warmCache(t, dir)
 
 	t.Setenv(envFailConfigure, "1")
 	m := startCached(t, dir, cache)
