@@ -3,6 +3,8 @@ package discovery
 import (
 	_ "embed"
 	"fmt"
+	"strconv"
+	"time"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -61,4 +63,29 @@ func ProviderGone(msg *rod.Message) string {
 		}
 	}
 	return ""
+}
+
+// jsAnswered waits for the reads of the page's dapp (js/provider.js): the
+// argument is the bound in ms.
+const jsAnswered = `(ms) => { const c = globalThis[Symbol.for('mmcp.provider.capture')]; return c && typeof c.answered === 'function' ? c.answered(ms) : true; }`
+
+// DappAnswered waits until the dapp in p's page has the answers of its
+// reads in flight (the requests the wallet answers without its user,
+// counted by js/provider.js in the page's main world), and the handlers
+// of those answers ran, at most max. It is true at once on a page that
+// made none, or that CaptureProvider does not follow; false when max
+// passed first.
+func DappAnswered(p *rod.Page, max time.Duration) (bool, error) {
+	res, err := proto.RuntimeEvaluate{
+		Expression:    "(" + jsAnswered + ")(" + strconv.FormatInt(max.Milliseconds(), 10) + ")",
+		AwaitPromise:  true,
+		ReturnByValue: true,
+	}.Call(p)
+	if err != nil {
+		return false, err
+	}
+	if res.ExceptionDetails != nil {
+		return false, fmt.Errorf("wait for the dapp's answers: %s", res.ExceptionDetails.Text)
+	}
+	return res.Result.Value.Bool(), nil
 }

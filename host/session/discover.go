@@ -90,6 +90,7 @@ func (m *Manager) AccessibilitySnapshot(ctx context.Context, rootSelector string
 		return Snapshot{}, err
 	}
 	page := s.wallet.ActivePage()
+	m.dappAnswered(ctx, s, page)
 	var ahead func(discovery.At) StateAhead
 	switch {
 	case !tools.Recorded(ctx) || page == nil:
@@ -176,6 +177,7 @@ func (m *Manager) DescribeScreen(ctx context.Context, o DescribeOptions) (Descri
 	if err != nil {
 		return Described{}, err
 	}
+	m.dappAnswered(ctx, s, s.wallet.ActivePage())
 	obs := m.describe(ctx, s)
 	m.chainBalance(ctx, s, &obs.State)
 	out := Described{obs: obs}

@@ -8,11 +8,36 @@
 // its behaviour: the wrapper hands the dapp the original call's own
 // promise, and a report that fails is dropped. Extension pages (the
 // wallet's own, which LavaMoat may scuttle) are left alone.
+//
+// It also counts the dapp's reads in flight: the requests the wallet
+// answers without its user. globalThis[Symbol.for('mmcp.provider.capture')]
+// .answered(ms) resolves true once none is, one task after the last
+// answer (the dapp's handlers of that answer ran, and a read they made is
+// counted by then), or false after ms.
 (() => {
   if (!/^(https?|file):$/.test(location.protocol)) return;
   const key = Symbol.for('mmcp.provider.capture');
   if (globalThis[key]) return;
-  Object.defineProperty(globalThis, key, { value: true });
+  const reading = /^(eth_(chainId|accounts|blockNumber|call|estimateGas|gasPrice|feeHistory|maxPriorityFeePerGas|coinbase|syncing|get[A-Za-z]+)|net_[A-Za-z]+|web3_clientVersion|wallet_getPermissions|metamask_getProviderState)$/;
+  let reads = 0;
+  let waiters = [];
+  const later = setTimeout;
+  const tick = new MessageChannel();
+  tick.port1.onmessage = () => {
+    if (reads > 0) return;
+    const w = waiters;
+    waiters = [];
+    w.forEach((f) => f(true));
+  };
+  const answered = (ms) => new Promise((resolve) => {
+    if (reads === 0) {
+      resolve(true);
+      return;
+    }
+    waiters.push(resolve);
+    later(() => resolve(false), ms);
+  });
+  Object.defineProperty(globalThis, key, { value: Object.freeze({ answered }) });
   const binding = '__mmcpEth';
   const doc = Math.random().toString(36).slice(2, 10);
   let seq = 0;
@@ -50,16 +75,29 @@
         // a getter that throws: the original call says so
       }
       report({ id, phase: 'call', method: String(method), params: plain(params), origin: origin(), url: location.href, via, t: Date.now() });
+      const read = reading.test(String(method));
+      if (read) reads++;
+      const done = () => {
+        if (read && --reads === 0) tick.port2.postMessage(0);
+      };
       let out;
       try {
         out = orig.apply(this, arguments);
       } catch (e) {
         report({ id, phase: 'error', error: errorOf(e), t: Date.now() });
+        done();
         throw e;
       }
       if (out && typeof out.then === 'function') {
-        out.then((r) => report({ id, phase: 'result', result: plain(r), t: Date.now() }),
-          (e) => report({ id, phase: 'error', error: errorOf(e), t: Date.now() }));
+        out.then((r) => {
+          report({ id, phase: 'result', result: plain(r), t: Date.now() });
+          done();
+        }, (e) => {
+          report({ id, phase: 'error', error: errorOf(e), t: Date.now() });
+          done();
+        });
+      } else {
+        done();
       }
       return out;
     };
