@@ -29,14 +29,13 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 	app := s.reads.takeApp(tools.CallID(ctx))
 	answered := time.Now() // the call is done; no other ran since
 	return func(ctx context.Context) *observation.Observation {
-		return m.observe(ctx, s, full, ahead, app, answered, func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
-			// On a dapp page the record may take a snapshot's walk made
-			// since the call answered (only a read-only call runs before
-			// the record), of the page its state read (stateHolds).
-			var take func(discovery.At) bool
-			if !s.walletPage(page) {
-				take = func(at discovery.At) bool { return at.Walked.After(answered) && stateHolds(st, at) }
-			}
+		return m.observe(ctx, s, full, ahead, app, answered, func(page *rod.Page, st observation.State, version string) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
+			// The record may take a snapshot's walk made since the call
+			// answered (only a read-only call runs before the record), of
+			// the page its state read (readHolds: on a wallet page the
+			// same version, elsewhere the same URL and load state).
+			wallet := s.walletPage(page)
+			take := func(at discovery.At) bool { return at.Walked.After(answered) && readHolds(st, version, at, wallet) }
 			return discovery.ObserveTaking(ctx, page, discovery.DefaultTestIDLimit, refs, ref, take)
 		})
 	}
@@ -45,7 +44,7 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 // describe is the observation the agent is given (mm_describe_screen)
 // of session s: its refs replace the agent's.
 func (m *Manager) describe(ctx context.Context, s *Session) *observation.Observation {
-	return m.observe(ctx, s, true, nil, nil, time.Time{}, func(page *rod.Page, _ observation.State) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
+	return m.observe(ctx, s, true, nil, nil, time.Time{}, func(page *rod.Page, _ observation.State, _ string) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
 		ids, nodes, refs, err := discovery.Describe(ctx, page, discovery.DefaultTestIDLimit)
 		if err == nil {
 			s.setRefs(refs)
@@ -72,7 +71,7 @@ func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *sta
 	if ahead != nil && observeAhead(ctx, s, full, ahead, obs, walk) {
 		return obs
 	}
-	st, _, err := s.readState(ctx, app).wait(ctx)
+	st, version, err := s.readState(ctx, app).wait(ctx)
 	if err != nil {
 		m.log.Debug("observe: state", "error", err)
 	}
@@ -84,7 +83,7 @@ func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *sta
 	if page == nil {
 		return obs
 	}
-	ids, nodes, _, err := walk(page, st)
+	ids, nodes, _, err := walk(page, st, version)
 	if err != nil {
 		m.log.Debug("observe: discovery", "error", err)
 		return obs
@@ -93,10 +92,11 @@ func (m *Manager) observe(ctx context.Context, s *Session, full bool, ahead *sta
 	return obs
 }
 
-// walkFunc walks page for an observation whose state is st, and says
+// walkFunc walks page for an observation whose state is st, read when the
+// page's version was version ("" when unknown; see readHolds), and says
 // where the page was at the walk (a walk that cannot say returns a zero
 // At: a state read ahead is then never paired with it).
-type walkFunc func(page *rod.Page, st observation.State) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error)
+type walkFunc func(page *rod.Page, st observation.State, version string) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error)
 
 // observeAhead fills obs from the state read ahead, r, and with full a
 // walk of the active page, when the walk saw the page r read (readHolds
@@ -118,8 +118,8 @@ func observeAhead(ctx context.Context, s *Session, full bool, r *stateRead, obs 
 	}
 	return pairAhead(ctx, r, s.walletPage(page), full, func() (discovery.At, error) {
 		return active(discovery.PageAt(ctx, page))
-	}, func(st observation.State) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
-		ids, nodes, at, err := walk(page, st)
+	}, func(st observation.State, version string) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
+		ids, nodes, at, err := walk(page, st, version)
 		at, err = active(at, err)
 		return ids, nodes, at, err
 	}, obs)
@@ -132,13 +132,13 @@ func observeAhead(ctx context.Context, s *Session, full bool, r *stateRead, obs 
 // (the same version on a wallet page, the same URL and load state on
 // another); no read of the page before or after it is needed.
 func pairAhead(ctx context.Context, r *stateRead, wallet, full bool, at func() (discovery.At, error),
-	walk func(observation.State) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error), obs *observation.Observation) bool {
+	walk func(observation.State, string) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error), obs *observation.Observation) bool {
 	st, version, err := r.wait(ctx)
 	if err != nil {
 		return false
 	}
 	if full {
-		ids, nodes, walked, err := walk(st)
+		ids, nodes, walked, err := walk(st, version)
 		if err != nil || !readHolds(st, version, walked, wallet) {
 			return false
 		}

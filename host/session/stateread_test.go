@@ -113,7 +113,7 @@ func TestPairAhead(t *testing.T) {
 				return c.at, nil
 			}
 			walked := false
-			walk := func(observation.State) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
+			walk := func(observation.State, string) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
 				walked = true
 				return []observation.TestIDItem{{TestID: "t"}}, []observation.A11yNode{{Role: "button"}}, c.at, c.walkErr
 			}
