@@ -30,15 +30,19 @@ func (m *Manager) Observe(ctx context.Context, full bool, ref string) func(conte
 	answered := time.Now() // the call is done; no other ran since
 	return func(ctx context.Context) *observation.Observation {
 		return m.observe(ctx, s, full, ahead, app, answered, func(page *rod.Page, st observation.State, version string) ([]observation.TestIDItem, []observation.A11yNode, discovery.At, error) {
-			// The record may take a snapshot's walk made since the call
-			// answered (only a read-only call runs before the record), of
-			// the page its state read (readHolds: on a wallet page the
-			// same version, elsewhere the same URL and load state).
-			wallet := s.walletPage(page)
-			take := func(at discovery.At) bool { return at.Walked.After(answered) && readHolds(st, version, at, wallet) }
+			take := takeWalk(st, version, answered, s.walletPage(page))
 			return discovery.ObserveTaking(ctx, page, discovery.DefaultTestIDLimit, refs, ref, take)
 		})
 	}
+}
+
+// takeWalk says which snapshot walk a record whose call answered at
+// answered may take: one made since (only a read-only call runs before
+// the record) of the page its state st read, read at the page's version
+// version (readHolds: on a wallet page the same version, elsewhere the
+// same URL and load state).
+func takeWalk(st observation.State, version string, answered time.Time, wallet bool) func(discovery.At) bool {
+	return func(at discovery.At) bool { return at.Walked.After(answered) && readHolds(st, version, at, wallet) }
 }
 
 // describe is the observation the agent is given (mm_describe_screen)

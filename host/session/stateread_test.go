@@ -224,3 +224,37 @@ func TestReadSinceTheCallAnswered(t *testing.T) {
 		t.Fatal("a failed read was taken")
 	}
 }
+
+// TestTakeWalk: a record takes a snapshot's walk only when the walk was
+// made after its call answered and saw the page its state read: on a
+// wallet page the same version (a version that cannot follow the page
+// proves nothing), elsewhere the same URL and load state.
+func TestTakeWalk(t *testing.T) {
+	answered := time.Now()
+	after, before := answered.Add(time.Millisecond), answered.Add(-time.Millisecond)
+	dapp := observation.State{CurrentURL: "http://dapp/", IsLoaded: true}
+	wallet := observation.State{CurrentURL: "chrome-extension://x/home.html", IsLoaded: true, CurrentScreen: "home"}
+	walk := func(url, version string, walked time.Time) discovery.At {
+		return discovery.At{URL: url, ReadyState: "complete", Version: version, Walked: walked}
+	}
+	for _, c := range []struct {
+		name    string
+		st      observation.State
+		version string
+		wallet  bool
+		at      discovery.At
+		want    bool
+	}{
+		{"wallet page, same version, walked since", wallet, "v1", true, walk(wallet.CurrentURL, "v1", after), true},
+		{"wallet page, another version", wallet, "v1", true, walk(wallet.CurrentURL, "v2", after), false},
+		{"wallet page the version cannot follow", wallet, "", true, walk(wallet.CurrentURL, "", after), false},
+		{"wallet page, walked before the call answered", wallet, "v1", true, walk(wallet.CurrentURL, "v1", before), false},
+		{"dapp, same URL and load state", dapp, "", false, walk(dapp.CurrentURL, "b", after), true},
+		{"dapp, another URL", dapp, "", false, walk(dapp.CurrentURL+"#x", "b", after), false},
+		{"dapp, walked before the call answered", dapp, "", false, walk(dapp.CurrentURL, "b", before), false},
+	} {
+		if got := takeWalk(c.st, c.version, answered, c.wallet)(c.at); got != c.want {
+			t.Errorf("%s: took %v, want %v", c.name, got, c.want)
+		}
+	}
+}
