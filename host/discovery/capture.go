@@ -72,12 +72,12 @@ const jsAnswered = `(ms) => { const c = globalThis[Symbol.for('mmcp.provider.cap
 // DappAnswered waits until the dapp in p's page has the answers of its
 // reads in flight (the requests the wallet answers without its user,
 // counted by js/provider.js in the page's main world), and the handlers
-// of those answers ran, at most max. It is true at once on a page that
-// made none, or that CaptureProvider does not follow; false when max
+// of those answers ran, at most bound. It is true at once on a page that
+// made none, or that CaptureProvider does not follow; false when bound
 // passed first.
-func DappAnswered(p *rod.Page, max time.Duration) (bool, error) {
+func DappAnswered(p *rod.Page, bound time.Duration) (bool, error) {
 	res, err := proto.RuntimeEvaluate{
-		Expression:    "(" + jsAnswered + ")(" + strconv.FormatInt(max.Milliseconds(), 10) + ")",
+		Expression:    "(" + jsAnswered + ")(" + strconv.FormatInt(bound.Milliseconds(), 10) + ")",
 		AwaitPromise:  true,
 		ReturnByValue: true,
 	}.Call(p)
