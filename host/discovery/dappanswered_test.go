@@ -34,17 +34,15 @@ const slowProvider = `{ request: ({ method }) => new Promise((resolve) => {
   setTimeout(() => resolve(method === 'eth_chainId' ? '0x539' : ['0xabc']), 150);
 }) }`
 
+// textOf is the visible text of the element selector finds (Text, as
+// mm_get_text reads it).
 func textOf(t *testing.T, p *rod.Page, selector string) string {
 	t.Helper()
-	el, err := p.Timeout(5 * time.Second).Element(selector)
+	res, err := Text(ctxT(t, 5*time.Second), p, nil, Target{Selector: selector}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := el.Text()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return res.Text
 }
 
 // A dapp that asks its chain as it loads, and its accounts once it has
