@@ -26,8 +26,11 @@ func (m *Manager) dappAnswered(ctx context.Context, s *Session, page *rod.Page) 
 	if page == nil || s.walletPage(page) {
 		return
 	}
+	start := time.Now()
 	ok, err := discovery.DappAnswered(page.Context(ctx), dappAnswersMax)
 	if err != nil || !ok {
 		m.log.Debug("read the dapp before its answers", "target", page.TargetID, "bound", dappAnswersMax, "error", err)
+		return
 	}
+	m.log.Trace("the dapp's reads are answered", "target", page.TargetID, "waited", time.Since(start))
 }

@@ -83,14 +83,17 @@ func (r Snapshot) RecordStateAhead(ctx context.Context) (observation.State, bool
 // page (below rootSelector when given); its refs replace the session's.
 // A recorded whole-page snapshot also reads its record's state beside the
 // walk (see stateAhead); a rootSelector snapshot starts that read too
-// (ReadAhead), for its record to take.
+// (ReadAhead), for its record to take. The read starts as the snapshot
+// does, before its wait for a dapp's answers (dappAnswered): that wait
+// can outlast readFresh, and a read started after it would ask the
+// wallet's background again, which the next call waits for; the read is
+// still kept only when the page held for it at the walk.
 func (m *Manager) AccessibilitySnapshot(ctx context.Context, rootSelector string, text bool) (Snapshot, error) {
 	s, err := m.Page(ctx)
 	if err != nil {
 		return Snapshot{}, err
 	}
 	page := s.wallet.ActivePage()
-	m.dappAnswered(ctx, s, page)
 	var ahead func(discovery.At) StateAhead
 	switch {
 	case !tools.Recorded(ctx) || page == nil:
@@ -100,6 +103,7 @@ func (m *Manager) AccessibilitySnapshot(ctx context.Context, rootSelector string
 		// its walk reports no URL: the record checks the read itself
 		s.ReadAhead(ctx)
 	}
+	m.dappAnswered(ctx, s, page)
 	nodes, refs, at, err := discovery.SnapshotAt(ctx, page, rootSelector)
 	if err != nil {
 		return Snapshot{}, err

@@ -141,6 +141,9 @@ func (s *Wallet) StateWith(ctx context.Context, ahead *AppRead) (observation.Sta
 	if err != nil {
 		return observation.State{}, "", err
 	}
+	if s.log != nil {
+		s.log.Trace("reading the state", "target", page.TargetID)
+	}
 	ti, _ := s.Tab(page.TargetID)
 	// On a page that is not the wallet's, the wallet's fields come from
 	// the home tab (walletPage): it is read while the active page is.
