@@ -43,7 +43,8 @@ type At struct {
 	// page it cannot follow); a walk is synchronous, so the walk saw the
 	// page of that version.
 	Version string `json:"-"`
-	// Walked is when the walk started (a whole-page snapshot's walk only).
+	// Walked is when the walk started (a whole-page snapshot's walk, or a
+	// record's walk that read the page).
 	Walked time.Time `json:"-"`
 }
 
@@ -135,11 +136,12 @@ func Observe(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref stri
 }
 
 // ObserveTaking is Observe that takes the latest whole-page snapshot's
-// walk, in flight or done, when take accepts the page's URL, load state
-// and the walk's start at that walk (the caller's take accepts one that
-// started after the record's call answered: no call that may change the
-// page ran since), even when the page changed after it. Nil take never
-// does. It also returns where the page was at the walk it returns (At,
+// walk, in flight or done, or, when it names no ref, the record walk of
+// the page before it, when take accepts the page's URL, load state,
+// version and the walk's start at that walk (the caller's take accepts
+// one that started after the record's call answered: no call that may
+// change the page ran since), even when the page changed after it. Nil
+// take never does. It also returns where the page was at the walk it returns (At,
 // with its version), so a caller can pair the walk with a state read
 // without reading the page again.
 func ObserveTaking(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref string, take func(At) bool) ([]observation.TestIDItem, []observation.A11yNode, At, error) {

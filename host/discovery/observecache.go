@@ -42,8 +42,9 @@ type inflight struct {
 // observeWalk is the walk of Observe: jsCollect with opts, or the last
 // walk of the page again when the page has not changed since and the walk
 // marks no other ref than it did (mark is "" or the same), or the
-// snapshot walk it waited for when it marks none and take accepts the
-// page's URL and load state at that walk (see ObserveTaking).
+// snapshot walk or the previous record walk it waited for when it marks
+// none and take accepts where the page was at that walk and when the walk
+// started (see ObserveTaking).
 func observeWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, mark string, take func(At) bool) (collected, error) {
 	k := worldKey{p.SessionID, frame}
 	lastWalks := &cacheOf(p).walks
@@ -69,23 +70,38 @@ func observeWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, mark
 	lastWalks.Lock()
 	prev, ok := lastWalks.m[k]
 	lastWalks.Unlock()
+	// The record walk before it (a click's, which gave way to the
+	// screenshot that followed) is taken as a snapshot's walk is: when it
+	// started after this record's call answered, no call that may change
+	// the page ran between, so it saw the page as this call left it, as a
+	// walk now would, a moment later.
+	if ok && mark == "" && take != nil && !prev.c.At.Walked.IsZero() && take(prev.c.At) {
+		c := prev.c.clone()
+		c.Mark = -1
+		return c, nil
+	}
 	known := ""
 	if ok && (mark == "" || mark == prev.mark) {
 		known = prev.version
 	}
 	var r observed
+	started := time.Now()
 	if err := evalIn(p, frame, jsObserve, idem, &r, opts, known); err != nil {
 		return collected{}, err
 	}
 	if r.Same {
+		// the kept walk is the page as this check found it: a later
+		// record may take it as a walk started now
+		prev.c.At = At{URL: r.URL, ReadyState: r.ReadyState, Version: known, Walked: started}
+		keepWalk(lastWalks, k, prev)
 		c := prev.c.clone()
 		if mark == "" {
 			c.Mark = -1
 		}
-		c.At = At{URL: r.URL, ReadyState: r.ReadyState, Version: known}
 		return c, nil
 	}
 	r.versioned()
+	r.collected.At.Walked = started
 	keepWalk(lastWalks, k, lastWalk{version: r.Version, mark: mark, c: r.collected.clone()})
 	return r.collected, nil
 }

@@ -278,6 +278,58 @@ func TestRecordTakesAFinishedSnapshotWalk(t *testing.T) {
 	}
 }
 
+// TestRecordTakesThePreviousRecordWalk: a record that names no ref takes
+// the record walk before it (a click's, made after the screenshot that
+// followed the click answered) when that walk started after the record's
+// call answered, even when the page changed after it, as a snapshot's
+// walk is taken; so it does when that record found the page unchanged
+// since the walk it kept (the page was as walked then). A walk older than
+// the call is not taken, nor is any by a record that names a ref (its
+// node must carry that ref).
+func TestRecordTakesThePreviousRecordWalk(t *testing.T) {
+	p := openHTML(t, `<h1>Title</h1><button>Go</button>`)
+	ctx := ctxT(t, 10*time.Second)
+	_, refs, err := Snapshot(ctx, p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tc := range []struct {
+		name      string
+		unchanged bool // the record before finds the page as it kept it
+		ref       string
+		accept    bool
+	}{
+		{"found unchanged after the call", true, "", true},
+		{"walked after the call", false, "", true},
+		{"walked before the call", false, "", false},
+		{"a record naming a ref", false, "e1", false},
+	} {
+		if !tc.unchanged {
+			p.MustEval(`(n) => document.body.append(Object.assign(document.createElement('p'), {textContent: n}))`, tc.name)
+		}
+		answered := time.Now()
+		if _, _, _, err := ObserveTaking(ctx, p, 0, nil, "", nil); err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("Later %d", i)
+		p.MustEval(`(n) => document.body.append(Object.assign(document.createElement('button'), {textContent: n}))`, name)
+		if tc.name == "walked before the call" {
+			answered = time.Now() // the record walk is older than the call
+		}
+		_, nodes, _, err := ObserveTaking(ctx, p, 0, refs, tc.ref, func(at At) bool { return at.Walked.After(answered) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		later := false
+		for _, n := range nodes {
+			later = later || n.Name == name
+		}
+		if later == tc.accept {
+			t.Fatalf("%s: the record shows the change made after the record walk before it: %v, want %v", tc.name, later, !tc.accept)
+		}
+	}
+}
+
 // TestObserveSaysWhereThePageWas: a record's walk says where the page was
 // when it walked: its URL and load state, and its version as PageVersion
 // reads it, whether it walked or found the page unchanged (a hash change
