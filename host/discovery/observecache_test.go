@@ -160,10 +160,7 @@ func TestRecordTakesTheSnapshotWalk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	later := false
-	for _, n := range nodes {
-		later = later || n.Name == "Later"
-	}
+	later := shows(nodes, "Later")
 	if !later {
 		t.Fatalf("the record reused the snapshot's walk of a page that changed since: %+v", nodes)
 	}
@@ -219,10 +216,7 @@ func TestRecordTakesASnapshotWalkInFlight(t *testing.T) {
 		if got.err != nil {
 			t.Fatal(got.err)
 		}
-		later := false
-		for _, n := range got.nodes {
-			later = later || n.Name == name
-		}
+		later := shows(got.nodes, name)
 		if later == tc.accept {
 			t.Fatalf("%s: the record shows the change made after the snapshot's walk: %v, want %v", tc.name, later, !tc.accept)
 		}
@@ -268,10 +262,7 @@ func TestRecordTakesAFinishedSnapshotWalk(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		later := false
-		for _, n := range nodes {
-			later = later || n.Name == name
-		}
+		later := shows(nodes, name)
 		if later == tc.accept {
 			t.Fatalf("%s: the record shows the change made after the snapshot's walk: %v, want %v", tc.name, later, !tc.accept)
 		}
@@ -320,10 +311,7 @@ func TestRecordTakesThePreviousRecordWalk(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		later := false
-		for _, n := range nodes {
-			later = later || n.Name == name
-		}
+		later := shows(nodes, name)
 		if later == tc.accept {
 			t.Fatalf("%s: the record shows the change made after the record walk before it: %v, want %v", tc.name, later, !tc.accept)
 		}
@@ -422,4 +410,14 @@ func TestRecordWalksOfOnePageTakeTurns(t *testing.T) {
 	if len(nodes[0]) != len(nodes[1]) || len(nodes[0]) < 1500 {
 		t.Fatalf("the two records differ or miss the page: %d and %d nodes", len(nodes[0]), len(nodes[1]))
 	}
+}
+
+// shows says whether a node of nodes is named name.
+func shows(nodes []observation.A11yNode, name string) bool {
+	for _, n := range nodes {
+		if n.Name == name {
+			return true
+		}
+	}
+	return false
 }
