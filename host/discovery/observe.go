@@ -141,9 +141,9 @@ func Observe(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref stri
 // version and the walk's start at that walk (the caller's take accepts
 // one that started after the record's call answered: no call that may
 // change the page ran since), even when the page changed after it. Nil
-// take never does. It also returns where the page was at the walk it returns (At,
-// with its version), so a caller can pair the walk with a state read
-// without reading the page again.
+// take never does. It also returns where the page was at the walk it
+// returns (At, with its version), so a caller can pair the walk with a
+// state read without reading the page again.
 func ObserveTaking(ctx context.Context, p *rod.Page, limit int, refs *RefMap, ref string, take func(At) bool) ([]observation.TestIDItem, []observation.A11yNode, At, error) {
 	p = p.Context(ctx)
 	main, err := mainFrame(p)

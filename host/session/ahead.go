@@ -22,8 +22,8 @@ type StateAhead func(context.Context) (observation.State, bool)
 
 // stateAhead starts the state read of a whole-page snapshot's record on
 // page, the active page, as the snapshot starts (beside its wait for a
-// dapp's answers and its walk), or takes the one
-// still in flight or just ended (the previous call's record's, stateReads.recent): a snapshot
+// dapp's answers and its walk), or takes the one still in flight or just
+// ended (the previous call's record's, stateReads.recent): a snapshot
 // changes nothing, so the state that read sees is the one the snapshot
 // found, and two reads would only share the renderer and the wallet's
 // background. The returned function,
