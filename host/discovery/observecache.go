@@ -75,7 +75,7 @@ func observeWalk(p *rod.Page, frame proto.PageFrameID, opts map[string]any, mark
 	// started after this record's call answered, no call that may change
 	// the page ran between, so it saw the page as this call left it, as a
 	// walk now would, a moment later.
-	if ok && mark == "" && take != nil && !prev.c.At.Walked.IsZero() && take(prev.c.At) {
+	if ok && mark == "" && take != nil && take(prev.c.At) {
 		c := prev.c.clone()
 		c.Mark = -1
 		return c, nil

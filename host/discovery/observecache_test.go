@@ -287,13 +287,14 @@ func TestRecordTakesThePreviousRecordWalk(t *testing.T) {
 	for i, tc := range []struct {
 		name      string
 		unchanged bool // the record before finds the page as it kept it
+		older     bool // the record before walked before the call answered
 		ref       string
 		accept    bool
 	}{
-		{"found unchanged after the call", true, "", true},
-		{"walked after the call", false, "", true},
-		{"walked before the call", false, "", false},
-		{"a record naming a ref", false, "e1", false},
+		{"found unchanged after the call", true, false, "", true},
+		{"walked after the call", false, false, "", true},
+		{"walked before the call", false, true, "", false},
+		{"a record naming a ref", false, false, "e1", false},
 	} {
 		if !tc.unchanged {
 			p.MustEval(`(n) => document.body.append(Object.assign(document.createElement('p'), {textContent: n}))`, tc.name)
@@ -304,8 +305,8 @@ func TestRecordTakesThePreviousRecordWalk(t *testing.T) {
 		}
 		name := fmt.Sprintf("Later %d", i)
 		p.MustEval(`(n) => document.body.append(Object.assign(document.createElement('button'), {textContent: n}))`, name)
-		if tc.name == "walked before the call" {
-			answered = time.Now() // the record walk is older than the call
+		if tc.older {
+			answered = time.Now()
 		}
 		_, nodes, _, err := ObserveTaking(ctx, p, 0, refs, tc.ref, func(at At) bool { return at.Walked.After(answered) })
 		if err != nil {
